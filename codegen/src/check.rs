@@ -1,0 +1,158 @@
+//! Rules that need more than one definition. Rules about a single attribute are checked while
+//! parsing (`parse/attr.rs`); each function here says what it rejects.
+
+use std::collections::BTreeMap;
+
+use crate::diag::{Diagnostics, Errors};
+use crate::model::{Model, Role, Shape, Ty};
+
+/// Runs every cross-cutting rule over a resolved model.
+pub fn check(model: &Model) -> Result<(), Errors> {
+    let cx = Diagnostics::new();
+    duplicate_hooks(&cx, model);
+    duplicate_components(&cx, model);
+    hook_messages(&cx, model);
+    flatten_targets(&cx, model);
+    list_map_keys(&cx, model);
+    cx.check()
+}
+
+// Two hooks with the same group, version and name:
+//
+//     #[hook(group = "g", version = "v1", ...)] struct A;
+//     #[hook(group = "g", version = "v1", name = "A", ...)] struct B;
+fn duplicate_hooks(cx: &Diagnostics, model: &Model) {
+    let mut seen = BTreeMap::new();
+    for hook in &model.hooks {
+        let key = (&hook.group, &hook.version, hook.name.to_lowercase());
+        if let Some(first) = seen.insert(key, &hook.ident) {
+            cx.error(
+                hook.file,
+                hook.span,
+                format!(
+                    "duplicate hook `{}` in {}/{}: `{}` already registers it (hook paths are \
+                     case-insensitive)",
+                    hook.name, hook.group, hook.version, first
+                ),
+            );
+        }
+    }
+}
+
+// Two types that would be written under the same component name:
+//
+//     #[schema(package = "p")] struct Foo { .. }   // in module a
+//     #[schema(package = "p")] struct Foo { .. }   // in module b
+fn duplicate_components(cx: &Diagnostics, model: &Model) {
+    let mut seen: BTreeMap<&str, &crate::model::TypeDef> = BTreeMap::new();
+    for def in &model.types {
+        if matches!(def.shape, Shape::Enum { .. } | Shape::Transparent { .. })
+            || matches!(def.shape, Shape::Opaque { inline: true, .. })
+        {
+            continue;
+        }
+        if let Some(first) = seen.insert(&def.component, def) {
+            cx.error(
+                def.file,
+                def.span,
+                format!(
+                    "`{}` and another type `{}` would both be the component `{}`; give one of \
+                     them another `package` or `name`",
+                    def.ident, first.ident, def.component
+                ),
+            );
+        }
+    }
+}
+
+// A hook whose request or response type does not play that role, or a request/response pair
+// shared by two hooks (the wire kind must identify one hook):
+//
+//     #[hook(request = Foo, response = Bar, ..)]   // Foo lacks #[schema(request)]
+fn hook_messages(cx: &Diagnostics, model: &Model) {
+    let mut used = BTreeMap::new();
+    for hook in &model.hooks {
+        for (named, want) in [(&hook.request, "request"), (&hook.response, "response")] {
+            let def = model.get(named);
+            let ok = match want {
+                "request" => def.role == Some(Role::Request),
+                _ => matches!(def.role, Some(Role::Response | Role::RetryableResponse)),
+            };
+            if !ok {
+                cx.error(
+                    hook.file,
+                    named.span,
+                    format!(
+                        "`{}` is the {want} of hook `{}` but is not marked `#[schema({want})]`",
+                        def.ident, hook.name
+                    ),
+                );
+            }
+            let id = named.id.unwrap();
+            if let Some(other) = used.insert(id, &hook.name) {
+                cx.error(
+                    hook.file,
+                    named.span,
+                    format!(
+                        "`{}` is already a message of hook `{other}`; each hook needs its own \
+                         request and response types",
+                        def.ident
+                    ),
+                );
+            }
+        }
+    }
+}
+
+// `#[serde(flatten)]` on a field whose type is not an object:
+//
+//     #[serde(flatten)] pub status: ResponseStatus,
+fn flatten_targets(cx: &Diagnostics, model: &Model) {
+    for def in &model.types {
+        for f in def.fields().iter().filter(|f| f.flatten) {
+            if let Ty::Named(n) = &f.ty
+                && !matches!(model.get(n).shape, Shape::Object { .. }) {
+                    cx.error(
+                        def.file,
+                        f.span,
+                        format!("`{}` is not a struct with named fields and cannot be flattened", n.path),
+                    );
+                }
+        }
+    }
+}
+
+// A list-map key that the list's items do not have:
+//
+//     #[schema(list_type = "map", list_map_keys("nmae"))] pub handlers: Vec<ExtensionHandler>,
+fn list_map_keys(cx: &Diagnostics, model: &Model) {
+    for def in &model.types {
+        for f in def.fields() {
+            if f.list_map_keys.is_empty() {
+                continue;
+            }
+            let item = match &f.ty {
+                Ty::List(t) => t.as_ref(),
+                Ty::Option(o) => match o.as_ref() {
+                    Ty::List(t) => t.as_ref(),
+                    _ => o.as_ref(),
+                },
+                t => t,
+            };
+            let Ty::Named(n) = item else {
+                cx.error(def.file, f.span, "`list_map_keys` needs a list of structs");
+                continue;
+            };
+            let target = model.get(n);
+            for key in &f.list_map_keys {
+                if !target.fields().iter().any(|tf| &tf.name == key) {
+                    cx.error(
+                        def.file,
+                        f.span,
+                        format!("list map key `{key}` is not a property of `{}`", target.ident),
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,6 @@
+//! Emitters: each reads a resolved [`crate::model::Model`] (or one parsed input) and writes
+//! one kind of output.
+
+pub mod doc;
+pub mod openapi;
+pub mod rust;

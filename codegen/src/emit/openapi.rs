@@ -1,0 +1,448 @@
+//! Model → OpenAPI 3.0 document, following the rules of Kubernetes' openapi-gen that Cluster
+//! API's `runtime-openapi-gen` relies on (see the crate docs for the rule list).
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use super::doc;
+use crate::model::{DefaultRule, Field, HookDef, Model, Named, Shape, Ty, TypeDef};
+
+/// What goes into the document besides the model.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct OpenApiOpt {
+    /// `info.version`.
+    pub version: String,
+    /// `info.title`.
+    pub title: String,
+    /// `info.description`.
+    pub description: String,
+}
+
+impl Default for OpenApiOpt {
+    fn default() -> Self {
+        OpenApiOpt {
+            version: String::new(),
+            title: "Cluster API - Runtime SDK".to_string(),
+            description: "The HTTP endpoints that Cluster API calls while it manages the \
+                lifecycle of a Cluster. Cluster API names these endpoints Runtime Hooks; a \
+                service that implements some of them is a Runtime Extension.\n\nEvery hook is \
+                a POST of a JSON request to the extension's base URL plus the path listed here, \
+                answered by a JSON response. Extensions register through an ExtensionConfig and \
+                list their handlers in the Discovery response.\n\nSee the \
+                [Cluster API book](https://cluster-api.sigs.k8s.io/) for the full guide."
+                .to_string(),
+        }
+    }
+}
+
+impl OpenApiOpt {
+    /// Options with `info.version` set.
+    pub fn with_version(version: impl Into<String>) -> Self {
+        OpenApiOpt {
+            version: version.into(),
+            ..Self::default()
+        }
+    }
+}
+
+const REF_PREFIX: &str = "#/components/schemas/";
+const NAME_PARAM: &str = "Name of the handler to call. An extension serves each of its handlers \
+    under its own name, so names are unique within one extension server.";
+const OK_RESPONSE: &str = "The extension processed the request. Whether the hook succeeded is \
+    told by the response body (`status`, `message`), not by the HTTP status.";
+
+/// The path of a hook, as Cluster API builds it: `/<group>/<version>/<hook>` plus
+/// `/<handler name>` when a name is given; hook and name are lower-cased, group and version kept.
+pub fn hook_path(group: &str, version: &str, hook: &str, name: &str) -> String {
+    let mut path = format!("/{group}/{version}/{}", hook.to_lowercase());
+    if !name.is_empty() {
+        path.push('/');
+        path.push_str(&name.to_lowercase());
+    }
+    path
+}
+
+/// The operationId of a hook: e.g. `hooksRuntimeClusterV1alpha1BeforeClusterCreate`.
+pub fn operation_id(group: &str, version: &str, hook: &str) -> String {
+    let group = group.strip_suffix(".x-k8s.io").unwrap_or(group);
+    let mut out = String::new();
+    for (i, part) in group.split('.').enumerate() {
+        if i == 0 {
+            out.push_str(part);
+        } else {
+            out.push_str(&upper_first(part));
+        }
+    }
+    out.push_str(&upper_first(version));
+    out.push_str(&upper_first(hook));
+    out
+}
+
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// The whole document: paths for every hook of the model and the components they reach.
+pub fn document(model: &Model, opt: &OpenApiOpt) -> Value {
+    let mut paths = Map::new();
+    let mut components = Components::new(model);
+    for hook in &model.hooks {
+        let (path, item) = path_item(model, hook, &mut components);
+        paths.insert(path, item);
+    }
+    let schemas = components.finish();
+    canonical(json!({
+        "openapi": "3.0.0",
+        "info": {
+            "title": opt.title,
+            "description": opt.description,
+            "license": {
+                "name": "Apache 2.0",
+                "url": "http://www.apache.org/licenses/LICENSE-2.0.html",
+            },
+            "version": opt.version,
+        },
+        "paths": paths,
+        "components": { "schemas": schemas },
+    }))
+}
+
+/// The component schemas of the given types and of everything they reference; what a golden
+/// case shows for types that no hook uses.
+pub fn components_of(model: &Model, roots: impl IntoIterator<Item = usize>) -> Value {
+    let mut components = Components::new(model);
+    for id in roots {
+        components.want(id);
+    }
+    canonical(Value::Object(components.finish()))
+}
+
+fn path_item(model: &Model, hook: &HookDef, components: &mut Components<'_>) -> (String, Value) {
+    let name = if hook.singleton { "" } else { "{name}" };
+    let path = hook_path(&hook.group, &hook.version, &hook.name, name);
+    let request = components.reference(&hook.request);
+    let response = components.reference(&hook.response);
+    let mut op = Map::new();
+    if !hook.tags.is_empty() {
+        op.insert("tags".into(), json!(hook.tags));
+    }
+    if !hook.summary.is_empty() {
+        op.insert("summary".into(), json!(hook.summary));
+    }
+    let description = doc::openapi(&hook.doc);
+    if !description.is_empty() {
+        op.insert("description".into(), json!(description));
+    }
+    op.insert(
+        "operationId".into(),
+        json!(operation_id(&hook.group, &hook.version, &hook.name)),
+    );
+    if !hook.singleton {
+        op.insert(
+            "parameters".into(),
+            json!([{
+                "name": "name",
+                "in": "path",
+                "required": true,
+                "description": NAME_PARAM,
+                "schema": { "type": "string" },
+            }]),
+        );
+    }
+    op.insert(
+        "requestBody".into(),
+        json!({ "content": { "application/json": { "schema": request } } }),
+    );
+    op.insert(
+        "responses".into(),
+        json!({ "200": {
+            "description": OK_RESPONSE,
+            "content": { "application/json": { "schema": response } },
+        }}),
+    );
+    if hook.deprecated {
+        op.insert("deprecated".into(), json!(true));
+    }
+    let _ = model;
+    (path, json!({ "post": op }))
+}
+
+/// Collects component schemas, each written once, following references.
+struct Components<'a> {
+    model: &'a Model,
+    done: BTreeMap<usize, ()>,
+    queue: Vec<usize>,
+    out: Map<String, Value>,
+}
+
+impl<'a> Components<'a> {
+    fn new(model: &'a Model) -> Self {
+        Components {
+            model,
+            done: BTreeMap::new(),
+            queue: Vec::new(),
+            out: Map::new(),
+        }
+    }
+
+    fn want(&mut self, id: usize) {
+        if self.done.insert(id, ()).is_none() {
+            self.queue.push(id);
+        }
+    }
+
+    /// `{"$ref": ...}` to a type, queuing its component.
+    fn reference(&mut self, named: &Named) -> Value {
+        let id = named.id.expect("resolved");
+        self.want(id);
+        json!({ "$ref": format!("{REF_PREFIX}{}", self.model.types[id].component) })
+    }
+
+    fn finish(mut self) -> Map<String, Value> {
+        while let Some(id) = self.queue.pop() {
+            let def = &self.model.types[id];
+            if let Some(schema) = self.component(def) {
+                self.out.insert(def.component.clone(), schema);
+            }
+        }
+        self.out
+    }
+
+    /// The component schema of a type, or `None` for types written in place.
+    fn component(&mut self, def: &TypeDef) -> Option<Value> {
+        let mut schema = match &def.shape {
+            Shape::Object { .. } => self.object(def),
+            Shape::Opaque { schema, inline: false } => schema.as_object().cloned().unwrap_or_default(),
+            Shape::Opaque { inline: true, .. } | Shape::Enum { .. } => return None,
+            Shape::Transparent { ty } => {
+                // Written in place; only its references need components.
+                let mut refs = Vec::new();
+                ty.for_each_named(&mut |n| refs.push(n.id.unwrap()));
+                refs.into_iter().for_each(|id| self.want(id));
+                return None;
+            }
+        };
+        let description = doc::openapi(&def.doc);
+        if !description.is_empty() {
+            schema.insert("description".into(), json!(description));
+        }
+        if let Some(map_type) = &def.map_type {
+            schema.insert("x-kubernetes-map-type".into(), json!(map_type));
+        }
+        Some(Value::Object(schema))
+    }
+
+    fn object(&mut self, def: &TypeDef) -> Map<String, Value> {
+        let mut properties = Map::new();
+        let mut required = Vec::new();
+        self.collect_fields(def, &mut properties, &mut required, 0);
+        let mut schema = Map::new();
+        schema.insert("type".into(), json!("object"));
+        if !properties.is_empty() {
+            schema.insert("properties".into(), Value::Object(properties));
+        }
+        if !required.is_empty() {
+            schema.insert("required".into(), json!(required));
+        }
+        schema
+    }
+
+    fn collect_fields(
+        &mut self,
+        def: &TypeDef,
+        properties: &mut Map<String, Value>,
+        required: &mut Vec<String>,
+        depth: usize,
+    ) {
+        for field in def.fields() {
+            if field.flatten {
+                if let (Ty::Named(n), true) = (&field.ty, depth < 16) {
+                    let inner = &self.model.types[n.id.unwrap()];
+                    self.collect_fields(inner, properties, required, depth + 1);
+                }
+                continue;
+            }
+            properties.insert(field.name.clone(), self.property(field));
+            if field.required {
+                required.push(field.name.clone());
+            }
+        }
+    }
+
+    fn property(&mut self, field: &Field) -> Value {
+        let mut schema = self.ty(&field.ty);
+        let mut description = doc::openapi(&field.doc);
+        if let Some(values) = self.listed_enum(&field.ty) {
+            description.push_str(&enum_doc(values));
+        }
+        if !description.trim().is_empty() {
+            schema.insert("description".into(), json!(description.trim()));
+        }
+        let default = match &field.default {
+            DefaultRule::Value(v) => Some(v.clone()),
+            DefaultRule::None => {
+                if let Some(Value::Object(items)) = schema.get_mut("items") {
+                    items.remove("default");
+                }
+                if let Some(Value::Object(items)) = schema.get_mut("additionalProperties") {
+                    items.remove("default");
+                }
+                None
+            }
+            DefaultRule::Implicit => self.implicit_default(&field.ty, field.omit_empty),
+        };
+        if let Some(d) = default {
+            schema.insert("default".into(), d);
+        }
+        let ext = [
+            ("x-kubernetes-list-type", field.list_type.as_ref().map(|v| json!(v))),
+            (
+                "x-kubernetes-list-map-keys",
+                (!field.list_map_keys.is_empty()).then(|| json!(field.list_map_keys)),
+            ),
+            ("x-kubernetes-map-type", field.map_type.as_ref().map(|v| json!(v))),
+            ("x-kubernetes-patch-strategy", field.patch_strategy.as_ref().map(|v| json!(v))),
+            ("x-kubernetes-patch-merge-key", field.patch_merge_key.as_ref().map(|v| json!(v))),
+        ];
+        for (key, value) in ext {
+            if let Some(v) = value {
+                schema.insert(key.into(), v);
+            }
+        }
+        Value::Object(schema)
+    }
+
+    /// The schema of a type at a use site, without description or default.
+    fn ty(&mut self, ty: &Ty) -> Map<String, Value> {
+        let v = match ty {
+            Ty::String => json!({ "type": "string" }),
+            Ty::Bool => json!({ "type": "boolean" }),
+            Ty::Int32 => json!({ "type": "integer", "format": "int32" }),
+            Ty::Int64 => json!({ "type": "integer", "format": "int64" }),
+            Ty::Float => json!({ "type": "number", "format": "float" }),
+            Ty::Double => json!({ "type": "number", "format": "double" }),
+            Ty::Option(inner) => return self.ty(inner),
+            Ty::List(inner) => json!({ "type": "array", "items": self.item(inner) }),
+            Ty::Map(inner) => json!({ "type": "object", "additionalProperties": self.item(inner) }),
+            Ty::Named(n) => {
+                let def = &self.model.types[n.id.unwrap()];
+                match &def.shape {
+                    Shape::Object { .. } | Shape::Opaque { inline: false, .. } => self.reference(n),
+                    Shape::Opaque { schema, inline: true } => schema.clone(),
+                    Shape::Enum { variants, listed } => {
+                        let mut s = json!({ "type": "string" });
+                        if *listed {
+                            let mut values: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+                            values.sort();
+                            s["enum"] = json!(values);
+                        }
+                        s
+                    }
+                    Shape::Transparent { ty } => {
+                        let ty = ty.clone();
+                        return self.ty(&ty);
+                    }
+                }
+            }
+        };
+        match v {
+            Value::Object(m) => m,
+            _ => unreachable!(),
+        }
+    }
+
+    /// The schema of a list item or map value: the type plus its implicit element default.
+    fn item(&mut self, ty: &Ty) -> Value {
+        let mut schema = self.ty(ty);
+        if let Some(d) = self.element_default(ty) {
+            schema.insert("default".into(), d);
+        }
+        Value::Object(schema)
+    }
+
+    /// openapi-gen's implicit default for a property: `{}` for a struct value, the zero value
+    /// for a scalar that is always serialized, nothing for optional values, lists, maps and
+    /// types with custom JSON. A zero value outside a listed enum is left out, since it would
+    /// make the document invalid (upstream writes `default: ""` there).
+    fn implicit_default(&self, ty: &Ty, omit_empty: bool) -> Option<Value> {
+        match ty {
+            Ty::Option(_) | Ty::List(_) | Ty::Map(_) => None,
+            Ty::Named(n) => match &self.model.types[n.id.unwrap()].shape {
+                Shape::Object { .. } => Some(json!({})),
+                Shape::Opaque { .. } => None,
+                Shape::Transparent { ty } => self.implicit_default(ty, omit_empty),
+                Shape::Enum { variants, listed } => {
+                    let zero_allowed = !*listed || variants.iter().any(|v| v.name.is_empty());
+                    (!omit_empty && zero_allowed).then(|| json!(""))
+                }
+            },
+            scalar => (!omit_empty).then(|| zero(scalar)),
+        }
+    }
+
+    /// The implicit default of a list item or map value: like a property that is always
+    /// serialized, except that optional elements get none.
+    fn element_default(&self, ty: &Ty) -> Option<Value> {
+        self.implicit_default(ty, false)
+    }
+
+    fn listed_enum(&self, ty: &Ty) -> Option<&'a [crate::model::Variant]> {
+        let model = self.model;
+        match ty {
+            Ty::Option(inner) => self.listed_enum(inner),
+            Ty::Named(n) => match &model.types[n.id.unwrap()].shape {
+                Shape::Enum {
+                    variants,
+                    listed: true,
+                } => Some(variants),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+fn zero(ty: &Ty) -> Value {
+    match ty {
+        Ty::String => json!(""),
+        Ty::Bool => json!(false),
+        Ty::Int32 | Ty::Int64 => json!(0),
+        Ty::Float | Ty::Double => json!(0.0),
+        _ => Value::Null,
+    }
+}
+
+/// The list of values appended to the description of a listed-enum property.
+fn enum_doc(variants: &[crate::model::Variant]) -> String {
+    let mut sorted: Vec<_> = variants.iter().collect();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut out = String::from("\n\nPossible enum values:");
+    for v in sorted {
+        out.push_str(&format!("\n - `{:?}`", v.name));
+        let d = doc::openapi(&v.doc);
+        if !d.is_empty() {
+            out.push(' ');
+            out.push_str(&d);
+        }
+    }
+    out
+}
+
+/// Rebuilds every object with its keys in sorted order, whatever map type serde_json uses.
+pub fn canonical(v: Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut entries: Vec<(String, Value)> = m.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(entries.into_iter().map(|(k, v)| (k, canonical(v))).collect())
+        }
+        Value::Array(a) => Value::Array(a.into_iter().map(canonical).collect()),
+        other => other,
+    }
+}

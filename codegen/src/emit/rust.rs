@@ -1,0 +1,270 @@
+//! Model → the Rust code of the derive expansions.
+//!
+//! Everything generated is wrapped in `const _: () = { ... };` and reaches the runtime crate
+//! through a path that `#[schema(crate = "...")]` / `#[hook(crate = "...")]` can override
+//! (`::capi_runtime` by default; the runtime crate itself says `crate`).
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+use crate::model::{HookDef, Role, TypeDef};
+use crate::parse::{HookInput, RETRY_FIELD, SETTINGS_FIELD, SchemaInput};
+
+fn krate(path: &Option<syn::Path>) -> TokenStream {
+    match path {
+        Some(p) => quote!(#p),
+        None => quote!(::capi_runtime),
+    }
+}
+
+/// The expansion of `#[derive(Schema)]` for a parsed type.
+pub fn schema(input: &SchemaInput) -> TokenStream {
+    let krate = krate(&input.krate);
+    let ident = format_ident!("{}", input.def.ident, span = input.def.span);
+    let ident = raw_if_needed(&ident);
+    // Number the references in order of first appearance; the model stores the number.
+    let mut def: TypeDef = input.def.clone();
+    let mut paths: Vec<(String, Span)> = Vec::new();
+    def.for_each_named_mut(&mut |n| {
+        let local = match paths.iter().position(|(p, _)| *p == n.path) {
+            Some(i) => i,
+            None => {
+                paths.push((n.path.clone(), n.span));
+                paths.len() - 1
+            }
+        };
+        n.id = Some(local);
+    });
+    let model = serde_json::to_string(&def).expect("model serializes");
+    let refs = paths.iter().map(|(p, span)| {
+        let path = respan(p.parse::<TokenStream>().unwrap_or_default(), *span);
+        quote_spanned!(*span=> <#path as #krate::schema::Schema>::schema_info)
+    });
+    let role = role_impl(&krate, &ident, &def);
+    quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl #krate::schema::Schema for #ident {
+                fn schema_info() -> &'static #krate::schema::TypeInfo {
+                    static INFO: #krate::schema::TypeInfo = #krate::schema::TypeInfo {
+                        model: #model,
+                        refs: &[#(#refs),*],
+                    };
+                    &INFO
+                }
+            }
+            #role
+        };
+    }
+}
+
+fn role_impl(krate: &TokenStream, ident: &TokenStream, def: &TypeDef) -> TokenStream {
+    let Some(role) = def.role else {
+        return TokenStream::new();
+    };
+    let has = |name: &str| def.fields().iter().any(|f| f.ident == name);
+    let message = quote! {
+        #[automatically_derived]
+        impl #krate::hook::Message for #ident {
+            fn api_version(&self) -> &str {
+                &self.api_version
+            }
+            fn kind(&self) -> &str {
+                &self.kind
+            }
+            fn set_type_meta(&mut self, api_version: &str, kind: &str) {
+                api_version.clone_into(&mut self.api_version);
+                kind.clone_into(&mut self.kind);
+            }
+        }
+    };
+    let specific = match role {
+        Role::Request => {
+            let settings = format_ident!("{}", SETTINGS_FIELD);
+            let (get, get_mut) = if has(SETTINGS_FIELD) {
+                (quote!(Some(&self.#settings)), quote!(Some(&mut self.#settings)))
+            } else {
+                (quote!(None), quote!(None))
+            };
+            quote! {
+                #[automatically_derived]
+                impl #krate::hook::HookRequest for #ident {
+                    fn settings(&self) -> Option<&#krate::_private::Settings> {
+                        #get
+                    }
+                    fn settings_mut(&mut self) -> Option<&mut #krate::_private::Settings> {
+                        #get_mut
+                    }
+                }
+            }
+        }
+        Role::Response | Role::RetryableResponse => {
+            let retry = format_ident!("{}", RETRY_FIELD);
+            let retryable = role == Role::RetryableResponse;
+            let (get, set) = if retryable {
+                (
+                    quote!(Some(self.#retry)),
+                    quote! {
+                        self.#retry = seconds;
+                        true
+                    },
+                )
+            } else {
+                (
+                    quote!(None),
+                    quote! {
+                        let _ = seconds;
+                        false
+                    },
+                )
+            };
+            quote! {
+                #[automatically_derived]
+                impl #krate::hook::HookResponse for #ident {
+                    const RETRYABLE: bool = #retryable;
+                    fn status(&self) -> #krate::_private::ResponseStatus {
+                        self.status
+                    }
+                    fn set_status(&mut self, status: #krate::_private::ResponseStatus) {
+                        self.status = status;
+                    }
+                    fn message(&self) -> &str {
+                        &self.message
+                    }
+                    fn set_message(&mut self, message: String) {
+                        self.message = message;
+                    }
+                    fn retry_after_seconds(&self) -> Option<i32> {
+                        #get
+                    }
+                    fn set_retry_after_seconds(&mut self, seconds: i32) -> bool {
+                        #set
+                    }
+                }
+            }
+        }
+    };
+    quote!(#message #specific)
+}
+
+/// The expansion of `#[derive(Hook)]` for a parsed hook.
+pub fn hook(input: &HookInput) -> TokenStream {
+    let krate = krate(&input.krate);
+    let def: &HookDef = &input.def;
+    let ident = raw_if_needed(&format_ident!("{}", def.ident, span = def.span));
+    let request = &input.request;
+    let response = &input.response;
+    let kind = |p: &syn::Path| p.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+    let (request_kind, response_kind) = (kind(request), kind(response));
+    let (name, group, version) = (&def.name, &def.group, &def.version);
+    let api_version = format!("{group}/{version}");
+    let summary = &def.summary;
+    let description = super::doc::openapi(&def.doc);
+    let tags = &def.tags;
+    let (singleton, deprecated) = (def.singleton, def.deprecated);
+    let model = serde_json::to_string(def).expect("model serializes");
+    quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl #krate::hook::Hook for #ident {
+                type Request = #request;
+                type Response = #response;
+                const NAME: &'static str = #name;
+                const GROUP: &'static str = #group;
+                const VERSION: &'static str = #version;
+                const API_VERSION: &'static str = #api_version;
+                const REQUEST_KIND: &'static str = #request_kind;
+                const RESPONSE_KIND: &'static str = #response_kind;
+                const META: #krate::hook::HookMeta = #krate::hook::HookMeta {
+                    summary: #summary,
+                    description: #description,
+                    tags: &[#(#tags),*],
+                    singleton: #singleton,
+                    deprecated: #deprecated,
+                };
+                fn hook_info() -> &'static #krate::schema::HookInfo {
+                    static INFO: #krate::schema::HookInfo = #krate::schema::HookInfo {
+                        model: #model,
+                        request: <#request as #krate::schema::Schema>::schema_info,
+                        response: <#response as #krate::schema::Schema>::schema_info,
+                    };
+                    &INFO
+                }
+            }
+        };
+    }
+}
+
+/// What a failed `#[derive(Schema)]` expands to besides the errors: an impl of the trait, so
+/// that uses of the type do not add "trait not implemented" errors to the real one.
+pub fn schema_fallback(input: &syn::DeriveInput, krate: &Option<syn::Path>) -> TokenStream {
+    if !input.generics.params.is_empty() {
+        return TokenStream::new();
+    }
+    let krate = krate_from_attrs(krate, &input.attrs, "schema");
+    let ident = &input.ident;
+    quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl #krate::schema::Schema for #ident {
+                fn schema_info() -> &'static #krate::schema::TypeInfo {
+                    ::core::unreachable!()
+                }
+            }
+        };
+    }
+}
+
+fn krate_from_attrs(given: &Option<syn::Path>, attrs: &[syn::Attribute], attr: &str) -> TokenStream {
+    if given.is_some() {
+        return krate(given);
+    }
+    // Best effort: find `crate = "..."` even when the rest of the attribute was invalid.
+    for a in attrs.iter().filter(|a| a.path().is_ident(attr)) {
+        let mut found = None;
+        let _ = a.parse_nested_meta(|meta| {
+            if meta.path.is_ident("crate") {
+                if let Ok(s) = meta.value().and_then(|v| v.parse::<syn::LitStr>()) {
+                    found = s.parse::<syn::Path>().ok();
+                }
+            } else if meta.input.peek(syn::Token![=]) {
+                let _ = meta.value()?.parse::<syn::Expr>()?;
+            } else if meta.input.peek(syn::token::Paren) {
+                let content;
+                syn::parenthesized!(content in meta.input);
+                let _: TokenStream = content.parse()?;
+            }
+            Ok(())
+        });
+        if found.is_some() {
+            return krate(&found);
+        }
+    }
+    krate(&None)
+}
+
+fn raw_if_needed(ident: &syn::Ident) -> TokenStream {
+    let s = ident.to_string();
+    if syn::parse_str::<syn::Ident>(&s).is_ok() {
+        quote!(#ident)
+    } else {
+        let raw = syn::Ident::new_raw(&s, ident.span());
+        quote!(#raw)
+    }
+}
+
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tt| {
+            if let proc_macro2::TokenTree::Group(g) = &tt {
+                let mut ng = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), span));
+                ng.set_span(span);
+                tt = proc_macro2::TokenTree::Group(ng);
+            } else {
+                tt.set_span(span);
+            }
+            tt
+        })
+        .collect()
+}

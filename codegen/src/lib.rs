@@ -1,0 +1,127 @@
+//! The shared model of the Cluster API Runtime SDK generator.
+//!
+//! One pipeline (parse → resolve → check → emit) serves three frontends:
+//! - the derive macros (`capi-runtime-derive`), through [`expand_schema`] and [`expand_hook`];
+//! - the `runtime-openapi-gen` CLI, through [`load`] and [`emit::openapi::document`];
+//! - `cargo xtask codegen`, which regenerates every checked-in artifact.
+//!
+//! The derive sees one type at a time, so it serializes the model of that type into its
+//! expansion and leaves the links to the compiler; [`resolve::link_derived`] rebuilds the same
+//! [`model::Model`] from those pieces, and a test asserts that both frontends yield the same
+//! document. This crate depends on no runtime crate (no kube, no k8s-openapi).
+//!
+//! # OpenAPI rules (Kubernetes openapi-gen, as Cluster API uses it)
+//! - A struct is an object component `<package with / as .>.<Type>`; enums of unit variants
+//!   and newtypes are written in place.
+//! - `required`: `#[schema(required)]`, `#[schema(optional)]`, otherwise every field that serde
+//!   always writes (no `skip_serializing_if`); in field order.
+//! - Implicit defaults: `{}` for struct values, the zero value for scalars that are always
+//!   written, nothing for `Option`, lists, maps and types with custom JSON; list items and map
+//!   values get their element's default.
+//! - `#[schema(enum)]` lists the values of a string enum, sorted.
+
+pub mod check;
+pub mod diag;
+pub mod emit;
+pub mod fs;
+pub mod model;
+pub mod parse;
+pub mod resolve;
+pub mod source;
+
+use proc_macro2::TokenStream;
+
+pub use diag::{Diagnostics, Errors};
+pub use emit::openapi::OpenApiOpt;
+pub use model::Model;
+pub use source::SourceFile;
+
+/// The expansion of `#[derive(Schema)]`: the trait impls, or the errors as `compile_error!`.
+pub fn expand_schema(input: &syn::DeriveInput) -> TokenStream {
+    let cx = Diagnostics::new();
+    let parsed = parse::schema(&cx, None, input, false);
+    match (cx.check(), parsed) {
+        (Ok(()), Some(parsed)) => emit::rust::schema(&parsed),
+        (Err(e), parsed) => {
+            let mut out = e.to_syn_error().into_compile_error();
+            out.extend(emit::rust::schema_fallback(input, &parsed.and_then(|p| p.krate)));
+            out
+        }
+        // serde's derive reports its own attribute errors; add nothing.
+        (Ok(()), None) => emit::rust::schema_fallback(input, &None),
+    }
+}
+
+/// The expansion of `#[derive(Hook)]`: the trait impl, or the errors as `compile_error!`.
+pub fn expand_hook(input: &syn::DeriveInput) -> TokenStream {
+    let cx = Diagnostics::new();
+    let parsed = parse::hook(&cx, None, input);
+    match (cx.check(), parsed) {
+        (Ok(()), Some(parsed)) => emit::rust::hook(&parsed),
+        (Err(e), _) => e.to_syn_error().into_compile_error(),
+        (Ok(()), None) => TokenStream::new(),
+    }
+}
+
+/// A failed CLI run: the errors, with the paths to print them against.
+#[derive(Debug)]
+pub struct Failure {
+    /// The errors.
+    pub errors: Errors,
+    /// Display path of each input file, by [`diag::FileId`].
+    pub paths: Vec<String>,
+}
+
+impl Failure {
+    /// Every error as `path:line:col: message`, one per line.
+    pub fn render(&self) -> String {
+        let paths: Vec<&str> = self.paths.iter().map(String::as_str).collect();
+        self.errors.render(&paths, "<input>")
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.render().trim_end())
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// The CLI pipeline up to a checked model: parses `sources` plus the known external types,
+/// resolves every reference and runs the cross-cutting checks.
+pub fn load(sources: &[SourceFile]) -> Result<Model, Failure> {
+    let all: Vec<SourceFile> = sources.iter().cloned().chain(source::external()).collect();
+    let paths: Vec<String> = all.iter().map(|s| s.path.clone()).collect();
+    let fail = |errors| Failure {
+        errors,
+        paths: paths.clone(),
+    };
+    let cx = Diagnostics::new();
+    let mut parsed = parse::file::Parsed::default();
+    for (id, src) in all.iter().enumerate() {
+        match syn::parse_file(&src.text) {
+            Ok(ast) => parse::file::add_file(&cx, &mut parsed, id, src.module.clone(), &ast),
+            Err(e) => cx.push(Some(id), e),
+        }
+    }
+    cx.check().map_err(fail)?;
+    let model = resolve::resolve(parsed).map_err(fail)?;
+    check::check(&model).map_err(fail)?;
+    Ok(model)
+}
+
+/// Renders a document as YAML (the canonical form of the published artifact).
+#[cfg(feature = "yaml")]
+pub fn to_yaml(value: &serde_json::Value) -> String {
+    let value = emit::openapi::canonical(value.clone());
+    serde_saphyr::to_string(&value).expect("a JSON value always renders as YAML")
+}
+
+/// Renders a document as indented JSON with a final newline.
+pub fn to_json(value: &serde_json::Value) -> String {
+    let value = emit::openapi::canonical(value.clone());
+    let mut s = serde_json::to_string_pretty(&value).expect("a JSON value always renders");
+    s.push('\n');
+    s
+}

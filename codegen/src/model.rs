@@ -1,0 +1,303 @@
+//! The generator's intermediate representation: what a Rust type or hook means on the wire.
+//!
+//! Both frontends build these values: the derive from one `DeriveInput` (and serializes them
+//! into the expansion, see `emit::rust`), the CLI from whole source files. After resolution
+//! every [`Named`] reference points into [`Model::types`], and the emitters only read a
+//! [`Model`]. Spans are kept for diagnostics and never serialized.
+
+use proc_macro2::Span;
+use serde::{Deserialize, Serialize};
+
+use crate::diag::FileId;
+
+fn call_site() -> Span {
+    Span::call_site()
+}
+
+/// A type that derives `Schema` (or an entry of the table of known external types).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TypeDef {
+    /// The Rust type name; for hook messages it is also the wire `kind`.
+    pub ident: String,
+    /// The OpenAPI component name, e.g. `sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster`.
+    pub component: String,
+    /// Doc comment lines, with `///` and one following space removed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub doc: Vec<String>,
+    /// What the type looks like on the wire.
+    pub shape: Shape,
+    /// The part the type plays in a hook call, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
+    /// `x-kubernetes-map-type` for every use of the type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map_type: Option<String>,
+    /// Where the type was defined.
+    #[serde(skip, default = "call_site")]
+    pub span: Span,
+    /// The input file (CLI only).
+    #[serde(skip)]
+    pub file: Option<FileId>,
+}
+
+/// The wire shape of a type.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Shape {
+    /// A JSON object with named properties: a struct with named fields.
+    Object {
+        /// The fields in declaration order.
+        fields: Vec<Field>,
+    },
+    /// A string with a fixed set of values: an enum of unit variants.
+    Enum {
+        /// The variants in declaration order.
+        variants: Vec<Variant>,
+        /// Whether the schema lists the values (`#[schema(enum)]`, Go's `+enum`).
+        listed: bool,
+    },
+    /// The schema of another type, used in place: a newtype or `#[serde(transparent)]` struct.
+    Transparent {
+        /// The wrapped type.
+        ty: Ty,
+    },
+    /// A type whose schema is given literally (`#[schema(opaque = "...")]`): types with
+    /// custom JSON such as `Time` or `IntOrString`. Its uses get no implicit default.
+    Opaque {
+        /// The schema, without description.
+        schema: serde_json::Value,
+        /// Written in place at each use (`#[schema(inline)]`) instead of as a component.
+        #[serde(default, skip_serializing_if = "is_false")]
+        inline: bool,
+    },
+}
+
+/// A field of an object type.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Field {
+    /// The Rust field name, without `r#`.
+    pub ident: String,
+    /// The JSON property name (serde's serialize name).
+    pub name: String,
+    /// The field's type.
+    pub ty: Ty,
+    /// Doc comment lines.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub doc: Vec<String>,
+    /// Listed in the schema's `required`.
+    pub required: bool,
+    /// Left out of the JSON when empty (serde `skip_serializing_if`, Go's `omitempty`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub omit_empty: bool,
+    /// The properties of this field's type are merged into the parent (serde `flatten`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub flatten: bool,
+    /// How the schema's `default` is chosen.
+    #[serde(default, skip_serializing_if = "DefaultRule::is_implicit")]
+    pub default: DefaultRule,
+    /// `x-kubernetes-list-type`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list_type: Option<String>,
+    /// `x-kubernetes-list-map-keys`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub list_map_keys: Vec<String>,
+    /// `x-kubernetes-map-type`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map_type: Option<String>,
+    /// `x-kubernetes-patch-strategy` (Go's `patchStrategy` struct tag).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch_strategy: Option<String>,
+    /// `x-kubernetes-patch-merge-key` (Go's `patchMergeKey` struct tag).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch_merge_key: Option<String>,
+    /// Where the field was defined.
+    #[serde(skip, default = "call_site")]
+    pub span: Span,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// How a property's `default` is chosen.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DefaultRule {
+    /// The generator's rule for the type (see `emit::openapi`): `{}` for struct values, the
+    /// zero value for scalars that are always serialized, nothing otherwise.
+    #[default]
+    Implicit,
+    /// No default on the property nor on its items (`#[schema(no_default)]`).
+    None,
+    /// This value (`#[schema(default = ...)]`).
+    Value(serde_json::Value),
+}
+
+impl DefaultRule {
+    fn is_implicit(&self) -> bool {
+        *self == DefaultRule::Implicit
+    }
+}
+
+/// A variant of a string enum.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Variant {
+    /// The wire value (serde's serialize name).
+    pub name: String,
+    /// Doc comment lines.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub doc: Vec<String>,
+}
+
+/// The part a type plays in a hook call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Role {
+    /// A hook request: carries `apiVersion`, `kind` and usually `settings`.
+    Request,
+    /// A hook response: carries `apiVersion`, `kind`, `status` and `message`.
+    Response,
+    /// A response that also carries `retryAfterSeconds`.
+    RetryableResponse,
+}
+
+/// A field type.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Ty {
+    /// `String`
+    String,
+    /// `bool`
+    Bool,
+    /// `i32`, `i16`, `u16`
+    Int32,
+    /// `i64`, `u32`, `u64`
+    Int64,
+    /// `f32`
+    Float,
+    /// `f64`
+    Double,
+    /// `Option<T>`: may be absent or null; never gets an implicit default.
+    Option(Box<Ty>),
+    /// `Vec<T>`
+    List(Box<Ty>),
+    /// A map with string keys.
+    Map(Box<Ty>),
+    /// Another type with its own definition.
+    Named(Named),
+}
+
+/// A reference to another type.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Named {
+    /// The path as written in the source, e.g. `Cluster` or `meta::v1::Time`.
+    pub path: String,
+    /// Before resolution, the derive's local reference number (or `None` from the CLI);
+    /// after resolution, the index in [`Model::types`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<usize>,
+    /// Where the path was written.
+    #[serde(skip, default = "call_site")]
+    pub span: Span,
+}
+
+/// A hook: one endpoint an extension can serve.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct HookDef {
+    /// The Rust type that describes the hook.
+    pub ident: String,
+    /// The hook name, e.g. `BeforeClusterCreate` (case kept; paths lower-case it).
+    pub name: String,
+    /// API group, e.g. `hooks.runtime.cluster.x-k8s.io`.
+    pub group: String,
+    /// API version, e.g. `v1alpha1`.
+    pub version: String,
+    /// The request type.
+    pub request: Named,
+    /// The response type.
+    pub response: Named,
+    /// OpenAPI tags.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// One-line summary.
+    pub summary: String,
+    /// Doc comment lines: the longer description.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub doc: Vec<String>,
+    /// Served without a handler-name path segment (only Discovery).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub singleton: bool,
+    /// Marked deprecated.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub deprecated: bool,
+    /// Where the hook was defined.
+    #[serde(skip, default = "call_site")]
+    pub span: Span,
+    /// The input file (CLI only).
+    #[serde(skip)]
+    pub file: Option<FileId>,
+}
+
+/// Every type and hook of one generation run, with every [`Named`] resolved.
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    /// Types; [`Named::id`] indexes this list.
+    pub types: Vec<TypeDef>,
+    /// Hooks, in input order.
+    pub hooks: Vec<HookDef>,
+}
+
+impl Model {
+    /// The definition a resolved reference points at.
+    pub fn get(&self, named: &Named) -> &TypeDef {
+        &self.types[named.id.expect("reference resolved before emission")]
+    }
+}
+
+impl Ty {
+    /// Calls `f` on every named reference inside this type, in order.
+    pub fn for_each_named<'a>(&'a self, f: &mut impl FnMut(&'a Named)) {
+        match self {
+            Ty::Option(t) | Ty::List(t) | Ty::Map(t) => t.for_each_named(f),
+            Ty::Named(n) => f(n),
+            _ => {}
+        }
+    }
+
+    /// Like [`Ty::for_each_named`], with mutable access.
+    pub fn for_each_named_mut(&mut self, f: &mut impl FnMut(&mut Named)) {
+        match self {
+            Ty::Option(t) | Ty::List(t) | Ty::Map(t) => t.for_each_named_mut(f),
+            Ty::Named(n) => f(n),
+            _ => {}
+        }
+    }
+}
+
+impl TypeDef {
+    /// Calls `f` on every named reference in the definition, in declaration order.
+    pub fn for_each_named<'a>(&'a self, f: &mut impl FnMut(&'a Named)) {
+        match &self.shape {
+            Shape::Object { fields } => fields.iter().for_each(|fl| fl.ty.for_each_named(f)),
+            Shape::Transparent { ty } => ty.for_each_named(f),
+            Shape::Enum { .. } | Shape::Opaque { .. } => {}
+        }
+    }
+
+    /// Like [`TypeDef::for_each_named`], with mutable access.
+    pub fn for_each_named_mut(&mut self, f: &mut impl FnMut(&mut Named)) {
+        match &mut self.shape {
+            Shape::Object { fields } => fields.iter_mut().for_each(|fl| fl.ty.for_each_named_mut(f)),
+            Shape::Transparent { ty } => ty.for_each_named_mut(f),
+            Shape::Enum { .. } | Shape::Opaque { .. } => {}
+        }
+    }
+
+    /// The fields of an object type (empty for other shapes).
+    pub fn fields(&self) -> &[Field] {
+        match &self.shape {
+            Shape::Object { fields } => fields,
+            _ => &[],
+        }
+    }
+}

@@ -1,0 +1,424 @@
+//! The grammar of `#[schema(...)]` and `#[hook(...)]`.
+//!
+//! Each parser records every problem in [`Diagnostics`] and goes on, so one compile shows all
+//! bad attributes at once. Rules that involve one attribute live here; rules that need the whole
+//! type or several types live in `check.rs`.
+
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned;
+
+use super::symbol::*;
+use crate::diag::{Diagnostics, FileId};
+
+/// `#[schema(...)]` on a struct or enum.
+#[derive(Default)]
+pub struct ContainerAttrs {
+    /// `package = "..."`
+    pub package: Option<syn::LitStr>,
+    /// `name = "..."`
+    pub name: Option<syn::LitStr>,
+    /// `enum`
+    pub listed_enum: Option<Span>,
+    /// `request`
+    pub request: Option<Span>,
+    /// `response`
+    pub response: Option<Span>,
+    /// `retryable`
+    pub retryable: Option<Span>,
+    /// `map_type = "..."`
+    pub map_type: Option<String>,
+    /// `crate = "..."`
+    pub krate: Option<syn::Path>,
+    /// `opaque = "<json>"`
+    pub opaque: Option<serde_json::Value>,
+    /// `inline`
+    pub inline: Option<Span>,
+}
+
+/// `#[schema(...)]` on a field.
+#[derive(Default)]
+pub struct FieldAttrs {
+    /// `required`
+    pub required: Option<Span>,
+    /// `optional`
+    pub optional: Option<Span>,
+    /// `default = <literal>`
+    pub default: Option<serde_json::Value>,
+    /// `no_default`
+    pub no_default: Option<Span>,
+    /// `list_type = "..."`
+    pub list_type: Option<String>,
+    /// `list_map_keys("a", "b")`
+    pub list_map_keys: Vec<String>,
+    /// `map_type = "..."`
+    pub map_type: Option<String>,
+    /// `patch_strategy = "..."`
+    pub patch_strategy: Option<String>,
+    /// `patch_merge_key = "..."`
+    pub patch_merge_key: Option<String>,
+}
+
+/// `#[hook(...)]` on a hook type.
+#[derive(Default)]
+pub struct HookAttrs {
+    /// `name = "..."`
+    pub name: Option<syn::LitStr>,
+    /// `group = "..."`
+    pub group: Option<syn::LitStr>,
+    /// `version = "..."`
+    pub version: Option<syn::LitStr>,
+    /// `request = Type`
+    pub request: Option<syn::Path>,
+    /// `response = Type`
+    pub response: Option<syn::Path>,
+    /// `tags("...", ...)`
+    pub tags: Vec<String>,
+    /// `summary = "..."`
+    pub summary: Option<syn::LitStr>,
+    /// `singleton`
+    pub singleton: bool,
+    /// `deprecated`
+    pub deprecated: bool,
+    /// `crate = "..."`
+    pub krate: Option<syn::Path>,
+}
+
+/// Parses every `#[schema(...)]` on a struct or enum.
+pub fn container(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]) -> ContainerAttrs {
+    let mut out = ContainerAttrs::default();
+    for attr in attrs.iter().filter(|a| a.path().is_ident(SCHEMA)) {
+        let res = attr.parse_nested_meta(|meta| {
+            let key = ident_of(&meta);
+            let span = meta.path.span();
+            match key.as_str() {
+                PACKAGE => set_once(cx, file, &mut out.package, lit_str(&meta)?, span, PACKAGE),
+                NAME => set_once(cx, file, &mut out.name, lit_str(&meta)?, span, NAME),
+                ENUM => set_once(cx, file, &mut out.listed_enum, span, span, ENUM),
+                REQUEST => set_once(cx, file, &mut out.request, span, span, REQUEST),
+                RESPONSE => set_once(cx, file, &mut out.response, span, span, RESPONSE),
+                RETRYABLE => set_once(cx, file, &mut out.retryable, span, span, RETRYABLE),
+                MAP_TYPE => {
+                    let v = one_of(cx, file, &meta, MAP_TYPES)?;
+                    set_once(cx, file, &mut out.map_type, v, span, MAP_TYPE)
+                }
+                CRATE => {
+                    let lit = lit_str(&meta)?;
+                    let path = lit.parse::<syn::Path>()?;
+                    set_once(cx, file, &mut out.krate, path, span, CRATE)
+                }
+                OPAQUE => match json_lit(cx, file, &meta)? {
+                    Some(v) => set_once(cx, file, &mut out.opaque, v, span, OPAQUE),
+                    None => Ok(()),
+                },
+                INLINE => set_once(cx, file, &mut out.inline, span, span, INLINE),
+                _ => {
+                    let hint = if SCHEMA_FIELD.contains(&key.as_str()) {
+                        format!(" (`{key}` is a field attribute)")
+                    } else {
+                        suggest(&key, SCHEMA_CONTAINER)
+                    };
+                    skip_value(&meta)?;
+                    cx.error(file, span, format!("unknown schema attribute `{key}` on a type{hint}"));
+                    Ok(())
+                }
+            }
+        });
+        if let Err(e) = res {
+            cx.push(file, e);
+        }
+    }
+    out
+}
+
+/// Parses every `#[schema(...)]` on a field.
+pub fn field(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]) -> FieldAttrs {
+    let mut out = FieldAttrs::default();
+    for attr in attrs.iter().filter(|a| a.path().is_ident(SCHEMA)) {
+        let res = attr.parse_nested_meta(|meta| {
+            let key = ident_of(&meta);
+            let span = meta.path.span();
+            match key.as_str() {
+                REQUIRED => set_once(cx, file, &mut out.required, span, span, REQUIRED),
+                OPTIONAL => set_once(cx, file, &mut out.optional, span, span, OPTIONAL),
+                NO_DEFAULT => set_once(cx, file, &mut out.no_default, span, span, NO_DEFAULT),
+                DEFAULT => {
+                    let lit: syn::Lit = meta.value()?.parse()?;
+                    match lit_to_json(&lit) {
+                        Some(v) => set_once(cx, file, &mut out.default, v, span, DEFAULT),
+                        None => {
+                            cx.error(
+                                file,
+                                lit.span(),
+                                "a default must be a string, integer, float or bool literal",
+                            );
+                            Ok(())
+                        }
+                    }
+                }
+                DEFAULT_JSON => match json_lit(cx, file, &meta)? {
+                    Some(v) => set_once(cx, file, &mut out.default, v, span, DEFAULT_JSON),
+                    None => Ok(()),
+                },
+                PATCH_STRATEGY => {
+                    let v = lit_str(&meta)?.value();
+                    set_once(cx, file, &mut out.patch_strategy, v, span, PATCH_STRATEGY)
+                }
+                PATCH_MERGE_KEY => {
+                    let v = lit_str(&meta)?.value();
+                    set_once(cx, file, &mut out.patch_merge_key, v, span, PATCH_MERGE_KEY)
+                }
+                LIST_TYPE => {
+                    let v = one_of(cx, file, &meta, LIST_TYPES)?;
+                    set_once(cx, file, &mut out.list_type, v, span, LIST_TYPE)
+                }
+                LIST_MAP_KEYS => {
+                    if !out.list_map_keys.is_empty() {
+                        cx.error(file, span, "duplicate attribute `list_map_keys`");
+                    }
+                    out.list_map_keys.extend(string_list(&meta)?);
+                    Ok(())
+                }
+                MAP_TYPE => {
+                    let v = one_of(cx, file, &meta, MAP_TYPES)?;
+                    set_once(cx, file, &mut out.map_type, v, span, MAP_TYPE)
+                }
+                _ => {
+                    let hint = if SCHEMA_CONTAINER.contains(&key.as_str()) {
+                        format!(" (`{key}` is a type attribute)")
+                    } else {
+                        suggest(&key, SCHEMA_FIELD)
+                    };
+                    skip_value(&meta)?;
+                    cx.error(file, span, format!("unknown schema attribute `{key}` on a field{hint}"));
+                    Ok(())
+                }
+            }
+        });
+        if let Err(e) = res {
+            cx.push(file, e);
+        }
+    }
+    if let (Some(a), Some(_)) = (out.required, out.optional) {
+        cx.error(file, a, "a field cannot be both `required` and `optional`");
+    }
+    if let (Some(_), Some(b)) = (&out.default, out.no_default) {
+        cx.error(file, b, "`no_default` contradicts `default = ...` on the same field");
+    }
+    if !out.list_map_keys.is_empty() && out.list_type.as_deref() != Some("map") {
+        cx.error(
+            file,
+            attrs_span(attrs),
+            "`list_map_keys` needs `list_type = \"map\"` on the same field",
+        );
+    }
+    if out.list_type.as_deref() == Some("map") && out.list_map_keys.is_empty() {
+        cx.error(
+            file,
+            attrs_span(attrs),
+            "`list_type = \"map\"` needs `list_map_keys(\"...\")` naming the key fields",
+        );
+    }
+    out
+}
+
+/// Parses every `#[hook(...)]` on a hook type.
+pub fn hook(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]) -> HookAttrs {
+    let mut out = HookAttrs::default();
+    for attr in attrs.iter().filter(|a| a.path().is_ident(HOOK)) {
+        let res = attr.parse_nested_meta(|meta| {
+            let key = ident_of(&meta);
+            let span = meta.path.span();
+            match key.as_str() {
+                NAME => set_once(cx, file, &mut out.name, lit_str(&meta)?, span, NAME),
+                GROUP => set_once(cx, file, &mut out.group, lit_str(&meta)?, span, GROUP),
+                VERSION => set_once(cx, file, &mut out.version, lit_str(&meta)?, span, VERSION),
+                SUMMARY => set_once(cx, file, &mut out.summary, lit_str(&meta)?, span, SUMMARY),
+                REQUEST => {
+                    let p: syn::Path = meta.value()?.parse()?;
+                    set_once(cx, file, &mut out.request, p, span, REQUEST)
+                }
+                RESPONSE => {
+                    let p: syn::Path = meta.value()?.parse()?;
+                    set_once(cx, file, &mut out.response, p, span, RESPONSE)
+                }
+                TAGS => {
+                    if !out.tags.is_empty() {
+                        cx.error(file, span, "duplicate attribute `tags`");
+                    }
+                    out.tags.extend(string_list(&meta)?);
+                    Ok(())
+                }
+                SINGLETON => {
+                    out.singleton = true;
+                    Ok(())
+                }
+                DEPRECATED => {
+                    out.deprecated = true;
+                    Ok(())
+                }
+                CRATE => {
+                    let lit = lit_str(&meta)?;
+                    let path = lit.parse::<syn::Path>()?;
+                    set_once(cx, file, &mut out.krate, path, span, CRATE)
+                }
+                _ => {
+                    skip_value(&meta)?;
+                    cx.error(
+                        file,
+                        span,
+                        format!("unknown hook attribute `{key}`{}", suggest(&key, HOOK_ATTRS)),
+                    );
+                    Ok(())
+                }
+            }
+        });
+        if let Err(e) = res {
+            cx.push(file, e);
+        }
+    }
+    out
+}
+
+/// Rejects `#[schema(...)]` where it has no meaning (enum variants, tuple fields).
+pub fn reject(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute], what: &str) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident(SCHEMA)) {
+        cx.error(file, attr.span(), format!("`#[schema(...)]` is not supported on {what}"));
+    }
+}
+
+fn ident_of(meta: &ParseNestedMeta<'_>) -> String {
+    meta.path
+        .get_ident()
+        .map(|i| i.to_string())
+        .unwrap_or_else(|| quote::quote!(#(meta.path)).to_string().replace(' ', ""))
+}
+
+fn set_once<T>(
+    cx: &Diagnostics,
+    file: Option<FileId>,
+    slot: &mut Option<T>,
+    value: T,
+    span: Span,
+    name: &str,
+) -> syn::Result<()> {
+    if slot.is_some() {
+        cx.error(file, span, format!("duplicate attribute `{name}`"));
+    } else {
+        *slot = Some(value);
+    }
+    Ok(())
+}
+
+fn lit_str(meta: &ParseNestedMeta<'_>) -> syn::Result<syn::LitStr> {
+    let value = meta.value()?;
+    let lit: syn::Lit = value.parse()?;
+    match lit {
+        syn::Lit::Str(s) => Ok(s),
+        other => Err(syn::Error::new(other.span(), "expected a string literal")),
+    }
+}
+
+fn one_of(
+    cx: &Diagnostics,
+    file: Option<FileId>,
+    meta: &ParseNestedMeta<'_>,
+    allowed: &[&str],
+) -> syn::Result<String> {
+    let lit = lit_str(meta)?;
+    let v = lit.value();
+    if !allowed.contains(&v.as_str()) {
+        cx.error(
+            file,
+            lit.span(),
+            format!(
+                "`{v}` is not one of {}",
+                allowed.iter().map(|a| format!("\"{a}\"")).collect::<Vec<_>>().join(", ")
+            ),
+        );
+    }
+    Ok(v)
+}
+
+/// Consumes `= value` or `(...)` after an unknown key, so parsing can go on with the next key.
+fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        let _ = meta.value()?;
+        let _: syn::Expr = meta.input.parse()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let _content;
+        syn::parenthesized!(_content in meta.input);
+        let _: proc_macro2::TokenStream = _content.parse()?;
+    }
+    Ok(())
+}
+
+/// `= "<json text>"`, parsed; a parse error is recorded at the literal.
+fn json_lit(
+    cx: &Diagnostics,
+    file: Option<FileId>,
+    meta: &ParseNestedMeta<'_>,
+) -> syn::Result<Option<serde_json::Value>> {
+    let lit = lit_str(meta)?;
+    match serde_json::from_str(&lit.value()) {
+        Ok(v) => Ok(Some(v)),
+        Err(e) => {
+            cx.error(file, lit.span(), format!("invalid JSON: {e}"));
+            Ok(None)
+        }
+    }
+}
+
+/// `("a", "b", ...)` after a key.
+fn string_list(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<String>> {
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let items = content.parse_terminated(
+        |p: syn::parse::ParseStream<'_>| p.parse::<syn::LitStr>(),
+        syn::Token![,],
+    )?;
+    Ok(items.into_iter().map(|s| s.value()).collect())
+}
+
+fn lit_to_json(lit: &syn::Lit) -> Option<serde_json::Value> {
+    Some(match lit {
+        syn::Lit::Str(s) => serde_json::Value::String(s.value()),
+        syn::Lit::Bool(b) => serde_json::Value::Bool(b.value),
+        syn::Lit::Int(i) => serde_json::Value::from(i.base10_parse::<i64>().ok()?),
+        syn::Lit::Float(f) => serde_json::Value::from(f.base10_parse::<f64>().ok()?),
+        _ => return None,
+    })
+}
+
+fn attrs_span(attrs: &[syn::Attribute]) -> Span {
+    attrs
+        .iter()
+        .find(|a| a.path().is_ident(SCHEMA))
+        .map(|a| a.span())
+        .unwrap_or_else(Span::call_site)
+}
+
+/// ` (did you mean `x`?)` for the closest known name, or nothing when none is close.
+fn suggest(unknown: &str, known: &[&str]) -> String {
+    known
+        .iter()
+        .map(|k| (edit_distance(unknown, k), *k))
+        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
+        .min()
+        .map(|(_, k)| format!("; did you mean `{k}`?"))
+        .unwrap_or_default()
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

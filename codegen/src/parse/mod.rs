@@ -1,0 +1,419 @@
+//! Syntax to model: one `DeriveInput` at a time (the derive and the CLI share this), and whole
+//! files for the CLI (`file.rs`).
+
+pub mod attr;
+pub mod doc;
+pub mod file;
+pub mod symbol;
+pub mod ty;
+
+use proc_macro2::Span;
+use serde_derive_internals::{Ctxt, Derive, ast, attr::TagType};
+use syn::spanned::Spanned;
+
+use crate::diag::{Diagnostics, FileId};
+use crate::model::{DefaultRule, Field, HookDef, Named, Role, Shape, TypeDef, Variant};
+
+/// A type parsed from `#[derive(Schema)]`, with what the derive needs besides the model.
+pub struct SchemaInput {
+    /// The model of the type.
+    pub def: TypeDef,
+    /// `#[schema(crate = "...")]`
+    pub krate: Option<syn::Path>,
+}
+
+/// A hook parsed from `#[derive(Hook)]`.
+pub struct HookInput {
+    /// The model of the hook.
+    pub def: HookDef,
+    /// The request type as written.
+    pub request: syn::Path,
+    /// The response type as written.
+    pub response: syn::Path,
+    /// `#[hook(crate = "...")]`
+    pub krate: Option<syn::Path>,
+}
+
+/// Rust field names every hook message carries (Go's embedded `TypeMeta`).
+pub const TYPE_META_FIELDS: &[&str] = &["api_version", "kind"];
+/// Rust field names a hook response carries (Go's `CommonResponse`).
+pub const RESPONSE_FIELDS: &[&str] = &["api_version", "kind", "status", "message"];
+/// The field a retryable response adds (Go's `CommonRetryResponse`).
+pub const RETRY_FIELD: &str = "retry_after_seconds";
+/// The field of a request that carries settings (Go's `CommonRequest`).
+pub const SETTINGS_FIELD: &str = "settings";
+
+/// Parses a `#[derive(Schema)]` input. Serde's own attribute errors are reported only when
+/// `report_serde_errors` is set: in the derive, serde's derive reports them already.
+pub fn schema(
+    cx: &Diagnostics,
+    file: Option<FileId>,
+    input: &syn::DeriveInput,
+    report_serde_errors: bool,
+) -> Option<SchemaInput> {
+    let attrs = attr::container(cx, file, &input.attrs);
+    let ident = unraw(&input.ident);
+    if !input.generics.params.is_empty() {
+        cx.error(
+            file,
+            input.generics.span(),
+            "generic types are not supported: a schema describes one fixed wire shape",
+        );
+    }
+    let component = match (&attrs.name, &attrs.package) {
+        (Some(name), None) => name.value(),
+        (None, Some(pkg)) => format!("{}.{}", pkg.value().replace('/', "."), ident),
+        (Some(name), Some(_)) => {
+            cx.error(file, name.span(), "give either `name` or `package`, not both");
+            name.value()
+        }
+        (None, None) => {
+            cx.error(
+                file,
+                input.ident.span(),
+                format!(
+                    "missing `#[schema(package = \"...\")]` on `{ident}`: the component name is \
+                     the Go-style package path with `/` replaced by `.`, then `.{ident}` \
+                     (or give the whole name with `#[schema(name = \"...\")]`)"
+                ),
+            );
+            String::new()
+        }
+    };
+
+    let role = match (attrs.request, attrs.response, attrs.retryable) {
+        (None, None, None) => None,
+        (Some(_), None, None) => Some(Role::Request),
+        (None, _, None) => Some(Role::Response),
+        (None, _, Some(_)) => Some(Role::RetryableResponse),
+        (Some(span), _, _) => {
+            cx.error(file, span, "a type is either a hook request or a hook response, not both");
+            None
+        }
+    };
+
+    let serde_cx = Ctxt::new();
+    let private = syn::Ident::new("__private", Span::call_site());
+    let container = ast::Container::from_ast(&serde_cx, input, Derive::Serialize, &private);
+    let serde_errors = serde_cx.check();
+    if let Err(e) = serde_errors {
+        if report_serde_errors {
+            cx.push(file, e);
+        }
+        return None;
+    }
+    let container = container?;
+
+    if container.attrs.type_from().is_some()
+        || container.attrs.type_try_from().is_some()
+        || container.attrs.type_into().is_some()
+        || container.attrs.remote().is_some()
+    {
+        cx.error(
+            file,
+            input.ident.span(),
+            "serde `from`, `try_from`, `into` and `remote` hide the wire shape from the schema; \
+             derive Schema on the type that is serialized instead",
+        );
+    }
+
+    if attrs.inline.is_some() && attrs.opaque.is_none() {
+        cx.error(file, attrs.inline.unwrap(), "`inline` only applies together with `opaque = \"...\"`");
+    }
+    let shape = match &container.data {
+        _ if attrs.opaque.is_some() => Some(Shape::Opaque {
+            schema: attrs.opaque.clone().unwrap(),
+            inline: attrs.inline.is_some(),
+        }),
+        ast::Data::Struct(style, fields) => {
+            if attrs.listed_enum.is_some() {
+                cx.error(
+                    file,
+                    attrs.listed_enum.unwrap(),
+                    "`enum` applies to enums of unit variants, not to structs",
+                );
+            }
+            struct_shape(cx, file, input, &container, *style, fields)
+        }
+        ast::Data::Enum(variants) => {
+            if let Some(span) = attrs.request.or(attrs.response).or(attrs.retryable) {
+                cx.error(file, span, "a hook request or response must be a struct");
+            }
+            enum_shape(cx, file, input, &container, variants, attrs.listed_enum.is_some())
+        }
+    }?;
+
+    let def = TypeDef {
+        ident,
+        component,
+        doc: doc::doc_lines(&input.attrs),
+        shape,
+        role,
+        map_type: attrs.map_type,
+        span: input.ident.span(),
+        file,
+    };
+    check_role_fields(cx, &def);
+    Some(SchemaInput {
+        def,
+        krate: attrs.krate,
+    })
+}
+
+fn struct_shape(
+    cx: &Diagnostics,
+    file: Option<FileId>,
+    input: &syn::DeriveInput,
+    container: &ast::Container<'_>,
+    style: ast::Style,
+    fields: &[ast::Field<'_>],
+) -> Option<Shape> {
+    let transparent = container.attrs.transparent();
+    match style {
+        ast::Style::Newtype => {
+            let f = &fields[0];
+            attr::reject(cx, file, &f.original.attrs, "the field of a newtype");
+            return Some(Shape::Transparent {
+                ty: ty::parse(cx, file, f.ty)?,
+            });
+        }
+        ast::Style::Struct if transparent => {
+            let f = fields.iter().find(|f| !f.attrs.skip_serializing())?;
+            return Some(Shape::Transparent {
+                ty: ty::parse(cx, file, f.ty)?,
+            });
+        }
+        ast::Style::Tuple => {
+            cx.error(
+                file,
+                input.ident.span(),
+                "tuple structs serialize as JSON arrays, which have no schema here; use named fields",
+            );
+            return None;
+        }
+        ast::Style::Unit => {
+            cx.error(
+                file,
+                input.ident.span(),
+                "a unit struct serializes as null and has no schema; hooks use #[derive(Hook)]",
+            );
+            return None;
+        }
+        ast::Style::Struct => {}
+    }
+    let mut out = Vec::new();
+    for f in fields {
+        let fa = attr::field(cx, file, &f.original.attrs);
+        if f.attrs.skip_serializing() {
+            continue;
+        }
+        let ident = match &f.member {
+            syn::Member::Named(i) => unraw(i),
+            syn::Member::Unnamed(_) => continue,
+        };
+        if f.attrs.serialize_with().is_some() {
+            cx.error(
+                file,
+                f.original.span(),
+                "serde `serialize_with`/`with` hides the wire shape from the schema; \
+                 use a type whose Serialize impl matches its schema",
+            );
+            continue;
+        }
+        let Some(ty) = ty::parse(cx, file, f.ty) else {
+            continue;
+        };
+        let omit_empty = f.attrs.skip_serializing_if().is_some();
+        let required = match (fa.required, fa.optional) {
+            (Some(_), _) => true,
+            (_, Some(_)) => false,
+            _ => !omit_empty,
+        };
+        let default = match (fa.default, fa.no_default) {
+            (Some(v), _) => DefaultRule::Value(v),
+            (None, Some(_)) => DefaultRule::None,
+            _ => DefaultRule::Implicit,
+        };
+        if f.attrs.flatten() && !matches!(ty, crate::model::Ty::Named(_)) {
+            cx.error(
+                file,
+                f.ty.span(),
+                "only a named struct type can be flattened into a schema",
+            );
+            continue;
+        }
+        out.push(Field {
+            ident,
+            name: f.attrs.name().serialize_name().value.clone(),
+            ty,
+            doc: doc::doc_lines(&f.original.attrs),
+            required,
+            omit_empty,
+            flatten: f.attrs.flatten(),
+            default,
+            list_type: fa.list_type,
+            list_map_keys: fa.list_map_keys,
+            map_type: fa.map_type,
+            patch_strategy: fa.patch_strategy,
+            patch_merge_key: fa.patch_merge_key,
+            span: f.original.span(),
+        });
+    }
+    Some(Shape::Object { fields: out })
+}
+
+fn enum_shape(
+    cx: &Diagnostics,
+    file: Option<FileId>,
+    input: &syn::DeriveInput,
+    container: &ast::Container<'_>,
+    variants: &[ast::Variant<'_>],
+    listed: bool,
+) -> Option<Shape> {
+    if !matches!(container.attrs.tag(), TagType::External) {
+        cx.error(
+            file,
+            input.ident.span(),
+            "only externally tagged enums (serde's default) of unit variants are supported",
+        );
+        return None;
+    }
+    let mut out = Vec::new();
+    for v in variants {
+        attr::reject(cx, file, &v.original.attrs, "enum variants");
+        if !matches!(v.style, ast::Style::Unit) {
+            cx.error(
+                file,
+                v.original.span(),
+                "only unit variants are supported: the enum must serialize as a plain string",
+            );
+            continue;
+        }
+        if v.attrs.skip_serializing() {
+            continue;
+        }
+        out.push(Variant {
+            name: v.attrs.name().serialize_name().value.clone(),
+            doc: doc::doc_lines(&v.original.attrs),
+        });
+    }
+    Some(Shape::Enum {
+        variants: out,
+        listed,
+    })
+}
+
+/// A hook message's accessors are generated from fixed field names (Go's embedded `TypeMeta`,
+/// `CommonRequest` and `CommonResponse`); say which ones are missing.
+fn check_role_fields(cx: &Diagnostics, def: &TypeDef) {
+    let Some(role) = def.role else { return };
+    let mut needed: Vec<&str> = match role {
+        Role::Request => TYPE_META_FIELDS.to_vec(),
+        Role::Response => RESPONSE_FIELDS.to_vec(),
+        Role::RetryableResponse => RESPONSE_FIELDS.to_vec(),
+    };
+    if role == Role::RetryableResponse {
+        needed.push(RETRY_FIELD);
+    }
+    let have: Vec<&str> = def.fields().iter().map(|f| f.ident.as_str()).collect();
+    let missing: Vec<String> = needed
+        .iter()
+        .filter(|n| !have.contains(n))
+        .map(|n| format!("`{n}`"))
+        .collect();
+    if !missing.is_empty() {
+        let what = match role {
+            Role::Request => "a hook request",
+            Role::Response => "a hook response",
+            Role::RetryableResponse => "a retryable hook response",
+        };
+        cx.error(
+            def.file,
+            def.span,
+            format!("{what} needs the field(s) {}", missing.join(", ")),
+        );
+    }
+}
+
+/// Parses a `#[derive(Hook)]` input.
+pub fn hook(cx: &Diagnostics, file: Option<FileId>, input: &syn::DeriveInput) -> Option<HookInput> {
+    let attrs = attr::hook(cx, file, &input.attrs);
+    let is_unit = matches!(&input.data, syn::Data::Struct(s) if matches!(s.fields, syn::Fields::Unit));
+    if !is_unit {
+        cx.error(
+            file,
+            input.ident.span(),
+            "a hook is described by a unit struct, e.g. `pub struct BeforeClusterCreate;`",
+        );
+    }
+    if !input.generics.params.is_empty() {
+        cx.error(file, input.generics.span(), "a hook type cannot be generic");
+    }
+    let mut missing = Vec::new();
+    for (present, name) in [
+        (attrs.group.is_some(), "group = \"...\""),
+        (attrs.version.is_some(), "version = \"...\""),
+        (attrs.request.is_some(), "request = Type"),
+        (attrs.response.is_some(), "response = Type"),
+    ] {
+        if !present {
+            missing.push(format!("`{name}`"));
+        }
+    }
+    if !missing.is_empty() {
+        cx.error(
+            file,
+            input.ident.span(),
+            format!("hook `{}` is missing {}", input.ident, missing.join(", ")),
+        );
+        return None;
+    }
+    for lit in [&attrs.group, &attrs.version, &attrs.name].into_iter().flatten() {
+        if lit.value().is_empty() || lit.value().contains('/') {
+            cx.error(file, lit.span(), "must be non-empty and contain no `/`");
+        }
+    }
+    let doc = doc::doc_lines(&input.attrs);
+    let summary = match &attrs.summary {
+        Some(s) => s.value(),
+        None => doc
+            .iter()
+            .take_while(|l| !l.is_empty())
+            .map(|l| l.trim())
+            .collect::<Vec<_>>()
+            .join(" "),
+    };
+    let request = attrs.request.unwrap();
+    let response = attrs.response.unwrap();
+    let named = |p: &syn::Path| Named {
+        path: ty::tokens(p),
+        id: None,
+        span: p.span(),
+    };
+    Some(HookInput {
+        def: HookDef {
+            ident: unraw(&input.ident),
+            name: attrs.name.map(|n| n.value()).unwrap_or_else(|| unraw(&input.ident)),
+            group: attrs.group.unwrap().value(),
+            version: attrs.version.unwrap().value(),
+            request: named(&request),
+            response: named(&response),
+            tags: attrs.tags,
+            summary,
+            doc,
+            singleton: attrs.singleton,
+            deprecated: attrs.deprecated,
+            span: input.ident.span(),
+            file,
+        },
+        request,
+        response,
+        krate: attrs.krate,
+    })
+}
+
+/// An identifier without its `r#` prefix.
+pub fn unraw(ident: &syn::Ident) -> String {
+    let s = ident.to_string();
+    s.strip_prefix("r#").map(str::to_string).unwrap_or(s)
+}
