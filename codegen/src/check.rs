@@ -111,13 +111,17 @@ fn flatten_targets(cx: &Diagnostics, model: &Model) {
     for def in &model.types {
         for f in def.fields().iter().filter(|f| f.flatten) {
             if let Ty::Named(n) = &f.ty
-                && !matches!(model.get(n).shape, Shape::Object { .. }) {
-                    cx.error(
-                        def.file,
-                        f.span,
-                        format!("`{}` is not a struct with named fields and cannot be flattened", n.path),
-                    );
-                }
+                && !matches!(model.get(n).shape, Shape::Object { .. })
+            {
+                cx.error(
+                    def.file,
+                    f.span,
+                    format!(
+                        "`{}` is not a struct with named fields and cannot be flattened",
+                        n.path
+                    ),
+                );
+            }
         }
     }
 }
@@ -149,7 +153,10 @@ fn list_map_keys(cx: &Diagnostics, model: &Model) {
                     cx.error(
                         def.file,
                         f.span,
-                        format!("list map key `{key}` is not a property of `{}`", target.ident),
+                        format!(
+                            "list map key `{key}` is not a property of `{}`",
+                            target.ident
+                        ),
                     );
                 }
             }

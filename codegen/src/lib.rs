@@ -44,7 +44,10 @@ pub fn expand_schema(input: &syn::DeriveInput) -> TokenStream {
         (Ok(()), Some(parsed)) => emit::rust::schema(&parsed),
         (Err(e), parsed) => {
             let mut out = e.to_syn_error().into_compile_error();
-            out.extend(emit::rust::schema_fallback(input, &parsed.and_then(|p| p.krate)));
+            out.extend(emit::rust::schema_fallback(
+                input,
+                &parsed.and_then(|p| p.krate),
+            ));
             out
         }
         // serde's derive reports its own attribute errors; add nothing.
@@ -109,6 +112,25 @@ pub fn load(sources: &[SourceFile]) -> Result<Model, Failure> {
     let model = resolve::resolve(parsed).map_err(fail)?;
     check::check(&model).map_err(fail)?;
     Ok(model)
+}
+
+/// The Rust source of `src/generated/external_schemas.rs` in the runtime crate: `Schema` impls
+/// for the known external types.
+pub fn external_schema_impls() -> Result<String, Failure> {
+    let sources = source::external();
+    let paths: Vec<String> = sources.iter().map(|s| s.path.clone()).collect();
+    let mut files = Vec::new();
+    for src in &sources {
+        let ast = syn::parse_file(&src.text).map_err(|e| Failure {
+            errors: Errors(vec![diag::Diag {
+                file: Some(files.len()),
+                error: e,
+            }]),
+            paths: paths.clone(),
+        })?;
+        files.push((src.module.clone(), ast));
+    }
+    emit::rust::external_impls(&files).map_err(|errors| Failure { errors, paths })
 }
 
 /// Renders a document as YAML (the canonical form of the published artifact).

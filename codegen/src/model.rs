@@ -287,7 +287,9 @@ impl TypeDef {
     /// Like [`TypeDef::for_each_named`], with mutable access.
     pub fn for_each_named_mut(&mut self, f: &mut impl FnMut(&mut Named)) {
         match &mut self.shape {
-            Shape::Object { fields } => fields.iter_mut().for_each(|fl| fl.ty.for_each_named_mut(f)),
+            Shape::Object { fields } => {
+                fields.iter_mut().for_each(|fl| fl.ty.for_each_named_mut(f))
+            }
             Shape::Transparent { ty } => ty.for_each_named_mut(f),
             Shape::Enum { .. } | Shape::Opaque { .. } => {}
         }

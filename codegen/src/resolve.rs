@@ -22,7 +22,10 @@ pub fn resolve(parsed: Parsed) -> Result<Model, Errors> {
         mut hooks,
         hook_module,
     } = parsed;
-    let r = Resolver { modules: &modules };
+    let r = Resolver {
+        modules: &modules,
+        active: Default::default(),
+    };
     for (i, def) in types.iter_mut().enumerate() {
         let module = type_module[i];
         let file = def.file;
@@ -40,6 +43,9 @@ pub fn resolve(parsed: Parsed) -> Result<Model, Errors> {
 
 struct Resolver<'a> {
     modules: &'a [crate::parse::file::Module],
+    /// (module, name) lookups under way, so glob cycles (`use super::*` in a child whose
+    /// parent has `pub use child::*`) end instead of recursing.
+    active: std::cell::RefCell<Vec<(usize, String)>>,
 }
 
 impl Resolver<'_> {
@@ -69,6 +75,23 @@ impl Resolver<'_> {
             if let Some((_, id)) = m.types.iter().find(|(n, _)| n == name) {
                 return Some(*id);
             }
+            let key = (module, name.clone());
+            if self.active.borrow().contains(&key) {
+                return None;
+            }
+            self.active.borrow_mut().push(key);
+            let found = self.imported(module, name, depth);
+            self.active.borrow_mut().pop();
+            return found;
+        }
+        let abs = self.absolute(module, segs)?;
+        self.absolute_path(&abs, depth + 1)
+    }
+
+    /// A name brought into `module` by a `use` item.
+    fn imported(&self, module: usize, name: &String, depth: usize) -> Option<usize> {
+        let m = &self.modules[module];
+        {
             if let Some((_, target)) = m.uses.iter().find(|(n, _)| n == name) {
                 let abs = self.absolute(module, target)?;
                 return self.absolute_path(&abs, depth + 1);
@@ -77,14 +100,13 @@ impl Resolver<'_> {
                 let mut target = glob.clone();
                 target.push(name.clone());
                 if let Some(abs) = self.absolute(module, &target)
-                    && let Some(id) = self.absolute_path(&abs, depth + 1) {
-                        return Some(id);
-                    }
+                    && let Some(id) = self.absolute_path(&abs, depth + 1)
+                {
+                    return Some(id);
+                }
             }
-            return None;
+            None
         }
-        let abs = self.absolute(module, segs)?;
-        self.absolute_path(&abs, depth + 1)
     }
 
     /// Turns a path written in `module` into one that starts with a crate name.
@@ -92,9 +114,8 @@ impl Resolver<'_> {
         let m = &self.modules[module];
         let first = segs.first()?;
         let rest = &segs[1..];
-        let join = |base: &[String]| -> Vec<String> {
-            base.iter().chain(rest.iter()).cloned().collect()
-        };
+        let join =
+            |base: &[String]| -> Vec<String> { base.iter().chain(rest.iter()).cloned().collect() };
         Some(match first.as_str() {
             "crate" => join(&m.path[..1]),
             "self" => join(&m.path),
@@ -183,7 +204,10 @@ pub fn link_derived(types: &[DerivedType<'_>], hooks: &[DerivedHook<'_>]) -> Res
             None => bad = Some(n.path.clone()),
         });
         if let Some(path) = bad {
-            return Err(Errors::new(span, format!("unlinked reference `{path}` in `{}`", def.ident)));
+            return Err(Errors::new(
+                span,
+                format!("unlinked reference `{path}` in `{}`", def.ident),
+            ));
         }
         out.types.push(def);
     }

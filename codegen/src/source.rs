@@ -28,8 +28,15 @@ impl SourceFile {
 /// The module path of the file at `rel` (relative to a crate's `src/`, `/`-separated):
 /// `lib.rs` → `[krate]`, `a/mod.rs` → `[krate, a]`, `a/b.rs` → `[krate, a, b]`.
 pub fn module_path(krate: &str, rel: &str) -> Vec<String> {
-    let mut parts: Vec<String> = rel.trim_end_matches(".rs").split('/').map(str::to_string).collect();
-    if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+    let mut parts: Vec<String> = rel
+        .trim_end_matches(".rs")
+        .split('/')
+        .map(str::to_string)
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
         parts.pop();
     }
     std::iter::once(krate.to_string()).chain(parts).collect()
@@ -37,7 +44,11 @@ pub fn module_path(krate: &str, rel: &str) -> Vec<String> {
 
 /// Reads every `.rs` file under `src_dir/<sub>` for each `sub`, in sorted path order.
 /// `display_prefix` is put before `<sub>/...` in the paths printed by diagnostics.
-pub fn read_crate_dir(src_dir: &Path, subdirs: &[&str], display_prefix: &str) -> io::Result<Vec<SourceFile>> {
+pub fn read_crate_dir(
+    src_dir: &Path,
+    subdirs: &[&str],
+    display_prefix: &str,
+) -> io::Result<Vec<SourceFile>> {
     let mut rels = Vec::new();
     for sub in subdirs {
         collect(src_dir, &src_dir.join(sub), &mut rels)?;
@@ -46,7 +57,11 @@ pub fn read_crate_dir(src_dir: &Path, subdirs: &[&str], display_prefix: &str) ->
     rels.into_iter()
         .map(|rel| {
             let text = std::fs::read_to_string(src_dir.join(&rel))?;
-            Ok(SourceFile::in_crate(format!("{display_prefix}{rel}"), &rel, text))
+            Ok(SourceFile::in_crate(
+                format!("{display_prefix}{rel}"),
+                &rel,
+                text,
+            ))
         })
         .collect()
 }

@@ -1,1 +1,34 @@
-fn main() {}
+//! Project automation: `cargo xtask <command>`.
+//!
+//! - `codegen [--check]` regenerates every checked-in generated artifact, or with `--check`
+//!   fails when one is stale.
+//! - `test` installs the external validators (once) and runs every test of the project.
+
+mod codegen;
+mod test;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("codegen") => codegen::run(&args[1..]),
+        Some("test") => test::run(&args[1..]),
+        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test".to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root (the parent of this crate's directory).
+pub fn root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
+}

@@ -89,7 +89,9 @@ mod tests {
 
     #[test]
     fn openapi_joins_paragraphs_and_keeps_indented_lines() {
-        let doc = lines("First line\ncontinues.\n\nSecond [`Cluster`] para.\n  - item one\n  - item two\nafter\n---\nhidden");
+        let doc = lines(
+            "First line\ncontinues.\n\nSecond [`Cluster`] para.\n  - item one\n  - item two\nafter\n---\nhidden",
+        );
         assert_eq!(
             openapi(&doc),
             "First line continues.\n\nSecond `Cluster` para.\n  - item one\n  - item two\nafter"

@@ -218,7 +218,10 @@ impl<'a> Components<'a> {
     fn component(&mut self, def: &TypeDef) -> Option<Value> {
         let mut schema = match &def.shape {
             Shape::Object { .. } => self.object(def),
-            Shape::Opaque { schema, inline: false } => schema.as_object().cloned().unwrap_or_default(),
+            Shape::Opaque {
+                schema,
+                inline: false,
+            } => schema.as_object().cloned().unwrap_or_default(),
             Shape::Opaque { inline: true, .. } | Shape::Enum { .. } => return None,
             Shape::Transparent { ty } => {
                 // Written in place; only its references need components.
@@ -301,14 +304,26 @@ impl<'a> Components<'a> {
             schema.insert("default".into(), d);
         }
         let ext = [
-            ("x-kubernetes-list-type", field.list_type.as_ref().map(|v| json!(v))),
+            (
+                "x-kubernetes-list-type",
+                field.list_type.as_ref().map(|v| json!(v)),
+            ),
             (
                 "x-kubernetes-list-map-keys",
                 (!field.list_map_keys.is_empty()).then(|| json!(field.list_map_keys)),
             ),
-            ("x-kubernetes-map-type", field.map_type.as_ref().map(|v| json!(v))),
-            ("x-kubernetes-patch-strategy", field.patch_strategy.as_ref().map(|v| json!(v))),
-            ("x-kubernetes-patch-merge-key", field.patch_merge_key.as_ref().map(|v| json!(v))),
+            (
+                "x-kubernetes-map-type",
+                field.map_type.as_ref().map(|v| json!(v)),
+            ),
+            (
+                "x-kubernetes-patch-strategy",
+                field.patch_strategy.as_ref().map(|v| json!(v)),
+            ),
+            (
+                "x-kubernetes-patch-merge-key",
+                field.patch_merge_key.as_ref().map(|v| json!(v)),
+            ),
         ];
         for (key, value) in ext {
             if let Some(v) = value {
@@ -334,11 +349,15 @@ impl<'a> Components<'a> {
                 let def = &self.model.types[n.id.unwrap()];
                 match &def.shape {
                     Shape::Object { .. } | Shape::Opaque { inline: false, .. } => self.reference(n),
-                    Shape::Opaque { schema, inline: true } => schema.clone(),
+                    Shape::Opaque {
+                        schema,
+                        inline: true,
+                    } => schema.clone(),
                     Shape::Enum { variants, listed } => {
                         let mut s = json!({ "type": "string" });
                         if *listed {
-                            let mut values: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+                            let mut values: Vec<&str> =
+                                variants.iter().map(|v| v.name.as_str()).collect();
                             values.sort();
                             s["enum"] = json!(values);
                         }
@@ -440,7 +459,12 @@ pub fn canonical(v: Value) -> Value {
         Value::Object(m) => {
             let mut entries: Vec<(String, Value)> = m.into_iter().collect();
             entries.sort_by(|a, b| a.0.cmp(&b.0));
-            Value::Object(entries.into_iter().map(|(k, v)| (k, canonical(v))).collect())
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k, canonical(v)))
+                    .collect(),
+            )
         }
         Value::Array(a) => Value::Array(a.into_iter().map(canonical).collect()),
         other => other,

@@ -82,7 +82,10 @@ fn role_impl(krate: &TokenStream, ident: &TokenStream, def: &TypeDef) -> TokenSt
         Role::Request => {
             let settings = format_ident!("{}", SETTINGS_FIELD);
             let (get, get_mut) = if has(SETTINGS_FIELD) {
-                (quote!(Some(&self.#settings)), quote!(Some(&mut self.#settings)))
+                (
+                    quote!(Some(&self.#settings)),
+                    quote!(Some(&mut self.#settings)),
+                )
             } else {
                 (quote!(None), quote!(None))
             };
@@ -154,7 +157,12 @@ pub fn hook(input: &HookInput) -> TokenStream {
     let ident = raw_if_needed(&format_ident!("{}", def.ident, span = def.span));
     let request = &input.request;
     let response = &input.response;
-    let kind = |p: &syn::Path| p.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+    let kind = |p: &syn::Path| {
+        p.segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default()
+    };
     let (request_kind, response_kind) = (kind(request), kind(response));
     let (name, group, version) = (&def.name, &def.group, &def.version);
     let api_version = format!("{group}/{version}");
@@ -215,7 +223,11 @@ pub fn schema_fallback(input: &syn::DeriveInput, krate: &Option<syn::Path>) -> T
     }
 }
 
-fn krate_from_attrs(given: &Option<syn::Path>, attrs: &[syn::Attribute], attr: &str) -> TokenStream {
+fn krate_from_attrs(
+    given: &Option<syn::Path>,
+    attrs: &[syn::Attribute],
+    attr: &str,
+) -> TokenStream {
     if given.is_some() {
         return krate(given);
     }
@@ -267,4 +279,64 @@ fn respan(tokens: TokenStream, span: Span) -> TokenStream {
             tt
         })
         .collect()
+}
+
+/// The `Schema` impls of the known external types (k8s-openapi, serde_json), as one Rust file
+/// for the runtime crate: the derive expansion of each description in `external/`, placed in a
+/// module that imports the real type.
+pub fn external_impls(files: &[(Vec<String>, syn::File)]) -> Result<String, crate::Errors> {
+    let cx = crate::Diagnostics::new();
+    let mut modules = Vec::new();
+    for (root, file) in files {
+        walk_external(&cx, root.clone(), &file.items, &mut modules);
+    }
+    cx.check()?;
+    let mods = modules.into_iter().map(|(path, idents, impls)| {
+        let mod_name = format_ident!("{}", path.join("_"));
+        let path: Vec<syn::Ident> = path.iter().map(|p| format_ident!("{}", p)).collect();
+        let idents: Vec<syn::Ident> = idents.iter().map(|i| format_ident!("{}", i)).collect();
+        quote! {
+            mod #mod_name {
+                use #(#path)::*::{#(#idents),*};
+                #(#impls)*
+            }
+        }
+    });
+    let file: syn::File = syn::parse2(quote!(#(#mods)*)).expect("generated code parses");
+    Ok(prettyplease::unparse(&file))
+}
+
+type ExternalModule = (Vec<String>, Vec<String>, Vec<TokenStream>);
+
+fn walk_external(
+    cx: &crate::Diagnostics,
+    path: Vec<String>,
+    items: &[syn::Item],
+    out: &mut Vec<ExternalModule>,
+) {
+    let mut idents = Vec::new();
+    let mut impls = Vec::new();
+    for item in items {
+        let input: syn::DeriveInput = match item {
+            syn::Item::Struct(s) => s.clone().into(),
+            syn::Item::Enum(e) => e.clone().into(),
+            syn::Item::Mod(m) => {
+                if let Some((_, inner)) = &m.content {
+                    let mut child = path.clone();
+                    child.push(m.ident.to_string());
+                    walk_external(cx, child, inner, out);
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        if let Some(mut parsed) = crate::parse::schema(cx, None, &input, true) {
+            parsed.krate = Some(syn::parse_quote!(crate));
+            idents.push(parsed.def.ident.clone());
+            impls.push(schema(&parsed));
+        }
+    }
+    if !idents.is_empty() {
+        out.push((path, idents, impls));
+    }
 }

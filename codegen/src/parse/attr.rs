@@ -85,7 +85,11 @@ pub struct HookAttrs {
 }
 
 /// Parses every `#[schema(...)]` on a struct or enum.
-pub fn container(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]) -> ContainerAttrs {
+pub fn container(
+    cx: &Diagnostics,
+    file: Option<FileId>,
+    attrs: &[syn::Attribute],
+) -> ContainerAttrs {
     let mut out = ContainerAttrs::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident(SCHEMA)) {
         let res = attr.parse_nested_meta(|meta| {
@@ -119,7 +123,11 @@ pub fn container(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute
                         suggest(&key, SCHEMA_CONTAINER)
                     };
                     skip_value(&meta)?;
-                    cx.error(file, span, format!("unknown schema attribute `{key}` on a type{hint}"));
+                    cx.error(
+                        file,
+                        span,
+                        format!("unknown schema attribute `{key}` on a type{hint}"),
+                    );
                     Ok(())
                 }
             }
@@ -190,7 +198,11 @@ pub fn field(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]) -
                         suggest(&key, SCHEMA_FIELD)
                     };
                     skip_value(&meta)?;
-                    cx.error(file, span, format!("unknown schema attribute `{key}` on a field{hint}"));
+                    cx.error(
+                        file,
+                        span,
+                        format!("unknown schema attribute `{key}` on a field{hint}"),
+                    );
                     Ok(())
                 }
             }
@@ -203,7 +215,11 @@ pub fn field(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]) -
         cx.error(file, a, "a field cannot be both `required` and `optional`");
     }
     if let (Some(_), Some(b)) = (&out.default, out.no_default) {
-        cx.error(file, b, "`no_default` contradicts `default = ...` on the same field");
+        cx.error(
+            file,
+            b,
+            "`no_default` contradicts `default = ...` on the same field",
+        );
     }
     if !out.list_map_keys.is_empty() && out.list_type.as_deref() != Some("map") {
         cx.error(
@@ -267,7 +283,10 @@ pub fn hook(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]) ->
                     cx.error(
                         file,
                         span,
-                        format!("unknown hook attribute `{key}`{}", suggest(&key, HOOK_ATTRS)),
+                        format!(
+                            "unknown hook attribute `{key}`{}",
+                            suggest(&key, HOOK_ATTRS)
+                        ),
                     );
                     Ok(())
                 }
@@ -283,7 +302,11 @@ pub fn hook(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]) ->
 /// Rejects `#[schema(...)]` where it has no meaning (enum variants, tuple fields).
 pub fn reject(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute], what: &str) {
     for attr in attrs.iter().filter(|a| a.path().is_ident(SCHEMA)) {
-        cx.error(file, attr.span(), format!("`#[schema(...)]` is not supported on {what}"));
+        cx.error(
+            file,
+            attr.span(),
+            format!("`#[schema(...)]` is not supported on {what}"),
+        );
     }
 }
 
@@ -333,7 +356,11 @@ fn one_of(
             lit.span(),
             format!(
                 "`{v}` is not one of {}",
-                allowed.iter().map(|a| format!("\"{a}\"")).collect::<Vec<_>>().join(", ")
+                allowed
+                    .iter()
+                    .map(|a| format!("\"{a}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         );
     }

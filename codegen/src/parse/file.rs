@@ -35,11 +35,23 @@ pub struct Parsed {
 }
 
 /// Reads one parsed file as the module at `module_path`.
-pub fn add_file(cx: &Diagnostics, out: &mut Parsed, file: FileId, module_path: Vec<String>, ast: &syn::File) {
+pub fn add_file(
+    cx: &Diagnostics,
+    out: &mut Parsed,
+    file: FileId,
+    module_path: Vec<String>,
+    ast: &syn::File,
+) {
     add_items(cx, out, file, module_path, &ast.items);
 }
 
-fn add_items(cx: &Diagnostics, out: &mut Parsed, file: FileId, path: Vec<String>, items: &[syn::Item]) {
+fn add_items(
+    cx: &Diagnostics,
+    out: &mut Parsed,
+    file: FileId,
+    path: Vec<String>,
+    items: &[syn::Item],
+) {
     let module = out.modules.len();
     out.modules.push(Module {
         path: path.clone(),
@@ -87,18 +99,16 @@ fn add_type(
         return;
     }
     let input = input();
-    if schema
-        && let Some(parsed) = super::schema(cx, Some(file), &input, true) {
-            let name = parsed.def.ident.clone();
-            out.modules[module].types.push((name, out.types.len()));
-            out.types.push(parsed.def);
-            out.type_module.push(module);
-        }
-    if hook
-        && let Some(parsed) = super::hook(cx, Some(file), &input) {
-            out.hooks.push(parsed.def);
-            out.hook_module.push(module);
-        }
+    if schema && let Some(parsed) = super::schema(cx, Some(file), &input, true) {
+        let name = parsed.def.ident.clone();
+        out.modules[module].types.push((name, out.types.len()));
+        out.types.push(parsed.def);
+        out.type_module.push(module);
+    }
+    if hook && let Some(parsed) = super::hook(cx, Some(file), &input) {
+        out.hooks.push(parsed.def);
+        out.hook_module.push(module);
+    }
 }
 
 /// The last path segment of every derive on the item.
@@ -117,8 +127,7 @@ fn derives(attrs: &[syn::Attribute]) -> Vec<String> {
 
 fn is_cfg_test(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|a| {
-        a.path().is_ident("cfg")
-            && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test")
+        a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test")
     })
 }
 

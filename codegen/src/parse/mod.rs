@@ -64,7 +64,11 @@ pub fn schema(
         (Some(name), None) => name.value(),
         (None, Some(pkg)) => format!("{}.{}", pkg.value().replace('/', "."), ident),
         (Some(name), Some(_)) => {
-            cx.error(file, name.span(), "give either `name` or `package`, not both");
+            cx.error(
+                file,
+                name.span(),
+                "give either `name` or `package`, not both",
+            );
             name.value()
         }
         (None, None) => {
@@ -87,7 +91,11 @@ pub fn schema(
         (None, _, None) => Some(Role::Response),
         (None, _, Some(_)) => Some(Role::RetryableResponse),
         (Some(span), _, _) => {
-            cx.error(file, span, "a type is either a hook request or a hook response, not both");
+            cx.error(
+                file,
+                span,
+                "a type is either a hook request or a hook response, not both",
+            );
             None
         }
     };
@@ -118,7 +126,11 @@ pub fn schema(
     }
 
     if attrs.inline.is_some() && attrs.opaque.is_none() {
-        cx.error(file, attrs.inline.unwrap(), "`inline` only applies together with `opaque = \"...\"`");
+        cx.error(
+            file,
+            attrs.inline.unwrap(),
+            "`inline` only applies together with `opaque = \"...\"`",
+        );
     }
     let shape = match &container.data {
         _ if attrs.opaque.is_some() => Some(Shape::Opaque {
@@ -139,7 +151,14 @@ pub fn schema(
             if let Some(span) = attrs.request.or(attrs.response).or(attrs.retryable) {
                 cx.error(file, span, "a hook request or response must be a struct");
             }
-            enum_shape(cx, file, input, &container, variants, attrs.listed_enum.is_some())
+            enum_shape(
+                cx,
+                file,
+                input,
+                &container,
+                variants,
+                attrs.listed_enum.is_some(),
+            )
         }
     }?;
 
@@ -338,7 +357,8 @@ fn check_role_fields(cx: &Diagnostics, def: &TypeDef) {
 /// Parses a `#[derive(Hook)]` input.
 pub fn hook(cx: &Diagnostics, file: Option<FileId>, input: &syn::DeriveInput) -> Option<HookInput> {
     let attrs = attr::hook(cx, file, &input.attrs);
-    let is_unit = matches!(&input.data, syn::Data::Struct(s) if matches!(s.fields, syn::Fields::Unit));
+    let is_unit =
+        matches!(&input.data, syn::Data::Struct(s) if matches!(s.fields, syn::Fields::Unit));
     if !is_unit {
         cx.error(
             file,
@@ -368,7 +388,10 @@ pub fn hook(cx: &Diagnostics, file: Option<FileId>, input: &syn::DeriveInput) ->
         );
         return None;
     }
-    for lit in [&attrs.group, &attrs.version, &attrs.name].into_iter().flatten() {
+    for lit in [&attrs.group, &attrs.version, &attrs.name]
+        .into_iter()
+        .flatten()
+    {
         if lit.value().is_empty() || lit.value().contains('/') {
             cx.error(file, lit.span(), "must be non-empty and contain no `/`");
         }
@@ -393,7 +416,10 @@ pub fn hook(cx: &Diagnostics, file: Option<FileId>, input: &syn::DeriveInput) ->
     Some(HookInput {
         def: HookDef {
             ident: unraw(&input.ident),
-            name: attrs.name.map(|n| n.value()).unwrap_or_else(|| unraw(&input.ident)),
+            name: attrs
+                .name
+                .map(|n| n.value())
+                .unwrap_or_else(|| unraw(&input.ident)),
             group: attrs.group.unwrap().value(),
             version: attrs.version.unwrap().value(),
             request: named(&request),

@@ -31,12 +31,21 @@ pub fn parse(cx: &Diagnostics, file: Option<FileId>, ty: &syn::Type) -> Option<T
     }
 }
 
-fn parse_path(cx: &Diagnostics, file: Option<FileId>, ty: &syn::Type, path: &syn::Path) -> Option<Ty> {
+fn parse_path(
+    cx: &Diagnostics,
+    file: Option<FileId>,
+    ty: &syn::Type,
+    path: &syn::Path,
+) -> Option<Ty> {
     let last = path.segments.last()?;
     let name = last.ident.to_string();
     let args = generic_args(&last.arguments);
     let unsupported = |why: &str| {
-        cx.error(file, ty.span(), format!("unsupported field type `{}`: {why}", tokens(ty)));
+        cx.error(
+            file,
+            ty.span(),
+            format!("unsupported field type `{}`: {why}", tokens(ty)),
+        );
         None
     };
     let scalar = match name.as_str() {
@@ -117,7 +126,15 @@ fn generic_args(args: &syn::PathArguments) -> Vec<&syn::Type> {
 /// The tokens of `t` as compact text, for messages and for [`Named::path`].
 pub fn tokens(t: &impl ToTokens) -> String {
     let mut s = t.to_token_stream().to_string();
-    for (from, to) in [(" :: ", "::"), (":: ", "::"), (" < ", "<"), (" > ", ">"), (" <", "<"), (" >", ">"), (" ,", ",")] {
+    for (from, to) in [
+        (" :: ", "::"),
+        (":: ", "::"),
+        (" < ", "<"),
+        (" > ", ">"),
+        (" <", "<"),
+        (" >", ">"),
+        (" ,", ","),
+    ] {
         s = s.replace(from, to);
     }
     s

@@ -1,0 +1,25 @@
+//! Cluster API core types of `cluster.x-k8s.io/v1beta2` that hook messages embed: Cluster,
+//! Machine, MachineSet and ClusterClass variables, with everything their schemas reach.
+//!
+//! These are wire types (serde data, no behaviour). Their shapes follow Cluster API's Go types:
+//! optional scalars are `Option`, optional strings and collections are left out when empty,
+//! and struct values are left out when zero.
+
+mod cluster;
+mod cluster_class;
+mod common;
+mod machine;
+mod machine_set;
+mod topology;
+
+pub use cluster::*;
+pub use cluster_class::*;
+pub use common::*;
+pub use machine::*;
+pub use machine_set::*;
+pub use topology::*;
+
+/// The API group of the core types.
+pub const GROUP: &str = "cluster.x-k8s.io";
+/// The API version of the types in this module.
+pub const VERSION: &str = "v1beta2";

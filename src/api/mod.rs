@@ -1,0 +1,3 @@
+//! Kubernetes API types of Cluster API that the Runtime SDK uses.
+
+pub mod core;

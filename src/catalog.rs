@@ -1,0 +1,336 @@
+//! The catalog: which hooks exist, keyed by group, version and hook name.
+//!
+//! The counterpart of Cluster API's `runtime/catalog`. Hooks are registered explicitly
+//! ([`crate::hooks::catalog`] registers the built-in ones); lookups are by
+//! [`GroupVersionHook`]. Conversions between versions of the same hook are registered here too,
+//! so a caller holding the newest request type can talk to a handler of an older version.
+//! Pure data: no I/O, no global state.
+
+use std::any::{Any, TypeId, type_name};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+use crate::hook::{Hook, HookMeta};
+use crate::schema::HookInfo;
+
+/// Identifies a hook: API group, version and hook name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GroupVersionHook {
+    /// API group, e.g. `hooks.runtime.cluster.x-k8s.io`.
+    pub group: String,
+    /// API version, e.g. `v1alpha1`.
+    pub version: String,
+    /// Hook name, e.g. `BeforeClusterCreate`.
+    pub hook: String,
+}
+
+impl GroupVersionHook {
+    /// A GVH from its parts.
+    pub fn new(
+        group: impl Into<String>,
+        version: impl Into<String>,
+        hook: impl Into<String>,
+    ) -> Self {
+        GroupVersionHook {
+            group: group.into(),
+            version: version.into(),
+            hook: hook.into(),
+        }
+    }
+
+    /// The GVH of hook `H`.
+    pub fn of<H: Hook>() -> Self {
+        Self::new(H::GROUP, H::VERSION, H::NAME)
+    }
+
+    /// Parses an `apiVersion` (`<group>/<version>`) and a hook name, as they appear in a
+    /// Discovery response. `None` when the apiVersion is not of that form.
+    pub fn from_api_version(api_version: &str, hook: &str) -> Option<Self> {
+        let (group, version) = api_version.split_once('/')?;
+        if group.is_empty() || version.is_empty() || version.contains('/') {
+            return None;
+        }
+        Some(Self::new(group, version, hook))
+    }
+
+    /// True when group, version and hook are all empty.
+    pub fn is_empty(&self) -> bool {
+        self.group.is_empty() && self.version.is_empty() && self.hook.is_empty()
+    }
+
+    /// `<group>/<version>`.
+    pub fn api_version(&self) -> String {
+        format!("{}/{}", self.group, self.version)
+    }
+
+    /// The group and hook, without the version.
+    pub fn group_hook(&self) -> GroupHook {
+        GroupHook {
+            group: self.group.clone(),
+            hook: self.hook.clone(),
+        }
+    }
+}
+
+impl fmt::Display for GroupVersionHook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}, Hook={}", self.group, self.version, self.hook)
+    }
+}
+
+/// A hook in any version: group and hook name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GroupHook {
+    /// API group.
+    pub group: String,
+    /// Hook name.
+    pub hook: String,
+}
+
+impl fmt::Display for GroupHook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.group.is_empty() {
+            f.write_str(&self.hook)
+        } else {
+            write!(f, "{}.{}", self.hook, self.group)
+        }
+    }
+}
+
+/// The URL path of a hook handler: `/<group>/<version>/<hook>` and, when `name` is not empty,
+/// `/<name>`. Hook and name are lower-cased; group and version are used as they are.
+///
+/// ```
+/// use capi_runtime::catalog::{GroupVersionHook, gvh_to_path};
+/// let gvh = GroupVersionHook::new("hooks.runtime.cluster.x-k8s.io", "v1alpha1", "BeforeClusterCreate");
+/// assert_eq!(
+///     gvh_to_path(&gvh, "My-Handler"),
+///     "/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/my-handler"
+/// );
+/// ```
+pub fn gvh_to_path(gvh: &GroupVersionHook, name: &str) -> String {
+    let mut path = format!("/{}/{}/{}", gvh.group, gvh.version, gvh.hook.to_lowercase());
+    if !name.is_empty() {
+        path.push('/');
+        path.push_str(&name.to_lowercase());
+    }
+    path
+}
+
+/// Everything the catalog knows about one hook.
+#[derive(Clone, Debug)]
+pub struct HookDescriptor {
+    /// The hook's identity.
+    pub gvh: GroupVersionHook,
+    /// The `kind` of its request.
+    pub request_kind: &'static str,
+    /// The `kind` of its response.
+    pub response_kind: &'static str,
+    /// Whether its response carries `retryAfterSeconds`.
+    pub retryable: bool,
+    /// Documentation metadata.
+    pub meta: HookMeta,
+    /// The generator's model of the hook.
+    pub info: fn() -> &'static HookInfo,
+    hook_type: TypeId,
+    request_type: TypeId,
+    response_type: TypeId,
+}
+
+impl HookDescriptor {
+    /// The path of the hook for handler `name` (or the singleton path when `name` is empty).
+    pub fn path(&self, name: &str) -> String {
+        gvh_to_path(&self.gvh, name)
+    }
+}
+
+/// Why a registration, lookup or conversion failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CatalogError {
+    /// Group or version is empty.
+    #[error("hook {hook} has an empty group or version")]
+    EmptyGroupVersion {
+        /// The hook.
+        hook: String,
+    },
+    /// Another hook type already uses this GVH.
+    #[error("hook {gvh} is already registered by {existing}")]
+    DuplicateHook {
+        /// The hook.
+        gvh: GroupVersionHook,
+        /// The type that registered it first.
+        existing: &'static str,
+    },
+    /// Another type already uses this kind in this group/version.
+    #[error("kind {kind} in {api_version} already belongs to another type")]
+    DuplicateKind {
+        /// `<group>/<version>`.
+        api_version: String,
+        /// The kind.
+        kind: String,
+    },
+    /// The hook is not registered.
+    #[error("hook {0} is not registered")]
+    UnknownHook(GroupVersionHook),
+    /// No conversion is registered between the two types.
+    #[error("no conversion from {from} to {to}")]
+    NoConversion {
+        /// The source type.
+        from: &'static str,
+        /// The target type.
+        to: &'static str,
+    },
+}
+
+type Converter = Box<dyn Fn(&dyn Any) -> Box<dyn Any> + Send + Sync>;
+
+/// The registry of hooks and of conversions between hook versions.
+#[derive(Default)]
+pub struct Catalog {
+    hooks: BTreeMap<GroupVersionHook, HookDescriptor>,
+    hook_names: HashMap<TypeId, &'static str>,
+    kinds: HashMap<(String, String), TypeId>,
+    conversions: HashMap<(TypeId, TypeId), Converter>,
+}
+
+impl fmt::Debug for Catalog {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Catalog")
+            .field("hooks", &self.hooks.keys().collect::<Vec<_>>())
+            .field("conversions", &self.conversions.len())
+            .finish()
+    }
+}
+
+impl Catalog {
+    /// An empty catalog.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers hook `H`. Registering the same hook again does nothing; another hook type with
+    /// the same GVH, or a request/response kind already used by another type in the same
+    /// group/version, is an error.
+    pub fn register<H: Hook>(&mut self) -> Result<&mut Self, CatalogError> {
+        let gvh = GroupVersionHook::of::<H>();
+        if gvh.group.is_empty() || gvh.version.is_empty() {
+            return Err(CatalogError::EmptyGroupVersion {
+                hook: H::NAME.to_string(),
+            });
+        }
+        let hook_type = TypeId::of::<H>();
+        if let Some(existing) = self.hooks.get(&gvh) {
+            if existing.hook_type == hook_type {
+                return Ok(self);
+            }
+            return Err(CatalogError::DuplicateHook {
+                gvh,
+                existing: self.hook_names[&existing.hook_type],
+            });
+        }
+        let api_version = gvh.api_version();
+        let request_type = TypeId::of::<H::Request>();
+        let response_type = TypeId::of::<H::Response>();
+        for (kind, ty) in [
+            (H::REQUEST_KIND, request_type),
+            (H::RESPONSE_KIND, response_type),
+        ] {
+            if let Some(other) = self.kinds.get(&(api_version.clone(), kind.to_string())) {
+                if *other != ty {
+                    return Err(CatalogError::DuplicateKind {
+                        api_version,
+                        kind: kind.to_string(),
+                    });
+                }
+            }
+        }
+        for (kind, ty) in [
+            (H::REQUEST_KIND, request_type),
+            (H::RESPONSE_KIND, response_type),
+        ] {
+            self.kinds
+                .insert((api_version.clone(), kind.to_string()), ty);
+        }
+        self.hook_names.insert(hook_type, type_name::<H>());
+        self.hooks.insert(
+            gvh.clone(),
+            HookDescriptor {
+                gvh,
+                request_kind: H::REQUEST_KIND,
+                response_kind: H::RESPONSE_KIND,
+                retryable: <H::Response as crate::hook::HookResponse>::RETRYABLE,
+                meta: H::META,
+                info: H::hook_info,
+                hook_type,
+                request_type,
+                response_type,
+            },
+        );
+        Ok(self)
+    }
+
+    /// True when the hook is registered.
+    pub fn is_registered(&self, gvh: &GroupVersionHook) -> bool {
+        self.hooks.contains_key(gvh)
+    }
+
+    /// The descriptor of a registered hook.
+    pub fn hook(&self, gvh: &GroupVersionHook) -> Result<&HookDescriptor, CatalogError> {
+        self.hooks
+            .get(gvh)
+            .ok_or_else(|| CatalogError::UnknownHook(gvh.clone()))
+    }
+
+    /// Every registered hook, sorted by group, version and name.
+    pub fn hooks(&self) -> impl Iterator<Item = &HookDescriptor> {
+        self.hooks.values()
+    }
+
+    /// The GVH of hook `H` if it is registered.
+    pub fn group_version_hook<H: Hook>(&self) -> Result<GroupVersionHook, CatalogError> {
+        let gvh = GroupVersionHook::of::<H>();
+        match self.hooks.get(&gvh) {
+            Some(d) if d.hook_type == TypeId::of::<H>() => Ok(gvh),
+            _ => Err(CatalogError::UnknownHook(gvh)),
+        }
+    }
+
+    /// True when `T` is the request type of the registered hook `gvh`.
+    pub fn is_request_of<T: 'static>(&self, gvh: &GroupVersionHook) -> bool {
+        self.hooks
+            .get(gvh)
+            .is_some_and(|d| d.request_type == TypeId::of::<T>())
+    }
+
+    /// True when `T` is the response type of the registered hook `gvh`.
+    pub fn is_response_of<T: 'static>(&self, gvh: &GroupVersionHook) -> bool {
+        self.hooks
+            .get(gvh)
+            .is_some_and(|d| d.response_type == TypeId::of::<T>())
+    }
+
+    /// Registers a conversion from `A` to `B` (for example a request of one hook version to the
+    /// same hook's request in another version). A later registration replaces an earlier one.
+    pub fn add_conversion<A: 'static, B: 'static>(&mut self, convert: fn(&A) -> B) -> &mut Self {
+        self.conversions.insert(
+            (TypeId::of::<A>(), TypeId::of::<B>()),
+            Box::new(move |a: &dyn Any| {
+                let a = a.downcast_ref::<A>().expect("keyed by the source type");
+                Box::new(convert(a)) as Box<dyn Any>
+            }),
+        );
+        self
+    }
+
+    /// Converts `a` with the registered conversion from `A` to `B`.
+    pub fn convert<A: 'static, B: 'static>(&self, a: &A) -> Result<B, CatalogError> {
+        let f = self
+            .conversions
+            .get(&(TypeId::of::<A>(), TypeId::of::<B>()))
+            .ok_or(CatalogError::NoConversion {
+                from: type_name::<A>(),
+                to: type_name::<B>(),
+            })?;
+        Ok(*f(a).downcast::<B>().expect("keyed by the target type"))
+    }
+}

@@ -1,0 +1,3 @@
+//! Code written by `cargo xtask codegen`; never edited by hand (a test fails when it is stale).
+
+mod external_schemas;

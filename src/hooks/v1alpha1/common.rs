@@ -1,0 +1,71 @@
+//! Building blocks shared by every hook message (Go's `common_types.go`).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::Schema;
+
+/// The outcome an extension reports for a hook call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Schema)]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/hooks/v1alpha1",
+    enum
+)]
+pub enum ResponseStatus {
+    /// The extension handled the request.
+    #[default]
+    Success,
+    /// The extension could not handle the request; `message` says why.
+    Failure,
+}
+
+impl ResponseStatus {
+    /// The wire value, `Success` or `Failure`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResponseStatus::Success => "Success",
+            ResponseStatus::Failure => "Failure",
+        }
+    }
+}
+
+impl std::fmt::Display for ResponseStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How a patch in a response is encoded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Schema)]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/hooks/v1alpha1"
+)]
+pub enum PatchType {
+    /// A JSON Patch document (RFC 6902): a list of operations.
+    #[default]
+    #[serde(rename = "JSONPatch")]
+    JsonPatch,
+    /// A JSON Merge Patch document (RFC 7386): a partial object merged into the target.
+    #[serde(rename = "JSONMergePatch")]
+    JsonMergePatch,
+}
+
+/// Labels and annotations of an object: the part of object metadata the builtin variables
+/// expose.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Schema)]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/hooks/v1alpha1"
+)]
+#[serde(default)]
+pub struct ObjectMeta {
+    /// Labels of the object.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    /// Annotations of the object.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub annotations: BTreeMap<String, String>,
+}

@@ -1,0 +1,55 @@
+//! Hooks of `hooks.runtime.cluster.x-k8s.io/v1alpha1`: the 17 hooks Cluster API calls, and
+//! their request and response types.
+//!
+//! Every hook is a unit type implementing [`Hook`](crate::Hook); [`add_to_catalog`] is the one
+//! place that lists them all.
+
+mod builtins;
+mod common;
+mod discovery;
+mod in_place_update;
+mod lifecycle;
+mod topology_mutation;
+mod upgrade_plan;
+
+pub use builtins::*;
+pub use common::*;
+pub use discovery::*;
+pub use in_place_update::*;
+pub use lifecycle::*;
+pub use topology_mutation::*;
+pub use upgrade_plan::*;
+
+use crate::catalog::{Catalog, CatalogError};
+
+/// The API group of the hooks.
+pub const GROUP: &str = "hooks.runtime.cluster.x-k8s.io";
+/// The API version of the hooks in this module.
+pub const VERSION: &str = "v1alpha1";
+/// `<group>/<version>`: the `apiVersion` of every message in this module.
+pub const API_VERSION: &str = "hooks.runtime.cluster.x-k8s.io/v1alpha1";
+/// Seconds Cluster API waits for a handler when its Discovery entry gives no timeout.
+pub const DEFAULT_HANDLERS_TIMEOUT_SECONDS: i32 = 10;
+
+/// Registers every hook of this version in `catalog`.
+pub fn add_to_catalog(catalog: &mut Catalog) -> Result<(), CatalogError> {
+    catalog
+        .register::<Discovery>()?
+        .register::<BeforeClusterCreate>()?
+        .register::<AfterControlPlaneInitialized>()?
+        .register::<BeforeClusterUpgrade>()?
+        .register::<BeforeControlPlaneUpgrade>()?
+        .register::<AfterControlPlaneUpgrade>()?
+        .register::<BeforeWorkersUpgrade>()?
+        .register::<AfterWorkersUpgrade>()?
+        .register::<AfterClusterUpgrade>()?
+        .register::<BeforeClusterDelete>()?
+        .register::<GeneratePatches>()?
+        .register::<ValidateTopology>()?
+        .register::<DiscoverVariables>()?
+        .register::<CanUpdateMachine>()?
+        .register::<CanUpdateMachineSet>()?
+        .register::<UpdateMachine>()?
+        .register::<GenerateUpgradePlan>()?;
+    Ok(())
+}
