@@ -10,6 +10,14 @@
 pub mod _private;
 pub mod api;
 pub mod catalog;
+#[cfg(feature = "client")]
+pub mod registry;
+#[cfg(feature = "client")]
+pub mod client;
+#[cfg(feature = "server")]
+pub mod server;
+#[cfg(feature = "server")]
+pub mod topology_mutation;
 mod generated;
 pub mod hook;
 pub mod hooks;

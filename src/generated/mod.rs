@@ -1,3 +1,4 @@
 //! Code written by `cargo xtask codegen`; never edited by hand (a test fails when it is stale).
 
+#[rustfmt::skip]
 mod external_schemas;

@@ -1,0 +1,1 @@
+//! Registry of discovered extension handlers (work in progress).

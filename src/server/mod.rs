@@ -1,0 +1,1 @@
+//! The extension server (work in progress).

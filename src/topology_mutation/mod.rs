@@ -1,0 +1,1 @@
+//! Topology-mutation helpers (work in progress).
