@@ -1,1 +1,131 @@
-fn main() {}
+//! `runtime-openapi-gen`: writes the Cluster API Runtime SDK OpenAPI document.
+//!
+//! With only `--version`, it reads the hook types of this workspace (embedded at build time)
+//! and writes `runtime-sdk-openapi.yaml`. All logic lives in `capi-runtime-codegen`; this file
+//! parses arguments, calls it, and reports.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use capi_runtime_codegen::{OpenApiOpt, SourceFile, emit, fs, source};
+use clap::Parser;
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
+}
+
+/// Generate the OpenAPI document of the Cluster API Runtime SDK hooks.
+#[derive(Parser, Debug)]
+#[command(name = "runtime-openapi-gen", disable_version_flag = true)]
+struct Args {
+    /// Version written into the document's `info.version` (required).
+    #[arg(long, value_name = "VERSION")]
+    version: Option<String>,
+    /// Where to write the document; `.yaml` or `.json` selects the format.
+    #[arg(long, value_name = "FILE", default_value = "runtime-sdk-openapi.yaml")]
+    output_file: PathBuf,
+    /// Write nothing; exit non-zero with a diff when FILE differs from what would be generated.
+    #[arg(long, value_name = "FILE", conflicts_with = "output_file")]
+    check: Option<PathBuf>,
+    /// Read the hook types from this crate `src/` directory (its `hooks/` and `api/` folders)
+    /// instead of the ones built into the tool.
+    #[arg(long, value_name = "DIR")]
+    input: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy)]
+enum Format {
+    Yaml,
+    Json,
+}
+
+fn main() -> ExitCode {
+    match run(Args::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprint!("{message}");
+            if !message.ends_with('\n') {
+                eprintln!();
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: Args) -> Result<(), String> {
+    let version = match args.version.as_deref() {
+        Some(v) if !v.trim().is_empty() => v.to_string(),
+        _ => return Err("error: --version is required (it becomes info.version)".into()),
+    };
+    let target = args.check.as_deref().unwrap_or(&args.output_file);
+    let format = format_of(target)?;
+    let sources = sources(args.input.as_deref())?;
+    let model = capi_runtime_codegen::load(&sources).map_err(|f| f.render())?;
+    let doc = emit::openapi::document(&model, &OpenApiOpt::with_version(version));
+    let text = match format {
+        Format::Yaml => capi_runtime_codegen::to_yaml(&doc),
+        Format::Json => capi_runtime_codegen::to_json(&doc),
+    };
+    match &args.check {
+        Some(path) => check(path, &text),
+        None => fs::write_atomic(&args.output_file, text.as_bytes())
+            .map_err(|e| format!("error: cannot write {}: {e}", args.output_file.display())),
+    }
+}
+
+fn format_of(path: &Path) -> Result<Format, String> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("yaml") => Ok(Format::Yaml),
+        Some("json") => Ok(Format::Json),
+        _ => Err(format!(
+            "error: {}: the output file must end in .yaml or .json",
+            path.display()
+        )),
+    }
+}
+
+/// The input files: the built-in hook types, or the given crate with the built-in hook types
+/// available to it as the crate `capi_runtime`.
+fn sources(input: Option<&Path>) -> Result<Vec<SourceFile>, String> {
+    let builtin = |krate: &str| {
+        embedded::SOURCES
+            .iter()
+            .map(|(shown, rel, text)| SourceFile::in_named_crate(krate, *shown, rel, *text))
+            .collect::<Vec<_>>()
+    };
+    match input {
+        Some(dir) => {
+            let subs: Vec<&str> = ["hooks", "api"]
+                .into_iter()
+                .filter(|s| dir.join(s).exists())
+                .collect();
+            let prefix = format!("{}/", dir.display());
+            let mut files = source::read_crate_dir(dir, &subs, &prefix, "crate")
+                .map_err(|e| format!("error: cannot read {}: {e}", dir.display()))?;
+            files.extend(builtin("capi_runtime"));
+            Ok(files)
+        }
+        None => Ok(builtin("crate")),
+    }
+}
+
+fn check(path: &Path, expected: &str) -> Result<(), String> {
+    let current = std::fs::read_to_string(path)
+        .map_err(|e| format!("error: cannot read {}: {e}", path.display()))?;
+    if current == expected {
+        return Ok(());
+    }
+    let diff = similar::TextDiff::from_lines(current.as_str(), expected);
+    let mut out = format!(
+        "error: {} is stale; regenerate it with runtime-openapi-gen (--output-file)\n",
+        path.display()
+    );
+    out.push_str(
+        &diff
+            .unified_diff()
+            .context_radius(2)
+            .header(&format!("{} (current)", path.display()), "generated")
+            .to_string(),
+    );
+    Err(out)
+}

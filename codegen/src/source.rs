@@ -17,9 +17,20 @@ pub struct SourceFile {
 impl SourceFile {
     /// A file of the crate being generated, at `rel` under its `src/` directory.
     pub fn in_crate(display_path: impl Into<String>, rel: &str, text: impl Into<String>) -> Self {
+        Self::in_named_crate("crate", display_path, rel, text)
+    }
+
+    /// A file of another crate the input depends on (e.g. `capi_runtime` for the hook types of
+    /// this SDK), at `rel` under that crate's `src/` directory.
+    pub fn in_named_crate(
+        krate: &str,
+        display_path: impl Into<String>,
+        rel: &str,
+        text: impl Into<String>,
+    ) -> Self {
         SourceFile {
             path: display_path.into(),
-            module: module_path("crate", rel),
+            module: module_path(krate, rel),
             text: text.into(),
         }
     }
@@ -42,12 +53,14 @@ pub fn module_path(krate: &str, rel: &str) -> Vec<String> {
     std::iter::once(krate.to_string()).chain(parts).collect()
 }
 
-/// Reads every `.rs` file under `src_dir/<sub>` for each `sub`, in sorted path order.
+/// Reads every `.rs` file under `src_dir/<sub>` for each `sub`, in sorted path order, as
+/// modules of the crate `krate` (`crate` for the crate being generated).
 /// `display_prefix` is put before `<sub>/...` in the paths printed by diagnostics.
 pub fn read_crate_dir(
     src_dir: &Path,
     subdirs: &[&str],
     display_prefix: &str,
+    krate: &str,
 ) -> io::Result<Vec<SourceFile>> {
     let mut rels = Vec::new();
     for sub in subdirs {
@@ -57,7 +70,8 @@ pub fn read_crate_dir(
     rels.into_iter()
         .map(|rel| {
             let text = std::fs::read_to_string(src_dir.join(&rel))?;
-            Ok(SourceFile::in_crate(
+            Ok(SourceFile::in_named_crate(
+                krate,
                 format!("{display_prefix}{rel}"),
                 &rel,
                 text,

@@ -20,7 +20,7 @@ pub struct Artifact {
 
 /// Computes every artifact from the sources in `root`.
 pub fn artifacts(root: &Path) -> Result<Vec<Artifact>, String> {
-    let sources = source::read_crate_dir(&root.join("src"), &["hooks", "api"], "src/")
+    let sources = source::read_crate_dir(&root.join("src"), &["hooks", "api"], "src/", "crate")
         .map_err(|e| format!("reading src/: {e}"))?;
     let model = capi_runtime_codegen::load(&sources).map_err(|f| f.render())?;
     let doc = emit::openapi::document(&model, &OpenApiOpt::with_version(DOC_VERSION));

@@ -35,7 +35,7 @@ pub fn schema(input: &SchemaInput) -> TokenStream {
         };
         n.id = Some(local);
     });
-    let model = serde_json::to_string(&def).expect("model serializes");
+    let model = raw_str(&serde_json::to_string(&def).expect("model serializes"));
     let refs = paths.iter().map(|(p, span)| {
         let path = respan(p.parse::<TokenStream>().unwrap_or_default(), *span);
         quote_spanned!(*span=> <#path as #krate::schema::Schema>::schema_info)
@@ -170,7 +170,7 @@ pub fn hook(input: &HookInput) -> TokenStream {
     let description = super::doc::openapi(&def.doc);
     let tags = &def.tags;
     let (singleton, deprecated) = (def.singleton, def.deprecated);
-    let model = serde_json::to_string(def).expect("model serializes");
+    let model = raw_str(&serde_json::to_string(def).expect("model serializes"));
     quote! {
         const _: () = {
             #[automatically_derived]
@@ -263,6 +263,17 @@ fn raw_if_needed(ident: &syn::Ident) -> TokenStream {
         let raw = syn::Ident::new_raw(&s, ident.span());
         quote!(#raw)
     }
+}
+
+/// A raw string literal (`r#"..."#`), which keeps JSON readable in expansions.
+fn raw_str(s: &str) -> TokenStream {
+    let mut hashes = String::from("#");
+    while s.contains(&format!("\"{hashes}")) {
+        hashes.push('#');
+    }
+    format!("r{hashes}\"{s}\"{hashes}")
+        .parse()
+        .expect("a raw string literal always lexes")
 }
 
 fn respan(tokens: TokenStream, span: Span) -> TokenStream {

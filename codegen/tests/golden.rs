@@ -1,0 +1,180 @@
+//! Data-driven golden tests of the generator.
+//!
+//! - `testdata/ok/<case>.rs` must load without errors; its OpenAPI fragment goes to
+//!   `golden/ok/<case>/openapi.yaml` and the derive expansion of its items, formatted with
+//!   prettyplease, to `golden/ok/<case>/expand.rs`.
+//! - `testdata/err/<case>.rs` must fail; its diagnostics, rendered as the CLI prints them
+//!   (`path:line:col: message`), go to `golden/err/<case>.txt`.
+//!
+//! To add a case, drop a file into one of the folders and run the tests with `UPDATE_EXPECT=1`
+//! to write its golden files; review them before committing. Without that switch, any
+//! difference fails the test.
+
+use std::path::{Path, PathBuf};
+
+use capi_runtime_codegen::{SourceFile, emit, expand_hook, expand_schema};
+use expect_test::expect_file;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn cases(dir: &str) -> Vec<(String, PathBuf)> {
+    let mut out: Vec<(String, PathBuf)> = std::fs::read_dir(root().join(dir))
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .map(|e| e.expect("readable dir").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), p))
+        .collect();
+    out.sort();
+    assert!(!out.is_empty(), "no cases in {dir}");
+    out
+}
+
+fn source(dir: &str, name: &str, path: &Path) -> SourceFile {
+    let text = std::fs::read_to_string(path).expect("readable case");
+    SourceFile::in_crate(format!("{dir}/{name}.rs"), "lib.rs", text)
+}
+
+/// A case plus the runtime crate's own hook and API types, which cases use as `capi_runtime`.
+fn inputs(case: &SourceFile) -> Vec<SourceFile> {
+    let mut files = vec![case.clone()];
+    files.extend(
+        capi_runtime_codegen::source::read_crate_dir(&root().join("src"), &["hooks", "api"], "src/", "capi_runtime")
+            .expect("readable runtime sources"),
+    );
+    files
+}
+
+/// The expansion of every item of the file that carries one of our derives.
+fn expand_file(text: &str) -> String {
+    let file = syn::parse_file(text).expect("case parses");
+    let mut tokens = proc_macro2::TokenStream::new();
+    let mut items = Vec::new();
+    collect_items(&file.items, &mut items);
+    for input in items {
+        let derives = derives(&input.attrs);
+        if derives.iter().any(|d| d == "Schema") {
+            tokens.extend(expand_schema(&input));
+        }
+        if derives.iter().any(|d| d == "Hook") {
+            tokens.extend(expand_hook(&input));
+        }
+    }
+    let expanded: syn::File = syn::parse2(tokens).unwrap_or_else(|e| panic!("expansion does not parse: {e}"));
+    prettyplease::unparse(&expanded)
+}
+
+fn collect_items(items: &[syn::Item], out: &mut Vec<syn::DeriveInput>) {
+    for item in items {
+        match item {
+            syn::Item::Struct(s) => out.push(s.clone().into()),
+            syn::Item::Enum(e) => out.push(e.clone().into()),
+            syn::Item::Mod(m) => {
+                if let Some((_, inner)) = &m.content {
+                    collect_items(inner, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn derives(attrs: &[syn::Attribute]) -> Vec<String> {
+    let mut out = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
+        let _ = attr.parse_nested_meta(|meta| {
+            out.push(meta.path.segments.last().unwrap().ident.to_string());
+            Ok(())
+        });
+    }
+    out
+}
+
+#[test]
+fn ok_cases() {
+    for (name, path) in cases("testdata/ok") {
+        let src = source("testdata/ok", &name, &path);
+        let mut model = match capi_runtime_codegen::load(&inputs(&src)) {
+            Ok(m) => m,
+            Err(f) => panic!("ok case {name} failed:\n{}", f.render()),
+        };
+        // Only the case's own hooks; the runtime crate's are input for resolution only.
+        model.hooks.retain(|h| h.file == Some(0));
+        // The fragment: the case's hooks (paths and their components) and the components of
+        // every object type the case defines.
+        let own: Vec<usize> = model
+            .types
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.file == Some(0))
+            .map(|(i, _)| i)
+            .collect();
+        let mut doc = emit::openapi::document(&model, &capi_runtime_codegen::OpenApiOpt::with_version("golden"));
+        let extra = emit::openapi::components_of(&model, own);
+        let schemas = doc["components"]["schemas"].as_object_mut().unwrap();
+        for (k, v) in extra.as_object().unwrap() {
+            schemas.insert(k.clone(), v.clone());
+        }
+        let fragment = serde_json::json!({
+            "paths": doc["paths"],
+            "components": doc["components"],
+        });
+        let out_dir = root().join("golden/ok").join(&name);
+        std::fs::create_dir_all(&out_dir).expect("golden dir");
+        expect_file![out_dir.join("openapi.yaml")].assert_eq(&capi_runtime_codegen::to_yaml(&fragment));
+        expect_file![out_dir.join("expand.rs")].assert_eq(&expand_file(&src.text));
+    }
+}
+
+#[test]
+fn err_cases() {
+    for (name, path) in cases("testdata/err") {
+        let src = source("testdata/err", &name, &path);
+        let rendered = match capi_runtime_codegen::load(&inputs(&src)) {
+            Ok(_) => panic!("err case {name} loaded without an error"),
+            Err(f) => f.render(),
+        };
+        assert!(
+            !rendered.contains("<external>"),
+            "err case {name} reports an error in the external types:\n{rendered}"
+        );
+        std::fs::create_dir_all(root().join("golden/err")).expect("golden dir");
+        expect_file![root().join("golden/err").join(format!("{name}.txt"))].assert_eq(&rendered);
+    }
+}
+
+/// The derive reports the single-type errors of every err case whose error is not
+/// cross-cutting, at the same line: the CLI and the derive share one parser.
+#[test]
+fn derive_reports_the_same_single_type_errors() {
+    for (name, path) in cases("testdata/err") {
+        let src = source("testdata/err", &name, &path);
+        let cli = capi_runtime_codegen::load(&inputs(&src)).unwrap_err();
+        let Ok(file) = syn::parse_file(&src.text) else {
+            continue; // a syntax error: nothing for the derive to see
+        };
+        let mut items = Vec::new();
+        collect_items(&file.items, &mut items);
+        let mut derive_lines = Vec::new();
+        for input in &items {
+            let derives = derives(&input.attrs);
+            let cx = capi_runtime_codegen::Diagnostics::new();
+            if derives.iter().any(|d| d == "Schema") {
+                capi_runtime_codegen::parse::schema(&cx, None, input, true);
+            }
+            if derives.iter().any(|d| d == "Hook") {
+                capi_runtime_codegen::parse::hook(&cx, None, input);
+            }
+            if let Err(e) = cx.check() {
+                derive_lines.extend(e.0.iter().map(|d| (d.error.span().start().line, d.error.to_string())));
+            }
+        }
+        for (line, msg) in &derive_lines {
+            assert!(
+                cli.errors.0.iter().any(|d| d.error.span().start().line == *line && d.error.to_string() == *msg),
+                "{name}: the derive reports `{msg}` at line {line}, the CLI does not"
+            );
+        }
+    }
+}

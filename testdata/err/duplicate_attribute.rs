@@ -1,0 +1,8 @@
+use capi_runtime::Schema;
+use serde::Serialize;
+
+#[derive(Serialize, Schema)]
+#[schema(package = "example.com/err/v1", package = "example.com/err/v2")]
+pub struct Bad {
+    pub name: String,
+}

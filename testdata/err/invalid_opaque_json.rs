@@ -1,0 +1,6 @@
+use capi_runtime::Schema;
+use serde::Serialize;
+
+#[derive(Serialize, Schema)]
+#[schema(package = "example.com/err/v1", opaque = "{type: string}")]
+pub struct Loose(pub String);

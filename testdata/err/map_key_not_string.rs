@@ -1,0 +1,10 @@
+use std::collections::BTreeMap;
+
+use capi_runtime::Schema;
+use serde::Serialize;
+
+#[derive(Serialize, Schema)]
+#[schema(package = "example.com/err/v1")]
+pub struct Bad {
+    pub by_id: BTreeMap<i32, String>,
+}

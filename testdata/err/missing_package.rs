@@ -1,0 +1,7 @@
+use capi_runtime::Schema;
+use serde::Serialize;
+
+#[derive(Serialize, Schema)]
+pub struct Nameless {
+    pub name: String,
+}

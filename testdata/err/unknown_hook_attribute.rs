@@ -1,0 +1,5 @@
+use capi_runtime::Hook;
+
+#[derive(Hook)]
+#[hook(group = "err.example.com", version = "v1alpha1", request = Req, response = Resp, singelton)]
+pub struct Typo;
