@@ -1,0 +1,1 @@
+//! An example Runtime Extension (work in progress).

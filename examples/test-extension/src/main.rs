@@ -1,0 +1,2 @@
+//! Runs the example Runtime Extension (work in progress).
+fn main() {}

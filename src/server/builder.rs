@@ -1,0 +1,261 @@
+//! Registering handlers and setting the server's options.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::future::Future;
+use std::marker::PhantomData;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::routing::{MethodRouter, post};
+
+use super::Server;
+use super::discovery::{Advertised, discovery_response, validate_handler_name};
+use super::error::ServerError;
+use super::handler::{Endpoint, HandlerOptions};
+use super::metrics::ServerMetrics;
+use super::tls::TlsFiles;
+use crate::catalog::{Catalog, GroupVersionHook, gvh_to_path};
+use crate::hook::Hook;
+use crate::hooks::v1alpha1::DEFAULT_HANDLERS_TIMEOUT_SECONDS;
+
+/// The port the server listens on unless told otherwise, as upstream.
+pub const DEFAULT_PORT: u16 = 9443;
+/// The file name of the serving certificate in the certificate directory.
+pub const DEFAULT_CERT_NAME: &str = "tls.crt";
+/// The file name of the serving key in the certificate directory.
+pub const DEFAULT_KEY_NAME: &str = "tls.key";
+/// The largest handler timeout Cluster API accepts.
+pub const MAX_TIMEOUT_SECONDS: i32 = 30;
+
+/// The certificate directory used unless told otherwise:
+/// `<temp dir>/k8s-webhook-server/serving-certs`, as upstream.
+pub fn default_cert_dir() -> PathBuf {
+    std::env::temp_dir()
+        .join("k8s-webhook-server")
+        .join("serving-certs")
+}
+
+/// Collects handlers and options, then builds a [`Server`].
+///
+/// Handlers are added before the server starts; Discovery lists exactly the handlers added
+/// here, sorted by path so the list is the same on every start.
+pub struct ServerBuilder {
+    catalog: Catalog,
+    host: IpAddr,
+    port: u16,
+    cert_dir: PathBuf,
+    cert_name: String,
+    key_name: String,
+    client_ca_name: Option<String>,
+    tls_reload_interval: Duration,
+    shutdown_grace: Duration,
+    health_addr: Option<SocketAddr>,
+    metrics: ServerMetrics,
+    handlers: BTreeMap<String, (Advertised, MethodRouter)>,
+}
+
+impl fmt::Debug for ServerBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServerBuilder")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("cert_dir", &self.cert_dir)
+            .field("handlers", &self.handlers.keys().collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for ServerBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ServerBuilder {
+    /// A builder that knows the hooks of this crate ([`crate::hooks::catalog`]) and uses
+    /// upstream's defaults: all interfaces, port 9443, certificates in [`default_cert_dir`].
+    pub fn new() -> Self {
+        Self::with_catalog(crate::hooks::catalog())
+    }
+
+    /// A builder that knows the hooks of `catalog`.
+    pub fn with_catalog(catalog: Catalog) -> Self {
+        ServerBuilder {
+            catalog,
+            host: IpAddr::V4(Ipv4Addr::UNSPECIFIED),
+            port: DEFAULT_PORT,
+            cert_dir: default_cert_dir(),
+            cert_name: DEFAULT_CERT_NAME.to_string(),
+            key_name: DEFAULT_KEY_NAME.to_string(),
+            client_ca_name: None,
+            tls_reload_interval: Duration::from_secs(2),
+            shutdown_grace: Duration::from_secs(10),
+            health_addr: None,
+            metrics: ServerMetrics::new(),
+            handlers: BTreeMap::new(),
+        }
+    }
+
+    /// The address to listen on (all interfaces by default).
+    pub fn host(&mut self, host: IpAddr) -> &mut Self {
+        self.host = host;
+        self
+    }
+
+    /// The port to listen on (9443 by default; 0 picks a free port, handy in tests).
+    pub fn port(&mut self, port: u16) -> &mut Self {
+        self.port = port;
+        self
+    }
+
+    /// The directory holding the serving certificate and key.
+    pub fn cert_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.cert_dir = dir.into();
+        self
+    }
+
+    /// The certificate file name in the certificate directory (`tls.crt` by default).
+    pub fn cert_name(&mut self, name: impl Into<String>) -> &mut Self {
+        self.cert_name = name.into();
+        self
+    }
+
+    /// The key file name in the certificate directory (`tls.key` by default).
+    pub fn key_name(&mut self, name: impl Into<String>) -> &mut Self {
+        self.key_name = name.into();
+        self
+    }
+
+    /// A CA file name in the certificate directory. When set, clients must present a
+    /// certificate signed by it (mutual TLS).
+    pub fn client_ca_name(&mut self, name: impl Into<String>) -> &mut Self {
+        self.client_ca_name = Some(name.into());
+        self
+    }
+
+    /// How often the certificate files are checked for changes (2 s by default).
+    pub fn tls_reload_interval(&mut self, interval: Duration) -> &mut Self {
+        self.tls_reload_interval = interval;
+        self
+    }
+
+    /// How long a graceful shutdown waits for requests in flight (10 s by default).
+    pub fn shutdown_grace(&mut self, grace: Duration) -> &mut Self {
+        self.shutdown_grace = grace;
+        self
+    }
+
+    /// Also serves `/healthz`, `/readyz` and `/metrics` over plain HTTP at `addr`, for probes
+    /// and scrapers that should not need the serving certificate. The HTTPS listener serves
+    /// them too.
+    pub fn health_addr(&mut self, addr: SocketAddr) -> &mut Self {
+        self.health_addr = Some(addr);
+        self
+    }
+
+    /// Registers `handler` for `hook` under `options` (a handler name, or [`HandlerOptions`]
+    /// with a timeout and failure policy).
+    ///
+    /// The handler is one async function from the hook's request to its response or an error;
+    /// an error becomes a Failure response carrying the error's text. It is served at
+    /// [`gvh_to_path`]`(hook, name)`. Fails when the hook is not in the catalog, the name is not
+    /// a DNS-1123 label, the timeout is outside 0..=30 s, or the path is taken.
+    pub fn handle<H, F, Fut, E>(
+        &mut self,
+        hook: H,
+        options: impl Into<HandlerOptions>,
+        handler: F,
+    ) -> Result<&mut Self, ServerError>
+    where
+        H: Hook,
+        F: Fn(H::Request) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<H::Response, E>> + Send + 'static,
+        E: fmt::Display + Send + 'static,
+    {
+        let _ = hook;
+        let options = options.into();
+        let gvh =
+            self.catalog
+                .group_version_hook::<H>()
+                .map_err(|source| ServerError::UnknownHook {
+                    hook: H::NAME,
+                    source,
+                })?;
+        validate_handler_name(&options.name).map_err(|reason| ServerError::InvalidHandlerName {
+            name: options.name.clone(),
+            reason,
+        })?;
+        let timeout_seconds = options
+            .timeout_seconds
+            .unwrap_or(DEFAULT_HANDLERS_TIMEOUT_SECONDS);
+        if !(0..=MAX_TIMEOUT_SECONDS).contains(&timeout_seconds) {
+            return Err(ServerError::InvalidTimeout {
+                name: options.name.clone(),
+                seconds: timeout_seconds,
+            });
+        }
+        // Cluster API reads a timeout of 0 as "use the default".
+        let timeout_seconds = if timeout_seconds == 0 {
+            DEFAULT_HANDLERS_TIMEOUT_SECONDS
+        } else {
+            timeout_seconds
+        };
+        let path = gvh_to_path(&gvh, &options.name);
+        if self.handlers.contains_key(&path) {
+            return Err(ServerError::DuplicatePath(path));
+        }
+        let endpoint = Arc::new(Endpoint::<H, F> {
+            name: options.name.clone(),
+            timeout: Duration::from_secs(timeout_seconds as u64),
+            metrics: self.metrics.endpoint(H::NAME, &options.name),
+            handler,
+            hook: PhantomData,
+        });
+        let route = post(move |body: Body| {
+            let endpoint = endpoint.clone();
+            async move { endpoint.serve(body).await }
+        });
+        self.handlers
+            .insert(path, (Advertised { gvh, options }, route));
+        Ok(self)
+    }
+
+    /// The Discovery response the server will give, for inspection before building.
+    pub fn discovery(&self) -> crate::hooks::v1alpha1::DiscoveryResponse {
+        discovery_response(self.handlers.values().map(|(a, _)| a))
+    }
+
+    /// The hooks and names registered so far, in Discovery order.
+    pub fn registered(&self) -> impl Iterator<Item = (&GroupVersionHook, &str)> {
+        self.handlers
+            .values()
+            .map(|(a, _)| (&a.gvh, a.options.name.as_str()))
+    }
+
+    /// Builds the server. Nothing is read or bound yet; see [`Server::start`].
+    pub fn build(self) -> Server {
+        let discovery = self.discovery();
+        let tls = TlsFiles {
+            cert: self.cert_dir.join(&self.cert_name),
+            key: self.cert_dir.join(&self.key_name),
+            client_ca: self.client_ca_name.map(|n| self.cert_dir.join(n)),
+        };
+        let routes = self.handlers.into_iter().map(|(path, (_, r))| (path, r));
+        Server::assemble(
+            super::Settings {
+                addr: SocketAddr::new(self.host, self.port),
+                tls,
+                tls_reload_interval: self.tls_reload_interval,
+                shutdown_grace: self.shutdown_grace,
+                health_addr: self.health_addr,
+            },
+            discovery,
+            routes.collect(),
+            self.metrics,
+        )
+    }
+}

@@ -1,0 +1,156 @@
+//! Prometheus metrics of the extension server.
+//!
+//! Each server owns its registry (no global state). Label sets are resolved once per handler
+//! when the server is built, so serving a request only bumps atomics.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
+
+use super::handler::FailureReason;
+
+/// Prefix of every metric the server exports, the subsystem Cluster API uses for the Runtime SDK.
+const PREFIX: &str = "capi_runtime_sdk_extension";
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RequestLabels {
+    hook: String,
+    handler: String,
+    status: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct FailureLabels {
+    hook: String,
+    handler: String,
+    reason: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct HandlerLabels {
+    hook: String,
+    handler: String,
+}
+
+/// The metric families of one server.
+pub(crate) struct ServerMetrics {
+    registry: Registry,
+    requests: Family<RequestLabels, Counter>,
+    failures: Family<FailureLabels, Counter>,
+    durations: Family<HandlerLabels, Histogram>,
+}
+
+impl ServerMetrics {
+    pub(crate) fn new() -> Self {
+        let mut registry = Registry::with_prefix(PREFIX);
+        let requests = Family::<RequestLabels, Counter>::default();
+        let failures = Family::<FailureLabels, Counter>::default();
+        let durations =
+            Family::<HandlerLabels, Histogram>::new_with_constructor(new_duration_histogram as _);
+        registry.register(
+            "requests",
+            "Hook requests answered, by hook, handler and response status",
+            requests.clone(),
+        );
+        registry.register(
+            "request_failures",
+            "Hook requests answered with Failure by the server itself or because the handler \
+             failed, by reason",
+            failures.clone(),
+        );
+        registry.register(
+            "request_duration_seconds",
+            "Time from receiving a hook request to having its response ready",
+            durations.clone(),
+        );
+        ServerMetrics {
+            registry,
+            requests,
+            failures,
+            durations,
+        }
+    }
+
+    /// The handles one handler updates. `handler` is empty for Discovery.
+    pub(crate) fn endpoint(&self, hook: &str, handler: &str) -> EndpointMetrics {
+        let request = |status| {
+            self.requests
+                .get_or_create(&RequestLabels {
+                    hook: hook.to_string(),
+                    handler: handler.to_string(),
+                    status,
+                })
+                .clone()
+        };
+        let failures = FailureReason::ALL.map(|reason| {
+            self.failures
+                .get_or_create(&FailureLabels {
+                    hook: hook.to_string(),
+                    handler: handler.to_string(),
+                    reason: reason.as_str(),
+                })
+                .clone()
+        });
+        let duration = self
+            .durations
+            .get_or_create(&HandlerLabels {
+                hook: hook.to_string(),
+                handler: handler.to_string(),
+            })
+            .clone();
+        EndpointMetrics {
+            success: request("Success"),
+            failure: request("Failure"),
+            failures: Arc::new(failures),
+            duration,
+        }
+    }
+
+    /// The registry in the Prometheus text exposition format.
+    pub(crate) fn encode(&self) -> String {
+        let mut out = String::new();
+        encode(&mut out, &self.registry).expect("writing to a String cannot fail");
+        out
+    }
+}
+
+fn new_duration_histogram() -> Histogram {
+    // From 1 ms to about 33 s: hook answers are bounded by the 30 s maximum handler timeout.
+    Histogram::new(prometheus_client::metrics::histogram::exponential_buckets(
+        0.001, 2.0, 16,
+    ))
+}
+
+/// The metric handles of one handler.
+#[derive(Clone)]
+pub(crate) struct EndpointMetrics {
+    success: Counter,
+    failure: Counter,
+    failures: Arc<[Counter; FailureReason::ALL.len()]>,
+    duration: Histogram,
+}
+
+impl EndpointMetrics {
+    pub(crate) fn record_success(&self) {
+        self.success.inc();
+    }
+
+    pub(crate) fn record_failure(&self, reason: FailureReason) {
+        self.failure.inc();
+        let index = FailureReason::ALL
+            .iter()
+            .position(|r| *r == reason)
+            .expect("ALL lists every reason");
+        self.failures[index].inc();
+    }
+
+    pub(crate) fn observe_duration(&self, elapsed: Duration) {
+        self.duration.observe(elapsed.as_secs_f64());
+    }
+}

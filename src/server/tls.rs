@@ -1,0 +1,141 @@
+//! The serving certificate: loaded from PEM files and reloaded when the files change.
+//!
+//! Certificates in Kubernetes are usually mounted from a Secret that cert-manager rotates, so
+//! the server polls the files and swaps the rustls configuration in place; connections made
+//! after a change use the new certificate without a restart. A change that does not load (for
+//! example a certificate written before its key) is logged and the previous configuration stays.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum_server::tls_rustls::RustlsConfig;
+use rustls::RootCertStore;
+use rustls::server::WebPkiClientVerifier;
+use rustls_pki_types::pem::PemObject;
+use rustls_pki_types::{CertificateDer, PrivateKeyDer};
+
+use super::error::TlsError;
+
+/// Where the serving certificate, its key and the optional client CA live.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct TlsFiles {
+    pub(crate) cert: PathBuf,
+    pub(crate) key: PathBuf,
+    /// When set, clients must present a certificate signed by one of these CAs (mTLS).
+    pub(crate) client_ca: Option<PathBuf>,
+}
+
+impl TlsFiles {
+    fn paths(&self) -> impl Iterator<Item = &Path> {
+        [
+            Some(self.cert.as_path()),
+            Some(self.key.as_path()),
+            self.client_ca.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    /// The contents of every file, read in one go; comparing it with the previous read tells
+    /// whether anything changed, whatever the file system's timestamp resolution.
+    fn snapshot(&self) -> Result<Vec<Vec<u8>>, TlsError> {
+        self.paths().map(read).collect()
+    }
+
+    /// Builds the rustls configuration from the files.
+    pub(crate) fn load(&self) -> Result<(rustls::ServerConfig, Vec<Vec<u8>>), TlsError> {
+        let snapshot = self.snapshot()?;
+        let config = self.config_from(&snapshot)?;
+        Ok((config, snapshot))
+    }
+
+    fn config_from(&self, snapshot: &[Vec<u8>]) -> Result<rustls::ServerConfig, TlsError> {
+        let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_slice_iter(&snapshot[0])
+            .collect::<Result<_, _>>()
+            .map_err(|e| parse_error(&self.cert, e.to_string()))?;
+        if certs.is_empty() {
+            return Err(parse_error(&self.cert, "no CERTIFICATE block found".into()));
+        }
+        let key = PrivateKeyDer::from_pem_slice(&snapshot[1])
+            .map_err(|e| parse_error(&self.key, e.to_string()))?;
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let builder = rustls::ServerConfig::builder_with_provider(provider.clone())
+            .with_safe_default_protocol_versions()
+            .map_err(|e| TlsError::Config(e.to_string()))?;
+        let builder = match &self.client_ca {
+            None => builder.with_no_client_auth(),
+            Some(path) => {
+                let mut roots = RootCertStore::empty();
+                for ca in CertificateDer::pem_slice_iter(&snapshot[2]) {
+                    let ca = ca.map_err(|e| parse_error(path, e.to_string()))?;
+                    roots
+                        .add(ca)
+                        .map_err(|e| parse_error(path, e.to_string()))?;
+                }
+                let verifier =
+                    WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider)
+                        .build()
+                        .map_err(|e| TlsError::Config(e.to_string()))?;
+                builder.with_client_cert_verifier(verifier)
+            }
+        };
+        let mut config = builder
+            .with_single_cert(certs, key)
+            .map_err(|e| TlsError::Config(e.to_string()))?;
+        config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+        Ok(config)
+    }
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, TlsError> {
+    std::fs::read(path).map_err(|source| TlsError::Read {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+fn parse_error(path: &Path, reason: String) -> TlsError {
+    TlsError::Parse {
+        path: path.to_path_buf(),
+        reason,
+    }
+}
+
+/// Polls the files every `interval` and reloads `config` when their contents change. Runs until
+/// the task is aborted.
+pub(crate) async fn watch(
+    files: TlsFiles,
+    config: RustlsConfig,
+    mut last: Vec<Vec<u8>>,
+    interval: Duration,
+) {
+    let mut ticker = tokio::time::interval(interval);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    ticker.tick().await;
+    loop {
+        ticker.tick().await;
+        let snapshot = match files.snapshot() {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read serving certificate files; keeping the current ones");
+                continue;
+            }
+        };
+        if snapshot == last {
+            continue;
+        }
+        match files.config_from(&snapshot) {
+            Ok(new) => {
+                config.reload_from_config(Arc::new(new));
+                tracing::info!(cert = %files.cert.display(), "reloaded serving certificate");
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "changed serving certificate files do not load; keeping the current ones");
+            }
+        }
+        // Remember what was seen either way, so a broken file is reported once and the next
+        // change is tried again.
+        last = snapshot;
+    }
+}

@@ -1,0 +1,374 @@
+//! How the extension server answers requests, good and bad, called in-process through its
+//! router (the TLS listener is covered in `server_tls.rs`).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use axum::Router;
+use axum::body::Body;
+use capi_runtime::HookResponse;
+use capi_runtime::catalog::Catalog;
+use capi_runtime::hooks::v1alpha1::{
+    AfterControlPlaneInitialized, AfterControlPlaneInitializedRequest,
+    AfterControlPlaneInitializedResponse, BeforeClusterCreate, BeforeClusterCreateRequest,
+    BeforeClusterCreateResponse, DiscoveryResponse, FailurePolicy,
+};
+use capi_runtime::server::{HandlerOptions, MAX_REQUEST_BODY_BYTES, Server, ServerBuilder};
+use http::{Method, Request, StatusCode, header};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+const BCC_PATH: &str = "/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/bcc";
+const ACPI_PATH: &str =
+    "/hooks.runtime.cluster.x-k8s.io/v1alpha1/aftercontrolplaneinitialized/acpi";
+const DISCOVERY_PATH: &str = "/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery";
+
+/// A server whose BeforeClusterCreate handler counts calls and acts on the cluster name:
+/// `fail` returns an error, `panic` panics, `hang` never answers, anything else succeeds with
+/// retryAfterSeconds 7.
+fn server(calls: Arc<AtomicUsize>) -> Server {
+    let mut builder = Server::builder();
+    builder
+        .handle(
+            BeforeClusterCreate,
+            HandlerOptions::new("bcc").timeout_seconds(1),
+            move |request: BeforeClusterCreateRequest| {
+                let calls = calls.clone();
+                async move {
+                    calls.fetch_add(1, Ordering::SeqCst);
+                    match request.cluster.metadata.name.as_deref() {
+                        Some("fail") => Err("cluster \"fail\" is not welcome".to_string()),
+                        Some("panic") => panic!("boom"),
+                        Some("hang") => std::future::pending().await,
+                        _ => {
+                            let mut response = BeforeClusterCreateResponse::success();
+                            response.retry_after_seconds = 7;
+                            Ok(response)
+                        }
+                    }
+                }
+            },
+        )
+        .unwrap()
+        .handle(
+            AfterControlPlaneInitialized,
+            HandlerOptions::new("acpi").failure_policy(FailurePolicy::Ignore),
+            |_: AfterControlPlaneInitializedRequest| async {
+                Ok::<_, String>(AfterControlPlaneInitializedResponse::success())
+            },
+        )
+        .unwrap();
+    builder.build()
+}
+
+async fn send(
+    router: &Router,
+    method: Method,
+    path: &str,
+    body: impl Into<Body>,
+) -> (StatusCode, Vec<u8>, http::HeaderMap) {
+    let request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(body.into())
+        .unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap()
+        .to_vec();
+    (status, body, headers)
+}
+
+async fn post_json(router: &Router, path: &str, body: impl Into<Body>) -> Value {
+    let (status, body, headers) = send(router, Method::POST, path, body).await;
+    assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&body));
+    assert_eq!(headers[header::CONTENT_TYPE], "application/json");
+    serde_json::from_slice(&body).unwrap()
+}
+
+fn cluster_named(name: &str) -> String {
+    json!({"cluster": {"metadata": {"name": name}}}).to_string()
+}
+
+#[tokio::test]
+async fn empty_object_reaches_the_handler_and_gets_typed_success() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let router = server(calls.clone()).router();
+    let answer = post_json(&router, BCC_PATH, "{}").await;
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    assert_eq!(
+        answer,
+        json!({
+            "apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1",
+            "kind": "BeforeClusterCreateResponse",
+            "status": "Success",
+            "retryAfterSeconds": 7
+        })
+    );
+}
+
+#[tokio::test]
+async fn body_over_the_cap_is_a_failure_without_calling_the_handler() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let router = server(calls.clone()).router();
+    let mut body = b"{}".to_vec();
+    body.resize(2 + MAX_REQUEST_BODY_BYTES + 1, b' ');
+    let answer = post_json(&router, BCC_PATH, body).await;
+    assert_eq!(calls.load(Ordering::SeqCst), 0);
+    assert_eq!(answer["status"], "Failure");
+    assert_eq!(answer["kind"], "BeforeClusterCreateResponse");
+    let message = answer["message"].as_str().unwrap();
+    assert!(message.starts_with("error reading request"), "{message}");
+    assert!(message.contains("20971520"), "{message}");
+    // A retryable Failure still carries retryAfterSeconds, which the schema requires.
+    assert_eq!(answer["retryAfterSeconds"], 0);
+}
+
+#[tokio::test]
+async fn body_exactly_at_the_cap_is_read() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let router = server(calls.clone()).router();
+    let mut body = b"{}".to_vec();
+    body.resize(MAX_REQUEST_BODY_BYTES, b' ');
+    let answer = post_json(&router, BCC_PATH, body).await;
+    assert_eq!(answer["status"], "Success");
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn invalid_json_and_wrong_types_are_decode_failures() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let router = server(calls.clone()).router();
+    for body in [
+        "",
+        "{",
+        "[]",
+        "{\"cluster\": 5}",
+        "{\"settings\": {\"a\": 1}}",
+    ] {
+        let answer = post_json(&router, BCC_PATH, body).await;
+        assert_eq!(answer["status"], "Failure", "{body}");
+        let message = answer["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("error unmarshalling request: "),
+            "{body}: {message}"
+        );
+    }
+    assert_eq!(calls.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn wrong_api_version_or_kind_is_a_failure() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let router = server(calls.clone()).router();
+    for (api_version, kind) in [
+        (
+            "hooks.runtime.cluster.x-k8s.io/v1alpha2",
+            "BeforeClusterCreateRequest",
+        ),
+        (
+            "hooks.runtime.cluster.x-k8s.io/v1alpha1",
+            "BeforeClusterDeleteRequest",
+        ),
+    ] {
+        let body = json!({"apiVersion": api_version, "kind": kind}).to_string();
+        let answer = post_json(&router, BCC_PATH, body).await;
+        assert_eq!(answer["status"], "Failure");
+        let message = answer["message"].as_str().unwrap();
+        assert!(message.starts_with("unexpected request type"), "{message}");
+        assert!(message.contains(kind), "{message}");
+    }
+    assert_eq!(calls.load(Ordering::SeqCst), 0);
+    // The request's own type metadata is accepted.
+    let body = json!({
+        "apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1",
+        "kind": "BeforeClusterCreateRequest"
+    });
+    let answer = post_json(&router, BCC_PATH, body.to_string()).await;
+    assert_eq!(answer["status"], "Success");
+}
+
+#[tokio::test]
+async fn handler_error_becomes_failure_with_its_text() {
+    let router = server(Arc::default()).router();
+    let answer = post_json(&router, BCC_PATH, cluster_named("fail")).await;
+    assert_eq!(answer["status"], "Failure");
+    assert_eq!(answer["message"], "cluster \"fail\" is not welcome");
+}
+
+#[tokio::test]
+async fn handler_panic_becomes_failure_and_the_server_keeps_serving() {
+    let router = server(Arc::default()).router();
+    let answer = post_json(&router, BCC_PATH, cluster_named("panic")).await;
+    assert_eq!(answer["status"], "Failure");
+    assert_eq!(answer["message"], "handler \"bcc\" panicked: boom");
+    let answer = post_json(&router, BCC_PATH, cluster_named("ok")).await;
+    assert_eq!(answer["status"], "Success");
+}
+
+#[tokio::test]
+async fn handler_outliving_its_timeout_becomes_failure() {
+    let router = server(Arc::default()).router();
+    let answer = post_json(&router, BCC_PATH, cluster_named("hang")).await;
+    assert_eq!(answer["status"], "Failure");
+    assert_eq!(
+        answer["message"],
+        "handler \"bcc\" did not answer within 1s"
+    );
+}
+
+#[tokio::test]
+async fn unknown_paths_are_404_and_other_methods_405() {
+    let router = server(Arc::default()).router();
+    for path in [
+        "/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/other",
+        "/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate",
+        "/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclusterdelete/bcc",
+        "/",
+    ] {
+        let (status, _, _) = send(&router, Method::POST, path, "{}").await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+    }
+    for method in [Method::GET, Method::PUT, Method::DELETE, Method::PATCH] {
+        for path in [BCC_PATH, DISCOVERY_PATH] {
+            let (status, _, headers) = send(&router, method.clone(), path, "{}").await;
+            assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED, "{method} {path}");
+            assert_eq!(headers[header::ALLOW], "POST");
+        }
+    }
+}
+
+#[tokio::test]
+async fn query_strings_are_ignored() {
+    let router = server(Arc::default()).router();
+    let answer = post_json(&router, &format!("{BCC_PATH}?timeout=10s"), "{}").await;
+    assert_eq!(answer["status"], "Success");
+}
+
+#[tokio::test]
+async fn discovery_lists_the_registered_handlers_sorted() {
+    let router = server(Arc::default()).router();
+    // Discovery ignores its body, as upstream.
+    let answer = post_json(&router, DISCOVERY_PATH, "not json").await;
+    assert_eq!(
+        answer,
+        json!({
+            "apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1",
+            "kind": "DiscoveryResponse",
+            "status": "Success",
+            "handlers": [
+                {
+                    "name": "acpi",
+                    "requestHook": {
+                        "apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1",
+                        "hook": "AfterControlPlaneInitialized"
+                    },
+                    "failurePolicy": "Ignore"
+                },
+                {
+                    "name": "bcc",
+                    "requestHook": {
+                        "apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1",
+                        "hook": "BeforeClusterCreate"
+                    },
+                    "timeoutSeconds": 1
+                }
+            ]
+        })
+    );
+    let typed: DiscoveryResponse = serde_json::from_value(answer).unwrap();
+    assert_eq!(&typed, server(Arc::default()).discovery());
+    let acpi = post_json(&router, ACPI_PATH, "{}").await;
+    assert_eq!(acpi["status"], "Success");
+}
+
+#[tokio::test]
+async fn health_and_metrics_are_served() {
+    let router = server(Arc::default()).router();
+    post_json(&router, BCC_PATH, "{}").await;
+    post_json(&router, BCC_PATH, "{").await;
+    post_json(&router, DISCOVERY_PATH, "{}").await;
+    for path in ["/healthz", "/readyz"] {
+        let (status, body, _) = send(&router, Method::GET, path, "").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body, b"ok");
+    }
+    let (status, body, headers) = send(&router, Method::GET, "/metrics", "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        headers[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .starts_with("application/openmetrics-text")
+    );
+    let text = String::from_utf8(body).unwrap();
+    for line in [
+        "# TYPE capi_runtime_sdk_extension_requests counter",
+        r#"capi_runtime_sdk_extension_requests_total{hook="BeforeClusterCreate",handler="bcc",status="Success"} 1"#,
+        r#"capi_runtime_sdk_extension_requests_total{hook="BeforeClusterCreate",handler="bcc",status="Failure"} 1"#,
+        r#"capi_runtime_sdk_extension_request_failures_total{hook="BeforeClusterCreate",handler="bcc",reason="decode"} 1"#,
+        r#"capi_runtime_sdk_extension_request_failures_total{hook="BeforeClusterCreate",handler="bcc",reason="panic"} 0"#,
+        r#"capi_runtime_sdk_extension_requests_total{hook="Discovery",handler="",status="Success"} 1"#,
+        r#"capi_runtime_sdk_extension_request_duration_seconds_count{hook="BeforeClusterCreate",handler="bcc"} 2"#,
+        "# EOF",
+    ] {
+        assert!(
+            text.lines().any(|l| l == line),
+            "missing {line:?} in\n{text}"
+        );
+    }
+}
+
+fn noop(
+    _: BeforeClusterCreateRequest,
+) -> std::future::Ready<Result<BeforeClusterCreateResponse, String>> {
+    std::future::ready(Ok(BeforeClusterCreateResponse::success()))
+}
+
+#[test]
+fn registration_errors_name_the_problem() {
+    let mut builder = ServerBuilder::new();
+    builder.handle(BeforeClusterCreate, "one", noop).unwrap();
+
+    let error = builder
+        .handle(BeforeClusterCreate, "One", noop)
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "invalid handler name \"One\": must consist of lower case alphanumeric characters or '-'"
+    );
+    let error = builder
+        .handle(BeforeClusterCreate, "one", noop)
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "there is already a handler registered for path \
+         \"/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/one\""
+    );
+    let error = builder
+        .handle(
+            BeforeClusterCreate,
+            HandlerOptions::new("two").timeout_seconds(31),
+            noop,
+        )
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "invalid timeoutSeconds 31 for handler \"two\": must be between 0 and 30"
+    );
+    let error = ServerBuilder::with_catalog(Catalog::new())
+        .handle(BeforeClusterCreate, "one", noop)
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .starts_with("hook \"BeforeClusterCreate\" does not exist in catalog: "),
+        "{error}"
+    );
+    let names: Vec<_> = builder.registered().map(|(_, n)| n.to_string()).collect();
+    assert_eq!(names, ["one"]);
+}

@@ -1,0 +1,108 @@
+//! Certificates and HTTPS clients for the extension-server tests: a throwaway CA, serving and
+//! client certificates it signs, and reqwest clients that trust only that CA.
+#![allow(dead_code)]
+
+use std::path::Path;
+
+use rcgen::{
+    BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa,
+    KeyPair, KeyUsagePurpose,
+};
+
+/// A test certificate authority.
+pub struct TestCa {
+    issuer: CertifiedIssuer<'static, KeyPair>,
+}
+
+/// A certificate and its private key, PEM-encoded.
+pub struct Leaf {
+    pub cert_pem: String,
+    pub key_pem: String,
+}
+
+impl TestCa {
+    /// A new CA with its own key.
+    pub fn new(name: &str) -> TestCa {
+        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
+        params.distinguished_name.push(DnType::CommonName, name);
+        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
+        let issuer = CertifiedIssuer::self_signed(params, KeyPair::generate().unwrap()).unwrap();
+        TestCa { issuer }
+    }
+
+    /// The CA certificate, PEM-encoded.
+    pub fn pem(&self) -> String {
+        self.issuer.pem()
+    }
+
+    /// A serving certificate for `127.0.0.1` and `localhost`.
+    pub fn serving(&self) -> Leaf {
+        self.leaf(
+            &["localhost", "127.0.0.1"],
+            ExtendedKeyUsagePurpose::ServerAuth,
+        )
+    }
+
+    /// A client certificate.
+    pub fn client(&self) -> Leaf {
+        self.leaf(&["client.test"], ExtendedKeyUsagePurpose::ClientAuth)
+    }
+
+    fn leaf(&self, names: &[&str], usage: ExtendedKeyUsagePurpose) -> Leaf {
+        let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+        let mut params = CertificateParams::new(names).unwrap();
+        params.distinguished_name.push(DnType::CommonName, "leaf");
+        params.extended_key_usages = vec![usage];
+        let key = KeyPair::generate().unwrap();
+        let cert = params.signed_by(&key, &self.issuer).unwrap();
+        Leaf {
+            cert_pem: cert.pem(),
+            key_pem: key.serialize_pem(),
+        }
+    }
+
+    /// Writes a fresh serving certificate and key as `tls.crt` and `tls.key` into `dir`. The
+    /// key is written first and the certificate is swapped in by rename, so a reader never sees
+    /// a half-written certificate.
+    pub fn write_serving(&self, dir: &Path) {
+        let leaf = self.serving();
+        write_atomically(&dir.join("tls.key"), &leaf.key_pem);
+        write_atomically(&dir.join("tls.crt"), &leaf.cert_pem);
+    }
+}
+
+/// Writes `contents` to `path` through a temporary file and a rename.
+pub fn write_atomically(path: &Path, contents: &str) {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, contents).unwrap();
+    std::fs::rename(&tmp, path).unwrap();
+}
+
+/// Installs ring as rustls's process-wide provider; reqwest is built without one.
+pub fn install_crypto_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
+/// A client that trusts only `ca_pem` and opens a new connection for every request, so a
+/// rotated serving certificate is seen at once.
+pub fn https_client(ca_pem: &str) -> reqwest::Client {
+    client_builder(ca_pem).build().unwrap()
+}
+
+/// Like [`https_client`], presenting `identity` as client certificate.
+pub fn https_client_with_identity(ca_pem: &str, identity: &Leaf) -> reqwest::Client {
+    let pem = format!("{}{}", identity.cert_pem, identity.key_pem);
+    client_builder(ca_pem)
+        .identity(reqwest::Identity::from_pem(pem.as_bytes()).unwrap())
+        .build()
+        .unwrap()
+}
+
+fn client_builder(ca_pem: &str) -> reqwest::ClientBuilder {
+    install_crypto_provider();
+    reqwest::Client::builder()
+        .tls_certs_only([reqwest::Certificate::from_pem(ca_pem.as_bytes()).unwrap()])
+        .pool_max_idle_per_host(0)
+        .no_proxy()
+}
