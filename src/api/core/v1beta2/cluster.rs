@@ -11,337 +11,367 @@ use super::*;
 use crate::_private::is_default;
 use crate::Schema;
 
-/// TODO doc APIEndpoint
+/// A network location where a Kubernetes API server answers.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct APIEndpoint {
-    /// TODO doc APIEndpoint.host
+    /// Host name or IP address of the endpoint.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub host: String,
-    /// TODO doc APIEndpoint.port
+    /// TCP port of the endpoint.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub port: Option<i32>,
 }
 
-/// TODO doc Cluster
+/// A Kubernetes cluster whose lifecycle Cluster API manages. Every lifecycle hook request carries
+/// the affected Cluster in its `cluster` field.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct Cluster {
-    /// TODO doc Cluster.apiVersion
+    /// API version of the object, normally `cluster.x-k8s.io/v1beta2`.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub api_version: String,
-    /// TODO doc Cluster.kind
+    /// Object kind, `Cluster`.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub kind: String,
-    /// TODO doc Cluster.metadata
+    /// The usual Kubernetes object metadata: name, namespace, labels, annotations, owners and so
+    /// on.
     #[serde(skip_serializing_if = "is_default")]
     pub metadata: metav1::ObjectMeta,
-    /// TODO doc Cluster.spec
+    /// What the user wants the cluster to look like.
     #[serde(skip_serializing_if = "is_default")]
     #[schema(required)]
     pub spec: ClusterSpec,
-    /// TODO doc Cluster.status
+    /// What the Cluster API controllers last observed about the cluster.
     #[serde(skip_serializing_if = "is_default")]
     pub status: ClusterStatus,
 }
 
-/// TODO doc ClusterAvailabilityGate
+/// An additional condition, usually maintained by some other controller, that must be satisfied
+/// before Cluster API reports the Cluster as available.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct ClusterAvailabilityGate {
-    /// TODO doc ClusterAvailabilityGate.conditionType
+    /// Type of the condition in the Cluster's `status.conditions` to look at. When the condition is
+    /// absent, the gate counts as not satisfied.
     #[serde(skip_serializing_if = "String::is_empty")]
     #[schema(required)]
     pub condition_type: String,
-    /// TODO doc ClusterAvailabilityGate.polarity
+    /// Which status satisfies the gate: `Positive` (the default) wants the condition to be `True`,
+    /// `Negative` wants it to be `False`.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub polarity: String,
 }
 
-/// TODO doc ClusterControlPlaneStatus
+/// Replica counts and Kubernetes versions of a Cluster's control plane, mirrored from the control
+/// plane object.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct ClusterControlPlaneStatus {
-    /// TODO doc ClusterControlPlaneStatus.availableReplicas
+    /// How many control plane Machines are available, i.e. have a true `Available` condition.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub available_replicas: Option<i32>,
-    /// TODO doc ClusterControlPlaneStatus.desiredReplicas
+    /// How many control plane Machines the control plane provider is aiming for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub desired_replicas: Option<i32>,
-    /// TODO doc ClusterControlPlaneStatus.readyReplicas
+    /// How many control plane Machines have a true `Ready` condition.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ready_replicas: Option<i32>,
-    /// TODO doc ClusterControlPlaneStatus.replicas
+    /// How many control plane Machines exist, in any state.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
-    /// TODO doc ClusterControlPlaneStatus.upToDateReplicas
+    /// How many control plane Machines already match the desired spec (true `UpToDate` condition).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub up_to_date_replicas: Option<i32>,
-    /// TODO doc ClusterControlPlaneStatus.upgradePlan
+    /// During an upgrade of a managed topology, the Kubernetes versions the control plane still has
+    /// to step through, in order, to reach `spec.topology.version`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schema(list_type = "atomic")]
     pub upgrade_plan: Vec<StatusUpgradePlanVersion>,
-    /// TODO doc ClusterControlPlaneStatus.versions
+    /// For each Kubernetes version in use, how many control plane Machines run it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schema(list_type = "atomic")]
     pub versions: Vec<StatusVersion>,
 }
 
-/// TODO doc ClusterDeprecatedStatus
+/// Cluster status fields that survive only for clients of the older v1beta1 API.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct ClusterDeprecatedStatus {
-    /// TODO doc ClusterDeprecatedStatus.v1beta1
+    /// Deprecated: the status fields of the v1beta1 contract. They go away once v1beta1 support is
+    /// dropped.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub v1beta1: Option<ClusterV1Beta1DeprecatedStatus>,
 }
 
-/// TODO doc ClusterInitializationStatus
+/// One-way milestones reached while a Cluster comes up: each flag starts out false and, once set to
+/// true, is never reset.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct ClusterInitializationStatus {
-    /// TODO doc ClusterInitializationStatus.controlPlaneInitialized
+    /// Becomes true when the control plane provider reports that the API server can serve requests.
+    /// Bootstrapping of worker Machines waits for it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub control_plane_initialized: Option<bool>,
-    /// TODO doc ClusterInitializationStatus.infrastructureProvisioned
+    /// Becomes true when the infrastructure provider reports that the cluster-wide infrastructure
+    /// (networks, load balancers and the like) is in place.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub infrastructure_provisioned: Option<bool>,
 }
 
-/// TODO doc ClusterNetwork
+/// Networking settings of the workload cluster.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct ClusterNetwork {
-    /// TODO doc ClusterNetwork.apiServerPort
+    /// Port the API server binds to. When unset, `6443` is used.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub api_server_port: Option<i32>,
-    /// TODO doc ClusterNetwork.pods
+    /// Address ranges that Pod IPs are taken from.
     #[serde(skip_serializing_if = "is_default")]
     pub pods: NetworkRanges,
-    /// TODO doc ClusterNetwork.serviceDomain
+    /// DNS domain of Services, for example `cluster.local`.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub service_domain: String,
-    /// TODO doc ClusterNetwork.services
+    /// Address ranges that Service IPs are taken from.
     #[serde(skip_serializing_if = "is_default")]
     pub services: NetworkRanges,
 }
 
-/// TODO doc ClusterSpec
+/// Desired state of a Cluster: either references to the provider objects that make it up, or a
+/// managed topology that Cluster API derives from a ClusterClass.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct ClusterSpec {
-    /// TODO doc ClusterSpec.availabilityGates
+    /// Additional conditions that must be met before the Cluster's `Available` condition can turn
+    /// true. A condition type may be listed only once.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schema(list_type = "map", list_map_keys("conditionType"))]
     pub availability_gates: Vec<ClusterAvailabilityGate>,
-    /// TODO doc ClusterSpec.clusterNetwork
+    /// Pod and Service networking of the workload cluster.
     #[serde(skip_serializing_if = "is_default")]
     pub cluster_network: ClusterNetwork,
-    /// TODO doc ClusterSpec.controlPlaneEndpoint
+    /// Address at which the control plane's API server is reached. Usually filled in by the
+    /// infrastructure or control plane provider rather than by the user.
     #[serde(skip_serializing_if = "is_default")]
     pub control_plane_endpoint: APIEndpoint,
-    /// TODO doc ClusterSpec.controlPlaneRef
+    /// The object that runs the control plane, for example a KubeadmControlPlane. For a managed
+    /// topology the topology controller sets it.
     #[serde(skip_serializing_if = "is_default")]
     pub control_plane_ref: ContractVersionedObjectReference,
-    /// TODO doc ClusterSpec.infrastructureRef
+    /// The provider object describing cluster-wide infrastructure, for example an AWSCluster. For a
+    /// managed topology the topology controller sets it.
     #[serde(skip_serializing_if = "is_default")]
     pub infrastructure_ref: ContractVersionedObjectReference,
-    /// TODO doc ClusterSpec.paused
+    /// When true, Cluster API controllers leave this Cluster and the objects that belong to it
+    /// alone until the flag is cleared.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paused: Option<bool>,
-    /// TODO doc ClusterSpec.topology
+    /// The managed topology. When present, the Cluster is built from the referenced ClusterClass
+    /// and Cluster API keeps the generated objects in line with it.
     #[serde(skip_serializing_if = "is_default")]
     pub topology: Topology,
 }
 
-/// TODO doc ClusterStatus
+/// Observed state of a Cluster, as reported by the Cluster API controllers.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct ClusterStatus {
-    /// TODO doc ClusterStatus.conditions
+    /// The Cluster's current conditions, one per type, such as `Available`,
+    /// `ControlPlaneAvailable`, `WorkersAvailable` and `RemoteConnectionProbe`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schema(list_type = "map", list_map_keys("type"))]
     pub conditions: Vec<metav1::Condition>,
-    /// TODO doc ClusterStatus.controlPlane
+    /// Replica counts of the control plane; only present when the control plane provider reports
+    /// them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub control_plane: Option<ClusterControlPlaneStatus>,
-    /// TODO doc ClusterStatus.deprecated
+    /// Deprecated status fields of the v1beta1 API, kept for backward compatibility only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deprecated: Option<ClusterDeprecatedStatus>,
-    /// TODO doc ClusterStatus.failureDomains
+    /// The failure domains the infrastructure provider offers for placing Machines, one per `name`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schema(list_type = "map", list_map_keys("name"))]
     pub failure_domains: Vec<FailureDomain>,
-    /// TODO doc ClusterStatus.initialization
+    /// Milestones reached while bringing the Cluster up.
     #[serde(skip_serializing_if = "is_default")]
     pub initialization: ClusterInitializationStatus,
-    /// TODO doc ClusterStatus.observedGeneration
+    /// The `metadata.generation` that the controller most recently acted on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
-    /// TODO doc ClusterStatus.phase
+    /// A rough summary of the Cluster's lifecycle stage: `Pending`, `Provisioning`, `Provisioned`,
+    /// `Deleting`, `Failed` or `Unknown`. Conditions carry the detail.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub phase: String,
-    /// TODO doc ClusterStatus.workers
+    /// Replica counts summed over all worker Machines, i.e. those outside the control plane.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub workers: Option<WorkersStatus>,
 }
 
-/// TODO doc ClusterV1Beta1DeprecatedStatus
+/// Cluster status fields as defined by the v1beta1 contract. Deprecated: present only so v1beta1
+/// clients keep working, and removed together with v1beta1.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct ClusterV1Beta1DeprecatedStatus {
-    /// TODO doc ClusterV1Beta1DeprecatedStatus.conditions
+    /// Deprecated: conditions in the v1beta1 format. Read `status.conditions` instead.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<Condition>,
-    /// TODO doc ClusterV1Beta1DeprecatedStatus.failureMessage
+    /// Deprecated: human-readable text describing a problem the controller could not recover from.
+    /// Kept only for the v1beta1 contract.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub failure_message: String,
-    /// TODO doc ClusterV1Beta1DeprecatedStatus.failureReason
+    /// Deprecated: short code for a problem the controller could not recover from. Kept only for
+    /// the v1beta1 contract.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub failure_reason: String,
 }
 
-/// TODO doc ClusterVariable
+/// A value for one of the variables a ClusterClass declares. Appears in `spec.topology.variables`
+/// and in the per-control-plane and per-worker overrides.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct ClusterVariable {
-    /// TODO doc ClusterVariable.name
+    /// Name of the variable; it has to match a variable of the ClusterClass.
     #[serde(skip_serializing_if = "String::is_empty")]
     #[schema(required)]
     pub name: String,
-    /// TODO doc ClusterVariable.value
+    /// The value: any JSON that is valid against the schema of the variable.
     pub value: JSON,
 }
 
-/// TODO doc FailureDomain
+/// A fault-isolated location, such as an availability zone, in which Machines can be placed.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct FailureDomain {
-    /// TODO doc FailureDomain.attributes
+    /// Provider-specific key/value details about the failure domain.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub attributes: BTreeMap<String, String>,
-    /// TODO doc FailureDomain.controlPlane
+    /// Whether control plane Machines may be placed in this failure domain.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub control_plane: Option<bool>,
-    /// TODO doc FailureDomain.name
+    /// Identifier of the failure domain, unique within the Cluster.
     #[serde(skip_serializing_if = "String::is_empty")]
     #[schema(required)]
     pub name: String,
 }
 
-/// TODO doc NetworkRanges
+/// A set of IP address ranges in CIDR notation.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct NetworkRanges {
-    /// TODO doc NetworkRanges.cidrBlocks
+    /// The ranges, for example `10.96.0.0/12` or `fd00::/108`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schema(required, list_type = "atomic")]
     pub cidr_blocks: Vec<String>,
 }
 
-/// TODO doc StatusUpgradePlanVersion
+/// One stop on an upgrade path.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct StatusUpgradePlanVersion {
-    /// TODO doc StatusUpgradePlanVersion.version
+    /// Kubernetes version to upgrade to at this step.
     #[serde(skip_serializing_if = "String::is_empty")]
     #[schema(required)]
     pub version: String,
 }
 
-/// TODO doc StatusVersion
+/// Counts the Machines running one particular Kubernetes version.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct StatusVersion {
-    /// TODO doc StatusVersion.replicas
+    /// Number of Machines that run `version`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
-    /// TODO doc StatusVersion.version
+    /// A Kubernetes version, for example `v1.34.1`.
     #[serde(skip_serializing_if = "String::is_empty")]
     #[schema(required)]
     pub version: String,
 }
 
-/// TODO doc Topology
+/// A Cluster's managed topology: the ClusterClass it follows, its Kubernetes version, and the
+/// per-Cluster shape of its control plane and workers.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct Topology {
-    /// TODO doc Topology.classRef
+    /// The ClusterClass the topology is built from.
     #[serde(skip_serializing_if = "is_default")]
     #[schema(required)]
     pub class_ref: ClusterClassRef,
-    /// TODO doc Topology.controlPlane
+    /// Per-Cluster settings of the control plane, applied on top of the ClusterClass.
     #[serde(skip_serializing_if = "is_default")]
     pub control_plane: ControlPlaneTopology,
-    /// TODO doc Topology.variables
+    /// Values of the ClusterClass variables, one per `name`. They feed the ClusterClass patches and
+    /// the topology mutation hooks.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schema(list_type = "map", list_map_keys("name"))]
     pub variables: Vec<ClusterVariable>,
-    /// TODO doc Topology.version
+    /// Kubernetes version the Cluster should run. Raising it starts an upgrade: first the control
+    /// plane, then the workers.
     #[serde(skip_serializing_if = "String::is_empty")]
     #[schema(required)]
     pub version: String,
-    /// TODO doc Topology.workers
+    /// Worker MachineDeployments and MachinePools of the topology.
     #[serde(skip_serializing_if = "is_default")]
     pub workers: WorkersTopology,
 }
 
-/// TODO doc WorkersStatus
+/// Replica counts and Kubernetes versions summed over a Cluster's worker Machines.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct WorkersStatus {
-    /// TODO doc WorkersStatus.availableReplicas
+    /// How many worker Machines are available, i.e. have a true `Available` condition.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub available_replicas: Option<i32>,
-    /// TODO doc WorkersStatus.desiredReplicas
+    /// Total number of worker Machines the Cluster is meant to have.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub desired_replicas: Option<i32>,
-    /// TODO doc WorkersStatus.readyReplicas
+    /// How many worker Machines have a true `Ready` condition.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ready_replicas: Option<i32>,
-    /// TODO doc WorkersStatus.replicas
+    /// How many worker Machines exist, in any state.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
-    /// TODO doc WorkersStatus.upToDateReplicas
+    /// How many worker Machines already match their desired spec (true `UpToDate` condition).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub up_to_date_replicas: Option<i32>,
-    /// TODO doc WorkersStatus.upgradePlan
+    /// During an upgrade of a managed topology, the Kubernetes versions the workers still have to
+    /// step through, in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schema(list_type = "atomic")]
     pub upgrade_plan: Vec<StatusUpgradePlanVersion>,
-    /// TODO doc WorkersStatus.versions
+    /// For each Kubernetes version in use, how many worker Machines run it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schema(list_type = "atomic")]
     pub versions: Vec<StatusVersion>,
 }
 
-/// TODO doc WorkersTopology
+/// The groups of worker Machines in a managed topology.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct WorkersTopology {
-    /// TODO doc WorkersTopology.machineDeployments
+    /// MachineDeployments to create, each from a MachineDeployment class of the ClusterClass; one
+    /// per `name`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schema(list_type = "map", list_map_keys("name"))]
     pub machine_deployments: Vec<MachineDeploymentTopology>,
-    /// TODO doc WorkersTopology.machinePools
+    /// MachinePools to create, each from a MachinePool class of the ClusterClass; one per `name`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schema(list_type = "map", list_map_keys("name"))]
     pub machine_pools: Vec<MachinePoolTopology>,

@@ -9,56 +9,62 @@ use serde::{Deserialize, Serialize};
 use super::*;
 use crate::Schema;
 
-/// TODO doc Condition
+/// A status condition in the older Cluster API format, which adds a severity to the usual
+/// type/status/reason/message. Deprecated: it only appears in the `deprecated.v1beta1` status
+/// blocks kept for clients of the v1beta1 contract; current status uses `metav1.Condition`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct Condition {
-    /// TODO doc Condition.lastTransitionTime
+    /// The moment the condition last switched from one status to another.
     pub last_transition_time: Option<metav1::Time>,
-    /// TODO doc Condition.message
+    /// Free-form text for humans with details about the latest transition; may be empty.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub message: String,
-    /// TODO doc Condition.reason
+    /// A brief CamelCase code saying why the condition last changed; may be empty.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub reason: String,
-    /// TODO doc Condition.severity
+    /// How serious a `False` condition is: `Error`, `Warning` or `Info`. Left empty when the status
+    /// is `True`.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub severity: String,
-    /// TODO doc Condition.status
+    /// The state of the condition: `True`, `False` or `Unknown`.
     pub status: String,
-    /// TODO doc Condition.type
+    /// The name of the condition in CamelCase, for example `Ready`.
     pub r#type: String,
 }
 
-/// TODO doc ContractVersionedObjectReference
+/// Points at a provider-owned object (infrastructure, control plane or bootstrap config) in the
+/// namespace of the object that holds the reference. No API version is stored: Cluster API derives
+/// it from the contract label on the provider's CRD.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct ContractVersionedObjectReference {
-    /// TODO doc ContractVersionedObjectReference.apiGroup
+    /// API group of the target object, such as `infrastructure.cluster.x-k8s.io`.
     #[serde(skip_serializing_if = "String::is_empty")]
     #[schema(required)]
     pub api_group: String,
-    /// TODO doc ContractVersionedObjectReference.kind
+    /// Kind of the target object, such as `DockerMachine`.
     #[serde(skip_serializing_if = "String::is_empty")]
     #[schema(required)]
     pub kind: String,
-    /// TODO doc ContractVersionedObjectReference.name
+    /// Name of the target object; its namespace is that of the referring object.
     #[serde(skip_serializing_if = "String::is_empty")]
     #[schema(required)]
     pub name: String,
 }
 
-/// TODO doc ObjectMeta
+/// A reduced form of object metadata holding just labels and annotations. Templates and topology
+/// sections use it to say what Cluster API should stamp on the objects it generates.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct ObjectMeta {
-    /// TODO doc ObjectMeta.annotations
+    /// Annotations to set on the generated object.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub annotations: BTreeMap<String, String>,
-    /// TODO doc ObjectMeta.labels
+    /// Labels to set on the generated object.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub labels: BTreeMap<String, String>,
 }

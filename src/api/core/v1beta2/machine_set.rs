@@ -8,157 +8,170 @@ use super::*;
 use crate::_private::is_default;
 use crate::Schema;
 
-/// TODO doc MachineNamingSpec
+/// How the names of newly created Machines are formed.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct MachineNamingSpec {
-    /// TODO doc MachineNamingSpec.template
+    /// Go template for the names of new Machines. It may use `{{ .cluster.name }}`, `{{
+    /// .machineSet.name }}` and `{{ .random }}`, and has to contain `{{ .random }}`. When unset,
+    /// names follow `{{ .machineSet.name }}-{{ .random }}`.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub template: String,
 }
 
-/// TODO doc MachineSet
+/// Keeps a given number of identical Machines running; MachineDeployments create and own
+/// MachineSets. The CanUpdateMachineSet hook receives the current and the desired MachineSet.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct MachineSet {
-    /// TODO doc MachineSet.apiVersion
+    /// API version of the object, normally `cluster.x-k8s.io/v1beta2`.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub api_version: String,
-    /// TODO doc MachineSet.kind
+    /// Object kind, `MachineSet`.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub kind: String,
-    /// TODO doc MachineSet.metadata
+    /// The usual Kubernetes object metadata: name, namespace, labels, annotations, owners and so
+    /// on.
     #[serde(skip_serializing_if = "is_default")]
     pub metadata: metav1::ObjectMeta,
-    /// TODO doc MachineSet.spec
+    /// How many Machines the set should have and what they look like.
     #[serde(skip_serializing_if = "is_default")]
     #[schema(required)]
     pub spec: MachineSetSpec,
-    /// TODO doc MachineSet.status
+    /// What the MachineSet controller last observed about the set.
     #[serde(skip_serializing_if = "is_default")]
     pub status: MachineSetStatus,
 }
 
-/// TODO doc MachineSetDeletionSpec
+/// Settings for removing Machines from a MachineSet.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct MachineSetDeletionSpec {
-    /// TODO doc MachineSetDeletionSpec.order
+    /// Which Machines go first when the set shrinks: `Random` (the default), `Newest` or `Oldest`.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub order: String,
 }
 
-/// TODO doc MachineSetDeprecatedStatus
+/// MachineSet status fields that survive only for clients of the older v1beta1 API.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct MachineSetDeprecatedStatus {
-    /// TODO doc MachineSetDeprecatedStatus.v1beta1
+    /// Deprecated: the status fields of the v1beta1 contract. They go away once v1beta1 support is
+    /// dropped.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub v1beta1: Option<MachineSetV1Beta1DeprecatedStatus>,
 }
 
-/// TODO doc MachineSetSpec
+/// Desired state of a MachineSet.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct MachineSetSpec {
-    /// TODO doc MachineSetSpec.clusterName
+    /// Name of the Cluster the set's Machines are part of.
     #[serde(skip_serializing_if = "String::is_empty")]
     #[schema(required)]
     pub cluster_name: String,
-    /// TODO doc MachineSetSpec.deletion
+    /// Settings for removing Machines when the set shrinks.
     #[serde(skip_serializing_if = "is_default")]
     pub deletion: MachineSetDeletionSpec,
-    /// TODO doc MachineSetSpec.machineNaming
+    /// How the names of new Machines are formed.
     #[serde(skip_serializing_if = "is_default")]
     pub machine_naming: MachineNamingSpec,
-    /// TODO doc MachineSetSpec.replicas
+    /// Number of Machines the set should have. When unset at creation, a default is chosen, taking
+    /// the cluster autoscaler's size annotations into account.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
-    /// TODO doc MachineSetSpec.selector
+    /// Label query that decides which Machines belong to the set. It has to match the labels in
+    /// `template`.
     #[serde(skip_serializing_if = "is_default")]
     #[schema(required)]
     pub selector: metav1::LabelSelector,
-    /// TODO doc MachineSetSpec.template
+    /// The Machine to create whenever the set needs another one.
     #[serde(skip_serializing_if = "is_default")]
     #[schema(required)]
     pub template: MachineTemplateSpec,
 }
 
-/// TODO doc MachineSetStatus
+/// Observed state of a MachineSet.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct MachineSetStatus {
-    /// TODO doc MachineSetStatus.availableReplicas
+    /// How many of the set's Machines are available, i.e. have a true `Available` condition.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub available_replicas: Option<i32>,
-    /// TODO doc MachineSetStatus.conditions
+    /// The MachineSet's current conditions, one per type, such as `MachinesReady`,
+    /// `MachinesUpToDate` and `ScalingUp`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schema(list_type = "map", list_map_keys("type"))]
     pub conditions: Vec<metav1::Condition>,
-    /// TODO doc MachineSetStatus.deprecated
+    /// Deprecated status fields of the v1beta1 API, kept for backward compatibility only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deprecated: Option<MachineSetDeprecatedStatus>,
-    /// TODO doc MachineSetStatus.observedGeneration
+    /// The `metadata.generation` that the controller most recently acted on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
-    /// TODO doc MachineSetStatus.readyReplicas
+    /// How many of the set's Machines have a true `Ready` condition.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ready_replicas: Option<i32>,
-    /// TODO doc MachineSetStatus.replicas
+    /// How many Machines the set currently has, in any state.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
-    /// TODO doc MachineSetStatus.selector
+    /// The label selector written out as a string in query-parameter syntax, as the scale
+    /// subresource expects it.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub selector: String,
-    /// TODO doc MachineSetStatus.upToDateReplicas
+    /// How many of the set's Machines already match the desired spec (true `UpToDate` condition).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub up_to_date_replicas: Option<i32>,
-    /// TODO doc MachineSetStatus.versions
+    /// For each Kubernetes version in use, how many of the set's Machines run it; one entry per
+    /// `version`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schema(list_type = "map", list_map_keys("version"))]
     pub versions: Vec<StatusVersion>,
 }
 
-/// TODO doc MachineSetV1Beta1DeprecatedStatus
+/// MachineSet status fields as defined by the v1beta1 contract. Deprecated: present only so v1beta1
+/// clients keep working, and removed together with v1beta1.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct MachineSetV1Beta1DeprecatedStatus {
-    /// TODO doc MachineSetV1Beta1DeprecatedStatus.availableReplicas
+    /// Deprecated: how many Machines were available, counted the v1beta1 way.
     #[schema(optional)]
     pub available_replicas: i32,
-    /// TODO doc MachineSetV1Beta1DeprecatedStatus.conditions
+    /// Deprecated: conditions in the v1beta1 format. Read `status.conditions` instead.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<Condition>,
-    /// TODO doc MachineSetV1Beta1DeprecatedStatus.failureMessage
+    /// Deprecated: human-readable text describing a problem with the MachineSet that the controller
+    /// could not recover from. Kept only for the v1beta1 contract.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub failure_message: String,
-    /// TODO doc MachineSetV1Beta1DeprecatedStatus.failureReason
+    /// Deprecated: short code for a problem with the MachineSet that the controller could not
+    /// recover from. Kept only for the v1beta1 contract.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub failure_reason: String,
-    /// TODO doc MachineSetV1Beta1DeprecatedStatus.fullyLabeledReplicas
+    /// Deprecated: how many Machines carry all the labels of the Machine template.
     #[schema(optional)]
     pub fully_labeled_replicas: i32,
-    /// TODO doc MachineSetV1Beta1DeprecatedStatus.readyReplicas
+    /// Deprecated: how many Machines were ready, counted the v1beta1 way.
     #[schema(optional)]
     pub ready_replicas: i32,
 }
 
-/// TODO doc MachineTemplateSpec
+/// The blueprint that new Machines are created from.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct MachineTemplateSpec {
-    /// TODO doc MachineTemplateSpec.metadata
+    /// Labels and annotations given to every Machine created from the template.
     #[serde(skip_serializing_if = "is_default")]
     pub metadata: ObjectMeta,
-    /// TODO doc MachineTemplateSpec.spec
+    /// Spec given to every Machine created from the template.
     #[serde(skip_serializing_if = "is_default")]
     #[schema(required)]
     pub spec: MachineSpec,
