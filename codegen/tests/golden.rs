@@ -40,8 +40,13 @@ fn source(dir: &str, name: &str, path: &Path) -> SourceFile {
 fn inputs(case: &SourceFile) -> Vec<SourceFile> {
     let mut files = vec![case.clone()];
     files.extend(
-        capi_runtime_codegen::source::read_crate_dir(&root().join("src"), &["hooks", "api"], "src/", "capi_runtime")
-            .expect("readable runtime sources"),
+        capi_runtime_codegen::source::read_crate_dir(
+            &root().join("src"),
+            &["hooks", "api"],
+            "src/",
+            "capi_runtime",
+        )
+        .expect("readable runtime sources"),
     );
     files
 }
@@ -61,7 +66,8 @@ fn expand_file(text: &str) -> String {
             tokens.extend(expand_hook(&input));
         }
     }
-    let expanded: syn::File = syn::parse2(tokens).unwrap_or_else(|e| panic!("expansion does not parse: {e}"));
+    let expanded: syn::File =
+        syn::parse2(tokens).unwrap_or_else(|e| panic!("expansion does not parse: {e}"));
     prettyplease::unparse(&expanded)
 }
 
@@ -110,7 +116,10 @@ fn ok_cases() {
             .filter(|(_, t)| t.file == Some(0))
             .map(|(i, _)| i)
             .collect();
-        let mut doc = emit::openapi::document(&model, &capi_runtime_codegen::OpenApiOpt::with_version("golden"));
+        let mut doc = emit::openapi::document(
+            &model,
+            &capi_runtime_codegen::OpenApiOpt::with_version("golden"),
+        );
         let extra = emit::openapi::components_of(&model, own);
         let schemas = doc["components"]["schemas"].as_object_mut().unwrap();
         for (k, v) in extra.as_object().unwrap() {
@@ -122,7 +131,8 @@ fn ok_cases() {
         });
         let out_dir = root().join("golden/ok").join(&name);
         std::fs::create_dir_all(&out_dir).expect("golden dir");
-        expect_file![out_dir.join("openapi.yaml")].assert_eq(&capi_runtime_codegen::to_yaml(&fragment));
+        expect_file![out_dir.join("openapi.yaml")]
+            .assert_eq(&capi_runtime_codegen::to_yaml(&fragment));
         expect_file![out_dir.join("expand.rs")].assert_eq(&expand_file(&src.text));
     }
 }
@@ -167,12 +177,18 @@ fn derive_reports_the_same_single_type_errors() {
                 capi_runtime_codegen::parse::hook(&cx, None, input);
             }
             if let Err(e) = cx.check() {
-                derive_lines.extend(e.0.iter().map(|d| (d.error.span().start().line, d.error.to_string())));
+                derive_lines.extend(
+                    e.0.iter()
+                        .map(|d| (d.error.span().start().line, d.error.to_string())),
+                );
             }
         }
         for (line, msg) in &derive_lines {
             assert!(
-                cli.errors.0.iter().any(|d| d.error.span().start().line == *line && d.error.to_string() == *msg),
+                cli.errors
+                    .0
+                    .iter()
+                    .any(|d| d.error.span().start().line == *line && d.error.to_string() == *msg),
                 "{name}: the derive reports `{msg}` at line {line}, the CLI does not"
             );
         }

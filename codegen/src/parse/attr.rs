@@ -34,6 +34,8 @@ pub struct ContainerAttrs {
     pub opaque: Option<serde_json::Value>,
     /// `inline`
     pub inline: Option<Span>,
+    /// An attribute could not be parsed; checks that depend on it are skipped.
+    pub malformed: bool,
 }
 
 /// `#[schema(...)]` on a field.
@@ -133,6 +135,7 @@ pub fn container(
             }
         });
         if let Err(e) = res {
+            out.malformed = true;
             cx.push(file, e);
         }
     }

@@ -71,6 +71,7 @@ pub fn schema(
             );
             name.value()
         }
+        (None, None) if attrs.malformed => String::new(),
         (None, None) => {
             cx.error(
                 file,
@@ -172,7 +173,9 @@ pub fn schema(
         span: input.ident.span(),
         file,
     };
-    check_role_fields(cx, &def);
+    if matches!(def.shape, Shape::Object { .. }) {
+        check_role_fields(cx, &def);
+    }
     Some(SchemaInput {
         def,
         krate: attrs.krate,
@@ -366,7 +369,7 @@ pub fn hook(cx: &Diagnostics, file: Option<FileId>, input: &syn::DeriveInput) ->
             "a hook is described by a unit struct, e.g. `pub struct BeforeClusterCreate;`",
         );
     }
-    if !input.generics.params.is_empty() {
+    if is_unit && !input.generics.params.is_empty() {
         cx.error(file, input.generics.span(), "a hook type cannot be generic");
     }
     let mut missing = Vec::new();

@@ -1,0 +1,9 @@
+use capi_runtime::Hook;
+
+#[derive(Hook)]
+#[hook(group = "ui.example.com", version = "v1", request = Req, response = Resp)]
+pub struct Greet {
+    pub n: i32,
+}
+
+fn main() {}

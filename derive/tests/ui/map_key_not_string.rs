@@ -1,0 +1,12 @@
+use std::collections::BTreeMap;
+
+use capi_runtime::Schema;
+use serde::Serialize;
+
+#[derive(Serialize, Schema)]
+#[schema(package = "example.com/ui/v1")]
+pub struct Thing {
+    pub by_id: BTreeMap<i32, String>,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use capi_runtime::Schema;
+use serde::Serialize;
+
+#[derive(Serialize, Schema)]
+#[schema(package = "example.com/ui/v1")]
+pub struct Thing {
+    pub data: Vec<u8>,
+}
+
+fn main() {}
