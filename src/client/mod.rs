@@ -1,1 +1,224 @@
-//! The runtime client (work in progress).
+//! The runtime client: discovers extensions and calls their handlers over HTTPS.
+//!
+//! A [`Client`] is built once per process from the hook [`Catalog`] and the [`Registry`]
+//! shared with the ExtensionConfig controller, and cloned into every controller that calls
+//! hooks. Calls are typed by hook:
+//!
+//! * [`Client::discover`] asks an ExtensionConfig's extension for its handlers and returns
+//!   the ExtensionConfig with `status.handlers` rebuilt (nothing is registered).
+//! * [`Client::call_extension`] calls one handler by its full name.
+//! * [`Client::call_all_extensions`] calls every handler of a hook whose namespace selector
+//!   matches the object's namespace and aggregates the answers, one at a time or
+//!   concurrently ([`CallAllOptions`]).
+//!
+//! What a handler's failure policy covers: with `Ignore`, an error *communicating* with the
+//! extension (connection, TLS, timeout, a status other than 200, a body too large or that does
+//! not decode) gives a `Success` response with no message. It never covers a misconfiguration
+//! (unknown hook, unregistered handler, hook or namespace mismatch, unusable URL or CA
+//! bundle), a request that cannot be serialised, nor an answer whose status is `Failure` or
+//! unknown. Cluster API also ignores serialisation errors; we treat those as bugs.
+
+mod aggregate;
+mod call;
+mod decode;
+mod discovery;
+mod error;
+mod exchange;
+mod fan_out;
+mod http_clients;
+mod metrics;
+mod names;
+mod target;
+mod tls;
+mod urls;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use aggregate::{aggregate_responses, lowest_non_zero};
+pub use decode::DecodeError;
+pub use discovery::ValidationError;
+pub use error::{BuildError, CallError, ClientConfigError, DiscoveryError, ExchangeError};
+pub use metrics::{DURATION_BUCKETS, Metrics};
+pub use names::{
+    HandlerNameError, dns1123_label_errors, extension_name_from_handler_name, name_for_handler,
+};
+pub use target::{CallAllOptions, ForObject};
+pub use tls::TlsError;
+pub use urls::{UrlError, base_url, clean_join, go_duration, handler_url};
+
+use crate::api::runtime::v1beta2::{ClientConfig, ExtensionConfig};
+use crate::catalog::{Catalog, GroupVersionHook};
+use crate::registry::{Registry, RegistryError};
+use http_clients::{HttpClients, IdentityFiles};
+
+/// The most bytes of a response body the client reads, for any status (Cluster API caps
+/// only non-200 bodies).
+pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 20 << 20;
+
+/// The deadline of a Discovery call.
+pub const DISCOVERY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Builds a [`Client`].
+#[derive(Debug)]
+pub struct ClientBuilder {
+    catalog: Arc<Catalog>,
+    registry: Registry,
+    identity: Option<IdentityFiles>,
+    metrics: Metrics,
+    max_response_bytes: usize,
+}
+
+impl ClientBuilder {
+    /// Presents the certificate in `cert_file` (PEM chain) with the key in `key_file` to
+    /// every extension. The files are reloaded when they change.
+    pub fn client_certificate(
+        mut self,
+        cert_file: impl Into<PathBuf>,
+        key_file: impl Into<PathBuf>,
+    ) -> Self {
+        self.identity = Some(IdentityFiles {
+            cert_file: cert_file.into(),
+            key_file: key_file.into(),
+        });
+        self
+    }
+
+    /// Records into `metrics` (register them with [`Metrics::register`]); by default the
+    /// client records into metrics of its own that nothing exports.
+    pub fn metrics(mut self, metrics: Metrics) -> Self {
+        self.metrics = metrics;
+        self
+    }
+
+    /// Reads at most `limit` bytes of a response body (default
+    /// [`DEFAULT_MAX_RESPONSE_BYTES`]).
+    pub fn max_response_bytes(mut self, limit: usize) -> Self {
+        self.max_response_bytes = limit;
+        self
+    }
+
+    /// Builds the client; fails when the client certificate cannot be loaded.
+    pub fn build(self) -> Result<Client, BuildError> {
+        Ok(Client {
+            inner: Arc::new(Inner {
+                catalog: self.catalog,
+                registry: self.registry,
+                http: HttpClients::new(self.identity)?,
+                metrics: self.metrics,
+                max_response_bytes: self.max_response_bytes,
+            }),
+        })
+    }
+}
+
+struct Inner {
+    catalog: Arc<Catalog>,
+    registry: Registry,
+    http: HttpClients,
+    metrics: Metrics,
+    max_response_bytes: usize,
+}
+
+/// The runtime client. Cheap to clone; clones share the registry, the HTTP clients and the
+/// metrics.
+#[derive(Clone)]
+pub struct Client {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("catalog", &self.inner.catalog)
+            .field("cached_http_clients", &self.inner.http.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    /// A builder for a client over `catalog` and `registry`.
+    pub fn builder(catalog: Arc<Catalog>, registry: Registry) -> ClientBuilder {
+        ClientBuilder {
+            catalog,
+            registry,
+            identity: None,
+            metrics: Metrics::new(),
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+        }
+    }
+
+    /// The catalog the client resolves hooks in.
+    pub fn catalog(&self) -> &Catalog {
+        &self.inner.catalog
+    }
+
+    /// The registry the client reads handlers from.
+    pub fn registry(&self) -> &Registry {
+        &self.inner.registry
+    }
+
+    /// Loads the registrations of `configs`; see [`Registry::warm_up`].
+    pub fn warm_up(&self, configs: &[ExtensionConfig]) -> Result<(), RegistryError> {
+        self.inner.registry.warm_up(configs)
+    }
+
+    /// True once the registry is warmed up.
+    pub fn is_ready(&self) -> bool {
+        self.inner.registry.is_ready()
+    }
+
+    /// Registers (or replaces) the handlers in the ExtensionConfig's status, then drops the
+    /// HTTP clients no registration uses any more.
+    pub fn register(&self, config: &ExtensionConfig) -> Result<(), RegistryError> {
+        self.inner.registry.add(config)?;
+        self.prune_http_clients();
+        Ok(())
+    }
+
+    /// Removes the ExtensionConfig's handlers, then drops the HTTP clients no registration
+    /// uses any more.
+    pub fn unregister(&self, config: &ExtensionConfig) -> Result<(), RegistryError> {
+        self.inner.registry.remove(config)?;
+        self.prune_http_clients();
+        Ok(())
+    }
+
+    /// How many HTTP clients are cached (one per host and CA bundle in use).
+    pub fn cached_http_clients(&self) -> usize {
+        self.inner.http.len()
+    }
+
+    fn prune_http_clients(&self) {
+        let in_use: Vec<(String, Vec<u8>)> = self
+            .inner
+            .registry
+            .snapshot()
+            .iter()
+            .filter_map(|r| {
+                let base = urls::base_url(&r.client_config).ok()?;
+                Some((urls::host_of(&base), r.client_config.ca_bundle.0.clone()))
+            })
+            .collect();
+        self.inner
+            .http
+            .retain(|host, ca| in_use.iter().any(|(h, c)| h == host && c == ca));
+    }
+
+    /// The HTTP client and full URL of a handler.
+    fn endpoint(
+        &self,
+        config: &ClientConfig,
+        gvh: &GroupVersionHook,
+        handler: &str,
+        timeout: Duration,
+    ) -> Result<(reqwest::Client, ::url::Url), ClientConfigError> {
+        let base = urls::base_url(config)?;
+        let http = self
+            .inner
+            .http
+            .get(&urls::host_of(&base), &config.ca_bundle.0)?;
+        Ok((http, urls::handler_url(&base, gvh, handler, timeout)))
+    }
+}

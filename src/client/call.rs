@@ -1,0 +1,332 @@
+//! Calling handlers: one by name, or every handler of a hook.
+
+use std::sync::Arc;
+
+use tracing::Instrument;
+
+use super::aggregate::aggregate_responses;
+use super::decode::RawStatus;
+use super::error::{CallError, ExchangeError};
+use super::exchange::{Request, exchange};
+use super::fan_out;
+use super::target::{CallAllOptions, ForObject};
+use super::{Client, urls};
+use crate::api::runtime::v1beta2::FailurePolicy;
+use crate::catalog::{GroupHook, GroupVersionHook};
+use crate::hook::{Hook, HookRequest, HookResponse, Message};
+use crate::hooks::v1alpha1::ResponseStatus;
+use crate::registry::Registration;
+
+impl Client {
+    /// The full names of the handlers of hook `H` whose namespace selector matches the
+    /// object's namespace, sorted by name.
+    pub fn get_all_extensions<H: Hook>(
+        &self,
+        for_object: &ForObject,
+    ) -> Result<Vec<String>, CallError> {
+        let (_, registrations) = self.matching_registrations::<H>(for_object)?;
+        Ok(registrations.iter().map(|r| r.name.clone()).collect())
+    }
+
+    /// Calls the handler named `name` (`<handler>.<extensionconfig>`) with `request`.
+    ///
+    /// The handler must be registered for hook `H` and its namespace selector must match the
+    /// object's namespace (a mismatch is an error here, while
+    /// [`Client::call_all_extensions`] skips such handlers). The request is sent with
+    /// `apiVersion` and `kind` set and with the ExtensionConfig's settings under the request's
+    /// own (the request's keys win). See the [module documentation](super) for what the
+    /// handler's failure policy covers.
+    pub async fn call_extension<H: Hook>(
+        &self,
+        name: &str,
+        request: &H::Request,
+        for_object: &ForObject,
+    ) -> Result<H::Response, CallError> {
+        let gvh = self
+            .inner
+            .catalog
+            .group_version_hook::<H>()
+            .map_err(|source| CallError::HookNotInCatalog {
+                handler: name.to_string(),
+                source,
+            })?;
+        let registration = self
+            .inner
+            .registry
+            .get(name)
+            .map_err(|source| CallError::Registry {
+                handler: name.to_string(),
+                source,
+            })?;
+        if registration.gvh.group != gvh.group || registration.gvh.hook != gvh.hook {
+            return Err(CallError::HookMismatch {
+                handler: name.to_string(),
+                expected: gvh.group_hook(),
+                registered: registration.gvh.clone(),
+            });
+        }
+        if !registration
+            .namespace_selector
+            .matches_namespace(&for_object.namespace, &for_object.namespace_labels)
+        {
+            return Err(CallError::NamespaceMismatch {
+                handler: name.to_string(),
+                namespace: for_object.namespace.clone(),
+                name: for_object.name.clone(),
+            });
+        }
+        self.call_registration::<H>(&registration, &gvh, request)
+            .await
+    }
+
+    /// Calls every handler of hook `H` whose namespace selector matches the object's
+    /// namespace, in handler-name order, and aggregates their answers: status `Success`, the
+    /// lowest non-zero `retryAfterSeconds`, and the non-empty messages joined with `", "`.
+    ///
+    /// The first failing handler (in name order) fails the whole call with its error; handlers
+    /// after it are not called (sequential mode) or are cancelled (concurrent mode). Both
+    /// modes give the same result. No handler at all is a success.
+    pub async fn call_all_extensions<H: Hook>(
+        &self,
+        request: &H::Request,
+        for_object: &ForObject,
+        options: CallAllOptions,
+    ) -> Result<H::Response, CallError> {
+        let (gvh, registrations) = self.matching_registrations::<H>(for_object)?;
+        let call = |i: usize| self.call_registration::<H>(&registrations[i], &gvh, request);
+        let outcome = match options.concurrency {
+            None => fan_out::sequential(registrations.len(), call).await,
+            Some(limit) => fan_out::concurrent(registrations.len(), limit, call).await,
+        };
+        match outcome {
+            Ok(responses) => Ok(aggregate_responses(&responses)),
+            Err(error) => {
+                tracing::error!(hook = H::NAME, %error, "failed to call extension handlers");
+                Err(CallError::Handler {
+                    hook: gvh.group_hook(),
+                    source: Box::new(error),
+                })
+            }
+        }
+    }
+
+    /// The hook's GVH and the registrations of its group and name whose selector matches.
+    fn matching_registrations<H: Hook>(
+        &self,
+        for_object: &ForObject,
+    ) -> Result<(GroupVersionHook, Vec<Arc<Registration>>), CallError> {
+        let gvh = self
+            .inner
+            .catalog
+            .group_version_hook::<H>()
+            .map_err(|source| CallError::HookNotInCatalog {
+                handler: String::new(),
+                source,
+            })?;
+        let group_hook: GroupHook = gvh.group_hook();
+        let registrations =
+            self.inner
+                .registry
+                .list(&group_hook)
+                .map_err(|source| CallError::List {
+                    hook: group_hook.clone(),
+                    source,
+                })?;
+        let matching = registrations
+            .into_iter()
+            .filter(|r| {
+                let matches = r
+                    .namespace_selector
+                    .matches_namespace(&for_object.namespace, &for_object.namespace_labels);
+                if !matches {
+                    tracing::trace!(
+                        extension_handler = %r.name,
+                        namespace = %for_object.namespace,
+                        selector = %r.namespace_selector,
+                        "skipping extension handler: the namespace does not match its selector"
+                    );
+                }
+                matches
+            })
+            .collect();
+        Ok((gvh, matching))
+    }
+
+    /// Calls one registration: builds the request, runs the exchange, applies the failure
+    /// policy and checks the status.
+    async fn call_registration<H: Hook>(
+        &self,
+        registration: &Registration,
+        gvh: &GroupVersionHook,
+        request: &H::Request,
+    ) -> Result<H::Response, CallError> {
+        let handler = registration.name.as_str();
+        if registration.gvh != *gvh {
+            // Only the version can differ here; converting between hook versions is not
+            // supported yet, so such a handler is a misconfiguration.
+            return Err(CallError::HookMismatch {
+                handler: handler.to_string(),
+                expected: gvh.group_hook(),
+                registered: registration.gvh.clone(),
+            });
+        }
+        let timeout = registration.timeout();
+        let (http, url) = self
+            .endpoint(
+                &registration.client_config,
+                &registration.gvh,
+                registration.handler_short_name(),
+                timeout,
+            )
+            .map_err(|source| CallError::HttpClient {
+                handler: handler.to_string(),
+                hook: gvh.clone(),
+                source,
+            })?;
+        let exchange_error = |source: ExchangeError| CallError::Exchange {
+            handler: handler.to_string(),
+            hook: gvh.clone(),
+            source,
+        };
+        let body = serde_json::to_vec(&outgoing_request::<H>(registration, request))
+            .map_err(|e| exchange_error(ExchangeError::Encode(e.to_string())))?;
+        let span = tracing::debug_span!(
+            "call_extension",
+            extension_handler = handler,
+            hook = H::NAME,
+            url = %url,
+            code = tracing::field::Empty,
+            status = tracing::field::Empty,
+        );
+        tracing::debug!(parent: &span, "calling extension handler");
+        let result = exchange::<H::Response>(Request {
+            http: &http,
+            url: &url,
+            host: &urls::host_label(&url),
+            hook: gvh,
+            timeout,
+            body: body.into(),
+            max_body: self.inner.max_response_bytes,
+            metrics: &self.inner.metrics,
+        })
+        .instrument(span.clone())
+        .await;
+        let (mut response, RawStatus(status)) = match result {
+            Ok(ok) => ok,
+            Err(error)
+                if error.is_calling_error()
+                    && registration.failure_policy == FailurePolicy::Ignore =>
+            {
+                tracing::error!(
+                    parent: &span,
+                    %error,
+                    "ignoring error calling extension handler because of FailurePolicy \"Ignore\""
+                );
+                return Ok(H::Response::success());
+            }
+            Err(error) => {
+                tracing::error!(parent: &span, %error, "failed to call extension handler");
+                return Err(exchange_error(error));
+            }
+        };
+        match status.as_str() {
+            "Success" => {
+                response.set_status(ResponseStatus::Success);
+                match response.retry_after_seconds() {
+                    Some(seconds) if seconds != 0 => tracing::debug!(
+                        parent: &span,
+                        retry_after_seconds = seconds,
+                        "extension handler returned a blocking response"
+                    ),
+                    _ => tracing::debug!(parent: &span, "extension handler returned success"),
+                }
+                Ok(response)
+            }
+            "Failure" => Err(CallError::Failure {
+                handler: handler.to_string(),
+                hook: gvh.clone(),
+                url: url.to_string(),
+                message: response.message().to_string(),
+            }),
+            _ => Err(CallError::UnknownStatus {
+                handler: handler.to_string(),
+                hook: gvh.clone(),
+                url: url.to_string(),
+                status,
+                message: response.message().to_string(),
+            }),
+        }
+    }
+}
+
+/// The request as sent: a copy of the caller's with `apiVersion` and `kind` set and the
+/// ExtensionConfig's settings under the request's own. Neither input is changed.
+fn outgoing_request<H: Hook>(registration: &Registration, request: &H::Request) -> H::Request {
+    let mut outgoing = request.clone();
+    outgoing.set_type_meta(H::API_VERSION, H::REQUEST_KIND);
+    if let Some(settings) = outgoing.settings_mut() {
+        if !registration.settings.is_empty() {
+            let mut merged = (*registration.settings).clone();
+            merged.extend(std::mem::take(settings));
+            *settings = merged;
+        }
+    }
+    outgoing
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::hooks::v1alpha1::{BeforeClusterCreate, BeforeClusterCreateRequest};
+    use crate::registry::NamespaceSelector;
+
+    #[test]
+    fn settings_merge_with_request_precedence() {
+        let map = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let registration = Registration {
+            name: "h.ext".into(),
+            extension_config_name: "ext".into(),
+            extension_config_resource_version: String::new(),
+            gvh: GroupVersionHook::of::<BeforeClusterCreate>(),
+            namespace_selector: NamespaceSelector::everything(),
+            client_config: Default::default(),
+            timeout_seconds: 0,
+            failure_policy: FailurePolicy::Fail,
+            settings: Arc::new(map(&[("a", "registration"), ("b", "registration")])),
+        };
+        let request = BeforeClusterCreateRequest {
+            settings: map(&[("b", "request"), ("c", "request")]),
+            ..Default::default()
+        };
+        let out = outgoing_request::<BeforeClusterCreate>(&registration, &request);
+        assert_eq!(
+            out.settings,
+            map(&[("a", "registration"), ("b", "request"), ("c", "request")])
+        );
+        assert_eq!(out.api_version, "hooks.runtime.cluster.x-k8s.io/v1alpha1");
+        assert_eq!(out.kind, "BeforeClusterCreateRequest");
+        assert_eq!(
+            request.settings.len(),
+            2,
+            "the caller's request is not changed"
+        );
+        assert_eq!(
+            registration.settings.len(),
+            2,
+            "the registration is not changed"
+        );
+
+        let empty = outgoing_request::<BeforeClusterCreate>(&registration, &Default::default());
+        assert_eq!(
+            empty.settings,
+            map(&[("a", "registration"), ("b", "registration")])
+        );
+    }
+}

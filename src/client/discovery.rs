@@ -1,0 +1,303 @@
+//! Discovery: asking an extension which handlers it serves, then defaulting and validating
+//! the answer before it may become registrations.
+
+use std::collections::HashSet;
+
+use serde::Deserialize;
+use tracing::Instrument;
+
+use super::decode::RawStatus;
+use super::error::DiscoveryError;
+use super::exchange::{Request, exchange};
+use super::names::{dns1123_label_errors, name_for_handler};
+use super::{Client, DISCOVERY_TIMEOUT, urls};
+use crate::api::runtime::v1beta2::{self as api, ExtensionConfig};
+use crate::catalog::{Catalog, GroupVersionHook};
+use crate::hook::{Hook, Message};
+use crate::hooks::v1alpha1::{DEFAULT_HANDLERS_TIMEOUT_SECONDS, Discovery, DiscoveryRequest};
+use crate::registry::parse_group_version;
+
+/// The longest timeout a handler may ask for, in seconds.
+pub const MAX_HANDLER_TIMEOUT_SECONDS: i64 = 30;
+
+/// One rule a Discovery response breaks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ValidationError {
+    /// Two handlers have the same name (reported for the second and later ones).
+    #[error("duplicate name for handler {0} found")]
+    DuplicateName(String),
+    /// The name is not a DNS-1123 label.
+    #[error("handler name {name} is not valid: [{}]", reasons.join(", "))]
+    InvalidName {
+        /// The handler's name.
+        name: String,
+        /// Kubernetes' messages.
+        reasons: Vec<String>,
+    },
+    /// The timeout is outside 0..=30 seconds.
+    #[error("handler {name} timeoutSeconds {timeout} must be between 0 and 30")]
+    Timeout {
+        /// The handler's name.
+        name: String,
+        /// The timeout asked for.
+        timeout: i64,
+    },
+    /// The failure policy is neither `Ignore` nor `Fail`.
+    #[error("handler {name} failurePolicy {policy} must equal \"Ignore\" or \"Fail\"")]
+    FailurePolicy {
+        /// The handler's name.
+        name: String,
+        /// The policy asked for.
+        policy: String,
+    },
+    /// The hook's apiVersion is not `<group>/<version>`.
+    #[error("handler {name} requestHook APIVersion {api_version} is not valid: {reason}")]
+    ApiVersion {
+        /// The handler's name.
+        name: String,
+        /// The apiVersion as written.
+        api_version: String,
+        /// Why it does not parse.
+        reason: String,
+    },
+    /// The hook is not in the catalog (in that version).
+    #[error("handler {name} requestHook {api_version}/{hook} is not in the Runtime SDK catalog")]
+    NotInCatalog {
+        /// The handler's name.
+        name: String,
+        /// The apiVersion as written.
+        api_version: String,
+        /// The hook as written.
+        hook: String,
+    },
+}
+
+/// The Discovery response as written, before any typing, so that every rule can report the
+/// value it rejects.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct RawDiscoveryResponse {
+    message: String,
+    handlers: Vec<RawHandler>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct RawHandler {
+    name: String,
+    request_hook: RawHook,
+    timeout_seconds: Option<i64>,
+    failure_policy: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct RawHook {
+    api_version: String,
+    hook: String,
+}
+
+/// Defaults and validates every handler; all or nothing.
+fn validate(
+    catalog: &Catalog,
+    config_name: &str,
+    handlers: &[RawHandler],
+) -> Result<Vec<api::ExtensionHandler>, Vec<ValidationError>> {
+    let mut errors = Vec::new();
+    let mut seen = HashSet::new();
+    let mut out = Vec::with_capacity(handlers.len());
+    for h in handlers {
+        let name = &h.name;
+        if !seen.insert(name.as_str()) {
+            errors.push(ValidationError::DuplicateName(name.clone()));
+        }
+        let reasons = dns1123_label_errors(name);
+        if !reasons.is_empty() {
+            errors.push(ValidationError::InvalidName {
+                name: name.clone(),
+                reasons,
+            });
+        }
+        let timeout = h
+            .timeout_seconds
+            .unwrap_or(DEFAULT_HANDLERS_TIMEOUT_SECONDS.into());
+        if !(0..=MAX_HANDLER_TIMEOUT_SECONDS).contains(&timeout) {
+            errors.push(ValidationError::Timeout {
+                name: name.clone(),
+                timeout,
+            });
+        }
+        let policy = match h.failure_policy.as_deref().unwrap_or("Fail") {
+            "Fail" => Some(api::FailurePolicy::Fail),
+            "Ignore" => Some(api::FailurePolicy::Ignore),
+            other => {
+                errors.push(ValidationError::FailurePolicy {
+                    name: name.clone(),
+                    policy: other.to_string(),
+                });
+                None
+            }
+        };
+        let hook = &h.request_hook;
+        match parse_group_version(&hook.api_version) {
+            Err(reason) => errors.push(ValidationError::ApiVersion {
+                name: name.clone(),
+                api_version: hook.api_version.clone(),
+                reason,
+            }),
+            Ok((group, version)) => {
+                if !catalog.is_registered(&GroupVersionHook::new(group, version, hook.hook.clone()))
+                {
+                    errors.push(ValidationError::NotInCatalog {
+                        name: name.clone(),
+                        api_version: hook.api_version.clone(),
+                        hook: hook.hook.clone(),
+                    });
+                }
+            }
+        }
+        out.push(api::ExtensionHandler {
+            name: name_for_handler(name, config_name),
+            request_hook: api::GroupVersionHook {
+                api_version: hook.api_version.clone(),
+                hook: hook.hook.clone(),
+            },
+            timeout_seconds: i32::try_from(timeout).unwrap_or_default(),
+            failure_policy: policy,
+        });
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+impl Client {
+    /// Calls the Discovery endpoint of `config`'s extension and returns a copy of `config`
+    /// whose `status.handlers` lists the discovered handlers, named
+    /// `<handler>.<extensionconfig>`, in the order the extension gave them. Missing timeouts
+    /// default to 10 s and missing failure policies to `Fail`.
+    ///
+    /// Discovery has no failure policy, and any rule the response breaks fails the whole
+    /// discovery. Nothing is registered here: pass the result to [`Client::register`].
+    pub async fn discover(
+        &self,
+        config: &ExtensionConfig,
+    ) -> Result<ExtensionConfig, DiscoveryError> {
+        let config_name = config.metadata.name.clone().unwrap_or_default();
+        let gvh = self
+            .inner
+            .catalog
+            .group_version_hook::<Discovery>()
+            .map_err(|source| DiscoveryError::HookNotInCatalog {
+                config: config_name.clone(),
+                source,
+            })?;
+        if !dns1123_label_errors(&config_name).is_empty() {
+            return Err(DiscoveryError::InvalidName {
+                config: config_name,
+            });
+        }
+        let (http, url) = self
+            .endpoint(&config.spec.client_config, &gvh, "", DISCOVERY_TIMEOUT)
+            .map_err(|source| DiscoveryError::HttpClient {
+                config: config_name.clone(),
+                source,
+            })?;
+        let mut request = DiscoveryRequest::default();
+        request.set_type_meta(Discovery::API_VERSION, Discovery::REQUEST_KIND);
+        let body = serde_json::to_vec(&request).map_err(|e| DiscoveryError::Exchange {
+            config: config_name.clone(),
+            source: super::ExchangeError::Encode(e.to_string()),
+        })?;
+        let span = tracing::debug_span!(
+            "discover_extension",
+            extension_config = %config_name,
+            url = %url,
+            code = tracing::field::Empty,
+            status = tracing::field::Empty,
+        );
+        let (response, RawStatus(status)) = exchange::<RawDiscoveryResponse>(Request {
+            http: &http,
+            url: &url,
+            host: &urls::host_label(&url),
+            hook: &gvh,
+            timeout: DISCOVERY_TIMEOUT,
+            body: body.into(),
+            max_body: self.inner.max_response_bytes,
+            metrics: &self.inner.metrics,
+        })
+        .instrument(span)
+        .await
+        .map_err(|source| DiscoveryError::Exchange {
+            config: config_name.clone(),
+            source,
+        })?;
+        match status.as_str() {
+            "Success" => {}
+            "Failure" => {
+                return Err(DiscoveryError::Failure {
+                    config: config_name,
+                    message: response.message,
+                });
+            }
+            _ => {
+                return Err(DiscoveryError::UnknownStatus {
+                    config: config_name,
+                    status,
+                    message: response.message,
+                });
+            }
+        }
+        let handlers =
+            validate(&self.inner.catalog, &config_name, &response.handlers).map_err(|errors| {
+                DiscoveryError::Invalid {
+                    config: config_name.clone(),
+                    errors,
+                }
+            })?;
+        tracing::debug!(extension_config = %config_name, handlers = handlers.len(), "discovered extension");
+        let mut discovered = config.clone();
+        discovered.status.handlers = handlers;
+        Ok(discovered)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn handler(name: &str, api_version: &str, hook: &str) -> RawHandler {
+        RawHandler {
+            name: name.to_string(),
+            request_hook: RawHook {
+                api_version: api_version.to_string(),
+                hook: hook.to_string(),
+            },
+            timeout_seconds: None,
+            failure_policy: None,
+        }
+    }
+
+    const V1ALPHA1: &str = "hooks.runtime.cluster.x-k8s.io/v1alpha1";
+
+    #[test]
+    fn defaults_are_applied_and_names_qualified() {
+        let catalog = crate::hooks::catalog();
+        let mut explicit = handler("second", V1ALPHA1, "AfterClusterUpgrade");
+        explicit.timeout_seconds = Some(0);
+        explicit.failure_policy = Some("Ignore".into());
+        let out = validate(
+            &catalog,
+            "ext1",
+            &[handler("first", V1ALPHA1, "BeforeClusterUpgrade"), explicit],
+        )
+        .unwrap();
+        assert_eq!(out[0].name, "first.ext1");
+        assert_eq!(out[0].timeout_seconds, 10);
+        assert_eq!(out[0].failure_policy, Some(api::FailurePolicy::Fail));
+        assert_eq!(out[1].timeout_seconds, 0);
+        assert_eq!(out[1].failure_policy, Some(api::FailurePolicy::Ignore));
+    }
+}

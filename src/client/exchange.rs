@@ -1,0 +1,160 @@
+//! One HTTP exchange with an extension: POST the JSON request, wait for the answer within the
+//! deadline, read a bounded body and decode it.
+
+use std::error::Error as StdError;
+use std::time::{Duration, Instant};
+
+use serde::de::DeserializeOwned;
+use url::Url;
+
+use super::decode::{RawStatus, decode_response};
+use super::error::ExchangeError;
+use super::metrics::Metrics;
+use crate::catalog::GroupVersionHook;
+
+/// How many bytes of a non-200 body an error message quotes.
+const EXCERPT_BYTES: usize = 512;
+
+/// Everything one exchange needs.
+pub(crate) struct Request<'a> {
+    pub(crate) http: &'a reqwest::Client,
+    pub(crate) url: &'a Url,
+    /// The host label of the metrics.
+    pub(crate) host: &'a str,
+    /// The caller's hook, for the metrics.
+    pub(crate) hook: &'a GroupVersionHook,
+    pub(crate) timeout: Duration,
+    pub(crate) body: bytes::Bytes,
+    pub(crate) max_body: usize,
+    pub(crate) metrics: &'a Metrics,
+}
+
+/// The error and its causes, as one line, without the URL that reqwest adds (the caller's
+/// message has it already).
+fn describe(e: reqwest::Error) -> String {
+    let e = e.without_url();
+    let mut parts = vec![e.to_string()];
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if parts.last() != Some(&text) {
+            parts.push(text);
+        }
+        source = s.source();
+    }
+    parts.join(": ")
+}
+
+enum ReadError {
+    TooLarge,
+    Failed(String),
+}
+
+/// Reads the whole body, refusing more than `limit` bytes.
+async fn read_capped(response: &mut reqwest::Response, limit: usize) -> Result<Vec<u8>, ReadError> {
+    let announced = response.content_length().unwrap_or(0);
+    if announced > limit as u64 {
+        return Err(ReadError::TooLarge);
+    }
+    let mut body = Vec::with_capacity(announced as usize);
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| ReadError::Failed(describe(e)))?
+    {
+        if body.len() + chunk.len() > limit {
+            return Err(ReadError::TooLarge);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// Quotes the start of a body for an error message.
+fn excerpt(body: &[u8]) -> String {
+    let cut = body.len() > EXCERPT_BYTES;
+    let mut text = String::from_utf8_lossy(&body[..body.len().min(EXCERPT_BYTES)]).into_owned();
+    if cut {
+        text.push_str("...");
+    }
+    format!("{text:?}")
+}
+
+/// Runs the exchange and records its metrics. On success returns the decoded response and the
+/// status the extension wrote.
+pub(crate) async fn exchange<T: DeserializeOwned>(
+    req: Request<'_>,
+) -> Result<(T, RawStatus), ExchangeError> {
+    let start = Instant::now();
+    let mut code: Option<u16> = None;
+    let url = req.url.as_str();
+    let attempt = async {
+        let mut response = req
+            .http
+            .post(req.url.clone())
+            .header(http::header::CONTENT_TYPE, "application/json")
+            .body(req.body.clone())
+            .send()
+            .await
+            .map_err(|e| ExchangeError::Transport {
+                url: url.to_string(),
+                cause: describe(e),
+            })?;
+        let status = response.status().as_u16();
+        code = Some(status);
+        let body = read_capped(&mut response, req.max_body).await;
+        if status != 200 {
+            return Err(match body {
+                Ok(body) => ExchangeError::HttpStatus {
+                    url: url.to_string(),
+                    code: status,
+                    excerpt: excerpt(&body),
+                },
+                Err(ReadError::TooLarge) => ExchangeError::HttpStatusBody {
+                    url: url.to_string(),
+                    code: status,
+                    cause: format!("body is larger than {} bytes", req.max_body),
+                },
+                Err(ReadError::Failed(cause)) => ExchangeError::HttpStatusBody {
+                    url: url.to_string(),
+                    code: status,
+                    cause,
+                },
+            });
+        }
+        let body = body.map_err(|e| match e {
+            ReadError::TooLarge => ExchangeError::BodyTooLarge {
+                url: url.to_string(),
+                code: status,
+                limit: req.max_body,
+            },
+            ReadError::Failed(cause) => ExchangeError::Body {
+                url: url.to_string(),
+                cause,
+            },
+        })?;
+        decode_response::<T>(&body).map_err(|source| ExchangeError::Decode {
+            url: url.to_string(),
+            source,
+        })
+    };
+    let result = match tokio::time::timeout(req.timeout, attempt).await {
+        Ok(result) => result,
+        Err(_) => Err(ExchangeError::Timeout {
+            url: url.to_string(),
+            timeout: req.timeout,
+        }),
+    };
+    let status = match &result {
+        Ok((_, RawStatus(s))) => s.as_str(),
+        Err(_) => "",
+    };
+    let span = tracing::Span::current();
+    if let Some(c) = code {
+        span.record("code", c);
+    }
+    span.record("status", status);
+    req.metrics.count(req.hook, req.host, code, status);
+    req.metrics.observe(req.hook, req.host, start.elapsed());
+    result
+}

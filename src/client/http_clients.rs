@@ -1,0 +1,159 @@
+//! The cache of HTTP clients, one per (host, caBundle), and the client certificate they
+//! present.
+//!
+//! A client is immutable once built: its TLS configuration pins the trusted CAs and the
+//! client certificate, so concurrent calls never share mutable TLS state. A change of host or
+//! CA bundle selects another entry; entries expire after a day and [`HttpClients::retain`]
+//! drops those no registration uses any more. When the client certificate files change on
+//! disk, the new pair is loaded and every cached client is dropped, so that no kept-alive
+//! connection keeps using the old certificate.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant, SystemTime};
+
+use super::tls::{ClientIdentity, TlsError, client_config};
+
+/// How long a cached client is used before it is rebuilt.
+pub(crate) const CLIENT_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// Paths of a client certificate and its key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct IdentityFiles {
+    pub(crate) cert_file: PathBuf,
+    pub(crate) key_file: PathBuf,
+}
+
+/// What is observed of a file to notice that it changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct FileStamp {
+    len: u64,
+    modified: Option<SystemTime>,
+    inode: u64,
+}
+
+fn stamp(path: &PathBuf) -> Option<FileStamp> {
+    let meta = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    let inode = std::os::unix::fs::MetadataExt::ino(&meta);
+    #[cfg(not(unix))]
+    let inode = 0;
+    Some(FileStamp {
+        len: meta.len(),
+        modified: meta.modified().ok(),
+        inode,
+    })
+}
+
+struct Entry {
+    ca_bundle: Vec<u8>,
+    client: reqwest::Client,
+    created: Instant,
+}
+
+#[derive(Default)]
+struct State {
+    by_host: HashMap<String, Vec<Entry>>,
+    identity: Option<ClientIdentity>,
+    stamps: Option<(Option<FileStamp>, Option<FileStamp>)>,
+}
+
+/// The cache of HTTP clients.
+pub(crate) struct HttpClients {
+    identity_files: Option<IdentityFiles>,
+    state: Mutex<State>,
+}
+
+impl HttpClients {
+    /// A cache whose clients present the certificate in `identity_files`, loaded now.
+    pub(crate) fn new(identity_files: Option<IdentityFiles>) -> Result<Self, TlsError> {
+        let mut state = State::default();
+        if let Some(files) = &identity_files {
+            state.stamps = Some((stamp(&files.cert_file), stamp(&files.key_file)));
+            state.identity = Some(ClientIdentity::load(&files.cert_file, &files.key_file)?);
+        }
+        Ok(HttpClients {
+            identity_files,
+            state: Mutex::new(state),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // Every update leaves the state consistent, so a poisoned lock is still usable.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Reloads the client certificate when its files changed since the last look. Returns
+    /// true when a new certificate was loaded (and the cache flushed). A pair that does not
+    /// load keeps the previous certificate in use and is retried when the files change again.
+    pub(crate) fn refresh_identity(&self) -> bool {
+        let Some(files) = &self.identity_files else {
+            return false;
+        };
+        let stamps = Some((stamp(&files.cert_file), stamp(&files.key_file)));
+        if self.lock().stamps == stamps {
+            return false;
+        }
+        let loaded = ClientIdentity::load(&files.cert_file, &files.key_file);
+        let mut state = self.lock();
+        state.stamps = stamps;
+        match loaded {
+            Ok(identity) => {
+                state.identity = Some(identity);
+                state.by_host.clear();
+                tracing::info!(cert_file = ?files.cert_file, "reloaded the client certificate");
+                true
+            }
+            Err(error) => {
+                tracing::warn!(%error, "keeping the previous client certificate");
+                false
+            }
+        }
+    }
+
+    /// The client for `host` trusting `ca_bundle`, built on first use.
+    pub(crate) fn get(&self, host: &str, ca_bundle: &[u8]) -> Result<reqwest::Client, TlsError> {
+        self.refresh_identity();
+        let mut state = self.lock();
+        let now = Instant::now();
+        if let Some(entries) = state.by_host.get_mut(host) {
+            entries.retain(|e| now.duration_since(e.created) < CLIENT_TTL);
+            if let Some(e) = entries.iter().find(|e| e.ca_bundle == ca_bundle) {
+                return Ok(e.client.clone());
+            }
+        }
+        let tls = client_config(ca_bundle, state.identity.as_ref())?;
+        let client = reqwest::Client::builder()
+            .tls_backend_preconfigured(tls)
+            .redirect(reqwest::redirect::Policy::none())
+            .pool_idle_timeout(Duration::from_secs(90))
+            .user_agent(concat!("capi-runtime/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| TlsError::HttpClient(e.to_string()))?;
+        state
+            .by_host
+            .entry(host.to_string())
+            .or_default()
+            .push(Entry {
+                ca_bundle: ca_bundle.to_vec(),
+                client: client.clone(),
+                created: now,
+            });
+        Ok(client)
+    }
+
+    /// Keeps only the clients for which `keep(host, ca_bundle)` holds.
+    pub(crate) fn retain(&self, keep: impl Fn(&str, &[u8]) -> bool) {
+        let mut state = self.lock();
+        state.by_host.retain(|host, entries| {
+            entries.retain(|e| keep(host, &e.ca_bundle));
+            !entries.is_empty()
+        });
+    }
+
+    /// How many clients are cached.
+    pub(crate) fn len(&self) -> usize {
+        self.lock().by_host.values().map(Vec::len).sum()
+    }
+}

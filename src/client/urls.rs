@@ -1,0 +1,248 @@
+//! Where a handler lives: the URL of a hook call, built from an ExtensionConfig's client
+//! config, the hook's path and the call timeout.
+
+use std::time::Duration;
+
+use url::Url;
+
+use crate::api::runtime::v1beta2::ClientConfig;
+use crate::catalog::{GroupVersionHook, gvh_to_path};
+
+/// Why the URL of an extension could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UrlError {
+    /// Neither `service` nor `url` is set.
+    #[error("failed to compute URL: at least one of service and url should be defined in config")]
+    Missing,
+    /// `url` does not parse.
+    #[error("failed to compute URL: failed to parse url from clientConfig: {0}")]
+    Parse(String),
+    /// `url` is not `https`.
+    #[error("failed to compute URL: expected https scheme, got {0}")]
+    Scheme(String),
+    /// `url` carries user info, a query or a fragment, which the API does not allow.
+    #[error("failed to compute URL: url must not contain {0}")]
+    Forbidden(&'static str),
+}
+
+/// The base URL of an extension: `https://<service>.<namespace>.svc[:port]<path>` for a
+/// service reference (which wins when both are set), otherwise the configured `url`.
+///
+/// Unlike Cluster API, user info, query and fragment are rejected here, as the API documents.
+pub fn base_url(config: &ClientConfig) -> Result<Url, UrlError> {
+    let raw = if config.service.is_defined() {
+        let s = &config.service;
+        let port = s.port.map(|p| format!(":{p}")).unwrap_or_default();
+        format!("https://{}.{}.svc{port}{}", s.name, s.namespace, s.path)
+    } else if config.url.is_empty() {
+        return Err(UrlError::Missing);
+    } else {
+        config.url.clone()
+    };
+    let url = Url::parse(&raw).map_err(|e| UrlError::Parse(e.to_string()))?;
+    if url.scheme() != "https" {
+        return Err(UrlError::Scheme(url.scheme().to_string()));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(UrlError::Parse(format!("missing host in {raw:?}")));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(UrlError::Forbidden("user info"));
+    }
+    if url.query().is_some() {
+        return Err(UrlError::Forbidden("a query"));
+    }
+    if url.fragment().is_some() {
+        return Err(UrlError::Forbidden("a fragment"));
+    }
+    Ok(url)
+}
+
+/// The URL of a handler: the base URL with the hook path joined to its path and the timeout
+/// as the `timeout` query parameter, e.g. `https://host/prefix/<group>/<version>/<hook>/<name>?timeout=10s`.
+pub fn handler_url(
+    base: &Url,
+    gvh: &GroupVersionHook,
+    handler_name: &str,
+    timeout: Duration,
+) -> Url {
+    let mut url = base.clone();
+    let joined = clean_join(base.path(), &gvh_to_path(gvh, handler_name));
+    url.set_path(&joined);
+    url.query_pairs_mut()
+        .append_pair("timeout", &go_duration(timeout));
+    url
+}
+
+/// Joins two slash-separated paths and cleans the result like Go's `path.Join`: repeated
+/// slashes collapse, `.` and `..` are resolved, and there is no trailing slash.
+pub fn clean_join(base: &str, tail: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for segment in base.split('/').chain(tail.split('/')) {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    format!("/{}", parts.join("/"))
+}
+
+/// Formats a duration of whole seconds as Go prints it: `10s`, `1m30s`, `1h0m0s`.
+pub fn go_duration(d: Duration) -> String {
+    let total = d.as_secs();
+    let (h, m, s) = (total / 3600, (total % 3600) / 60, total % 60);
+    if h > 0 {
+        format!("{h}h{m}m{s}s")
+    } else if m > 0 {
+        format!("{m}m{s}s")
+    } else {
+        format!("{s}s")
+    }
+}
+
+/// The host a URL's TLS identity is checked against and its HTTP clients are cached by:
+/// the host without the port.
+pub fn host_of(url: &Url) -> String {
+    url.host_str().unwrap_or_default().to_string()
+}
+
+/// The host with the port when one is written, as the metrics label it.
+pub fn host_label(url: &Url) -> String {
+    match url.port() {
+        Some(p) => format!("{}:{p}", url.host_str().unwrap_or_default()),
+        None => url.host_str().unwrap_or_default().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::runtime::v1beta2::ServiceReference;
+
+    fn gvh() -> GroupVersionHook {
+        GroupVersionHook::new("test.runtime.cluster.x-k8s.io", "v1alpha1", "FakeHook")
+    }
+
+    fn url_config(url: &str) -> ClientConfig {
+        ClientConfig {
+            url: url.to_string(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn service_reference_builds_a_cluster_dns_url() {
+        let config = ClientConfig {
+            service: ServiceReference {
+                namespace: "test1".into(),
+                name: "extension-service".into(),
+                path: String::new(),
+                port: Some(8443),
+            },
+            ca_bundle: k8s_openapi::ByteString(b"ca".to_vec()),
+            ..Default::default()
+        };
+        let url = handler_url(
+            &base_url(&config).unwrap(),
+            &gvh(),
+            "test-handler",
+            Duration::from_secs(1),
+        );
+        assert_eq!(url.scheme(), "https");
+        assert_eq!(host_label(&url), "extension-service.test1.svc:8443");
+        assert_eq!(
+            url.path(),
+            "/test.runtime.cluster.x-k8s.io/v1alpha1/fakehook/test-handler"
+        );
+        assert_eq!(url.query(), Some("timeout=1s"));
+    }
+
+    #[test]
+    fn service_wins_over_url_and_port_is_optional() {
+        let config = ClientConfig {
+            url: "https://ignored.example".into(),
+            service: ServiceReference {
+                namespace: "ns".into(),
+                name: "svc".into(),
+                path: "/prefix/".into(),
+                port: None,
+            },
+            ..Default::default()
+        };
+        let base = base_url(&config).unwrap();
+        assert_eq!(base.as_str(), "https://svc.ns.svc/prefix/");
+        let url = handler_url(&base, &gvh(), "", Duration::from_secs(10));
+        assert_eq!(
+            url.as_str(),
+            "https://svc.ns.svc/prefix/test.runtime.cluster.x-k8s.io/v1alpha1/fakehook?timeout=10s"
+        );
+    }
+
+    #[test]
+    fn url_paths_are_joined_cleanly() {
+        for (base, want) in [
+            ("https://extension-host.com", "/x/v1/fakehook/h"),
+            ("https://extension-host.com/", "/x/v1/fakehook/h"),
+            (
+                "https://extension-host.com/prefix/",
+                "/prefix/x/v1/fakehook/h",
+            ),
+            (
+                "https://extension-host.com//a/./b/../c",
+                "/a/c/x/v1/fakehook/h",
+            ),
+        ] {
+            let url = handler_url(
+                &base_url(&url_config(base)).unwrap(),
+                &GroupVersionHook::new("x", "v1", "FakeHook"),
+                "H",
+                Duration::from_secs(30),
+            );
+            assert_eq!(url.path(), want, "{base}");
+            assert_eq!(url.host_str(), Some("extension-host.com"));
+        }
+    }
+
+    #[test]
+    fn invalid_urls_are_rejected() {
+        assert_eq!(base_url(&ClientConfig::default()), Err(UrlError::Missing));
+        assert!(matches!(
+            base_url(&url_config("https//x.com")),
+            Err(UrlError::Parse(_))
+        ));
+        assert_eq!(
+            base_url(&url_config("http://x.com")),
+            Err(UrlError::Scheme("http".into()))
+        );
+        assert_eq!(
+            base_url(&url_config("HTTP://x.com")),
+            Err(UrlError::Scheme("http".into()))
+        );
+        assert!(matches!(
+            base_url(&url_config("unknown://x.com")),
+            Err(UrlError::Scheme(_))
+        ));
+        for bad in [
+            "https://u:p@x.com",
+            "https://x.com/?a=b",
+            "https://x.com/#f",
+        ] {
+            assert!(
+                matches!(base_url(&url_config(bad)), Err(UrlError::Forbidden(_))),
+                "{bad}"
+            );
+        }
+        assert!(base_url(&url_config("HTTPS://X.com")).is_ok());
+    }
+
+    #[test]
+    fn durations_print_like_go() {
+        assert_eq!(go_duration(Duration::from_secs(1)), "1s");
+        assert_eq!(go_duration(Duration::from_secs(30)), "30s");
+        assert_eq!(go_duration(Duration::from_secs(90)), "1m30s");
+        assert_eq!(go_duration(Duration::from_secs(3600)), "1h0m0s");
+    }
+}

@@ -1,1 +1,0 @@
-//! Registry of discovered extension handlers (work in progress).

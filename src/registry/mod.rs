@@ -1,0 +1,177 @@
+//! The registry of discovered extension handlers.
+//!
+//! One [`Registry`] per process, created by the binary and handed (cloned) to the runtime
+//! client and to the ExtensionConfig controller: there is no hidden global. The controller is
+//! the only writer ([`Registry::warm_up`], [`Registry::add`], [`Registry::remove`]); callers of
+//! hooks read through [`Registry::list`] and [`Registry::get`].
+//!
+//! A new registry is *not ready*: until [`Registry::warm_up`] succeeds, every operation returns
+//! an error instead of an empty answer, so a controller that starts before the registrations
+//! are loaded cannot mistake "not loaded yet" for "no extension registered".
+//!
+//! Adding an ExtensionConfig builds and checks all of its registrations first and then swaps
+//! them in under the write lock, so a failed add leaves the previous registrations of that
+//! ExtensionConfig in place. (Cluster API removes them before it checks the new ones.)
+
+mod error;
+mod registration;
+mod selector;
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+pub(crate) use error::aggregate;
+pub use error::{HandlerError, RegistryError};
+pub use registration::{Registration, parse_group_version};
+pub use selector::{NAMESPACE_NAME_LABEL, NamespaceSelector, SelectorError};
+
+use crate::api::runtime::v1beta2::ExtensionConfig;
+use crate::catalog::GroupHook;
+
+#[derive(Debug, Default)]
+struct Inner {
+    ready: bool,
+    items: BTreeMap<String, Arc<Registration>>,
+}
+
+impl Inner {
+    fn replace(&mut self, config_name: &str, registrations: Vec<Arc<Registration>>) {
+        self.items
+            .retain(|_, r| r.extension_config_name != config_name);
+        for r in registrations {
+            self.items.insert(r.name.clone(), r);
+        }
+    }
+}
+
+/// A thread-safe store of registrations; cheap to clone (clones share the same store).
+#[derive(Clone, Debug, Default)]
+pub struct Registry {
+    inner: Arc<RwLock<Inner>>,
+}
+
+impl Registry {
+    /// An empty registry that is not ready.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn read(&self) -> RwLockReadGuard<'_, Inner> {
+        // Writers never leave the map half-updated, so a poisoned lock is still consistent.
+        self.inner.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn write(&self) -> RwLockWriteGuard<'_, Inner> {
+        self.inner.write().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Loads the registrations of every ExtensionConfig and marks the registry ready.
+    ///
+    /// If any ExtensionConfig is invalid nothing is loaded and the registry stays not ready, so
+    /// warm-up can be retried. Warming up a ready registry is an error and changes nothing.
+    pub fn warm_up(&self, configs: &[ExtensionConfig]) -> Result<(), RegistryError> {
+        if self.is_ready() {
+            return Err(RegistryError::AlreadyWarmedUp);
+        }
+        let mut built = Vec::with_capacity(configs.len());
+        let mut errors = Vec::new();
+        for config in configs {
+            match registration::registrations_of(config) {
+                Ok(r) => built.push((config.metadata.name.clone().unwrap_or_default(), r)),
+                Err(e) => errors.push(e),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(RegistryError::WarmUp { errors });
+        }
+        let mut inner = self.write();
+        if inner.ready {
+            return Err(RegistryError::AlreadyWarmedUp);
+        }
+        inner.items.clear();
+        for (name, registrations) in built {
+            inner.replace(&name, registrations);
+        }
+        inner.ready = true;
+        Ok(())
+    }
+
+    /// True once warm-up succeeded.
+    pub fn is_ready(&self) -> bool {
+        self.read().ready
+    }
+
+    /// Replaces every registration of the ExtensionConfig with the handlers in its status.
+    /// On error the previous registrations of the ExtensionConfig are kept.
+    pub fn add(&self, config: &ExtensionConfig) -> Result<(), RegistryError> {
+        let name = config.metadata.name.clone().unwrap_or_default();
+        if !self.is_ready() {
+            return Err(RegistryError::AddNotReady { config: name });
+        }
+        let registrations = registration::registrations_of(config)?;
+        let mut inner = self.write();
+        inner.replace(&name, registrations);
+        Ok(())
+    }
+
+    /// Removes every registration of the ExtensionConfig; an unknown name is not an error.
+    pub fn remove(&self, config: &ExtensionConfig) -> Result<(), RegistryError> {
+        self.remove_by_name(config.metadata.name.as_deref().unwrap_or_default())
+    }
+
+    /// Removes every registration of the ExtensionConfig named `config_name`.
+    pub fn remove_by_name(&self, config_name: &str) -> Result<(), RegistryError> {
+        let mut inner = self.write();
+        if !inner.ready {
+            return Err(RegistryError::RemoveNotReady {
+                config: config_name.to_string(),
+            });
+        }
+        inner.replace(config_name, Vec::new());
+        Ok(())
+    }
+
+    /// Every registration of the hook's group and name, in any version, sorted by handler name.
+    pub fn list(&self, group_hook: &GroupHook) -> Result<Vec<Arc<Registration>>, RegistryError> {
+        if group_hook.group.is_empty() {
+            return Err(RegistryError::EmptyGroupHook { field: "Group" });
+        }
+        if group_hook.hook.is_empty() {
+            return Err(RegistryError::EmptyGroupHook { field: "Hook" });
+        }
+        let inner = self.read();
+        if !inner.ready {
+            return Err(RegistryError::ListNotReady {
+                group_hook: group_hook.clone(),
+            });
+        }
+        Ok(inner
+            .items
+            .values()
+            .filter(|r| r.gvh.group == group_hook.group && r.gvh.hook == group_hook.hook)
+            .cloned()
+            .collect())
+    }
+
+    /// The registration with the full handler name `name`.
+    pub fn get(&self, name: &str) -> Result<Arc<Registration>, RegistryError> {
+        let inner = self.read();
+        if !inner.ready {
+            return Err(RegistryError::GetNotReady {
+                handler: name.to_string(),
+            });
+        }
+        inner
+            .items
+            .get(name)
+            .cloned()
+            .ok_or_else(|| RegistryError::NotRegistered {
+                handler: name.to_string(),
+            })
+    }
+
+    /// Every registration, sorted by handler name (empty before warm-up).
+    pub fn snapshot(&self) -> Vec<Arc<Registration>> {
+        self.read().items.values().cloned().collect()
+    }
+}

@@ -1,0 +1,120 @@
+//! One registered handler, and how an ExtensionConfig becomes registrations.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::api::runtime::v1beta2::{ClientConfig, ExtensionConfig, FailurePolicy};
+use crate::catalog::GroupVersionHook;
+use crate::hooks::v1alpha1::DEFAULT_HANDLERS_TIMEOUT_SECONDS;
+
+use super::error::{HandlerError, RegistryError};
+use super::selector::NamespaceSelector;
+
+/// One discovered handler: where it is, which hook it serves and how to call it.
+///
+/// Registrations are immutable and shared (`Arc`) between the registry and the calls in flight.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Registration {
+    /// The full handler name, `<handler>.<extensionconfig>`.
+    pub name: String,
+    /// The name of the ExtensionConfig that declared the handler.
+    pub extension_config_name: String,
+    /// The ExtensionConfig's `metadata.resourceVersion` when it was added.
+    pub extension_config_resource_version: String,
+    /// The hook the handler implements, in the version the extension serves.
+    pub gvh: GroupVersionHook,
+    /// Which namespaces the handler serves.
+    pub namespace_selector: NamespaceSelector,
+    /// How to reach the extension (shared by every handler of the ExtensionConfig).
+    pub client_config: Arc<ClientConfig>,
+    /// Seconds to wait for an answer; 0 means the default of 10 s.
+    pub timeout_seconds: i32,
+    /// What a failed call means; absent in the status means `Fail`.
+    pub failure_policy: FailurePolicy,
+    /// The ExtensionConfig's settings, merged into every request.
+    pub settings: Arc<BTreeMap<String, String>>,
+}
+
+impl Registration {
+    /// The call deadline: the handler's timeout, or 10 s when it is 0 (or negative, which
+    /// discovery never records).
+    pub fn timeout(&self) -> Duration {
+        let seconds = if self.timeout_seconds > 0 {
+            self.timeout_seconds
+        } else {
+            DEFAULT_HANDLERS_TIMEOUT_SECONDS
+        };
+        Duration::from_secs(seconds.unsigned_abs().into())
+    }
+
+    /// The handler's own name: the full name without the `.<extensionconfig>` suffix. This
+    /// is the last segment of the handler's URL path.
+    pub fn handler_short_name(&self) -> &str {
+        self.name
+            .strip_suffix(&self.extension_config_name)
+            .and_then(|s| s.strip_suffix('.'))
+            .unwrap_or(&self.name)
+    }
+}
+
+/// Parses `<group>/<version>` the way Kubernetes does: a bare `v1` is the core group, an empty
+/// string is the empty group-version, more than one `/` is an error.
+pub fn parse_group_version(api_version: &str) -> Result<(String, String), String> {
+    if api_version.is_empty() || api_version == "/" {
+        return Ok((String::new(), String::new()));
+    }
+    let parts: Vec<&str> = api_version.split('/').collect();
+    match parts.as_slice() {
+        [version] => Ok((String::new(), (*version).to_string())),
+        [group, version] => Ok(((*group).to_string(), (*version).to_string())),
+        _ => Err(format!("unexpected GroupVersion string: {api_version}")),
+    }
+}
+
+/// Builds the registrations of an ExtensionConfig from its status. All or nothing: any
+/// invalid handler fails the whole config.
+pub(crate) fn registrations_of(
+    config: &ExtensionConfig,
+) -> Result<Vec<Arc<Registration>>, RegistryError> {
+    let config_name = config.metadata.name.clone().unwrap_or_default();
+    let namespace_selector = NamespaceSelector::compile(config.spec.namespace_selector.as_ref())
+        .map_err(|source| RegistryError::InvalidSelector {
+            config: config_name.clone(),
+            source,
+        })?;
+    let client_config = Arc::new(config.spec.client_config.clone());
+    let settings = Arc::new(config.spec.settings.clone());
+    let resource_version = config.metadata.resource_version.clone().unwrap_or_default();
+
+    let mut registrations = Vec::with_capacity(config.status.handlers.len());
+    let mut errors = Vec::new();
+    for handler in &config.status.handlers {
+        match parse_group_version(&handler.request_hook.api_version) {
+            Ok((group, version)) => registrations.push(Arc::new(Registration {
+                name: handler.name.clone(),
+                extension_config_name: config_name.clone(),
+                extension_config_resource_version: resource_version.clone(),
+                gvh: GroupVersionHook::new(group, version, handler.request_hook.hook.clone()),
+                namespace_selector: namespace_selector.clone(),
+                client_config: client_config.clone(),
+                timeout_seconds: handler.timeout_seconds,
+                failure_policy: handler.failure_policy.unwrap_or_default(),
+                settings: settings.clone(),
+            })),
+            Err(reason) => errors.push(HandlerError {
+                handler: handler.name.clone(),
+                api_version: handler.request_hook.api_version.clone(),
+                reason,
+            }),
+        }
+    }
+    if errors.is_empty() {
+        Ok(registrations)
+    } else {
+        Err(RegistryError::InvalidHandlers {
+            config: config_name,
+            errors,
+        })
+    }
+}

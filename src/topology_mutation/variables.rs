@@ -1,0 +1,263 @@
+//! Typed access to the variables of GeneratePatches and ValidateTopology requests.
+//!
+//! A request carries global variables and, per item, template-specific ones; the values that
+//! apply to a template are the two merged, the item's winning. The builtin variable is merged
+//! field by field instead, since Cluster API splits it between the two lists.
+
+use std::collections::BTreeMap;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::hooks::v1alpha1::{BUILTINS_NAME, Builtins, Variable};
+
+/// Why a variable could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum VariableError {
+    /// The variable, or a field or element of it, is not there. See [`VariableError::is_not_found`].
+    #[error("variable \"{0}\" does not exist")]
+    NotFound(String),
+    /// The path is malformed.
+    #[error("invalid variable path \"{path}\": {reason}")]
+    InvalidPath {
+        /// The path.
+        path: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// An index was used on something that is not an array, or is past its end.
+    #[error("cannot index variable path \"{path}\": {reason}")]
+    BadIndex {
+        /// The path up to the index.
+        path: String,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// The value does not decode into the requested type.
+    #[error("failed to unmarshal variable json {raw:?} into {type_name:?}: {source}")]
+    Decode {
+        /// The value as JSON text.
+        raw: String,
+        /// The requested type.
+        type_name: &'static str,
+        /// The decoder's error.
+        source: serde_json::Error,
+    },
+    /// The value is not a boolean.
+    #[error("variable \"{path}\" is not a boolean: {raw}")]
+    NotABool {
+        /// The path.
+        path: String,
+        /// The value as JSON text.
+        raw: String,
+    },
+    /// The builtin variables of two lists could not be merged.
+    #[error("failed to merge builtin variables: failed to unmarshal builtin variable: {0}")]
+    MergeBuiltins(serde_json::Error),
+}
+
+impl VariableError {
+    /// True when the variable or a part of its path is missing, as opposed to malformed.
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, VariableError::NotFound(_))
+    }
+}
+
+/// Variables by name, with their JSON values.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Variables(BTreeMap<String, Value>);
+
+impl Variables {
+    /// The variables of a request list; a later duplicate replaces an earlier one.
+    pub fn from_list(list: &[Variable]) -> Variables {
+        Variables(
+            list.iter()
+                .map(|v| (v.name.clone(), v.value.0.clone()))
+                .collect(),
+        )
+    }
+
+    /// Merges `maps` in order: a later map replaces a variable of an earlier one, except the
+    /// builtin variable, whose objects are merged field by field (nested objects merge, other
+    /// values are replaced) and then checked against the [`Builtins`] shape, which drops
+    /// unknown fields.
+    pub fn merge(maps: &[&Variables]) -> Result<Variables, VariableError> {
+        let mut merged = BTreeMap::new();
+        let mut builtin: Option<Value> = None;
+        for map in maps {
+            for (name, value) in &map.0 {
+                if name == BUILTINS_NAME {
+                    // Each piece must be a valid builtin value on its own, as upstream decodes
+                    // each one onto the previous.
+                    serde_json::from_value::<Builtins>(value.clone())
+                        .map_err(VariableError::MergeBuiltins)?;
+                    match &mut builtin {
+                        Some(b) => merge_json(b, value),
+                        None => builtin = Some(value.clone()),
+                    }
+                } else {
+                    merged.insert(name.clone(), value.clone());
+                }
+            }
+        }
+        if let Some(b) = builtin {
+            let typed: Builtins =
+                serde_json::from_value(b).map_err(VariableError::MergeBuiltins)?;
+            let value = serde_json::to_value(typed).map_err(VariableError::MergeBuiltins)?;
+            merged.insert(BUILTINS_NAME.to_string(), value);
+        }
+        Ok(Variables(merged))
+    }
+
+    /// The raw value of a variable by name.
+    pub fn raw(&self, name: &str) -> Option<&Value> {
+        self.0.get(name)
+    }
+
+    /// Sets a variable.
+    pub fn insert(&mut self, name: impl Into<String>, value: Value) {
+        self.0.insert(name.into(), value);
+    }
+
+    /// The variable names, sorted.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.0.keys().map(String::as_str)
+    }
+
+    /// The value at `path`: a variable name followed by `.field` segments, any of which may
+    /// carry `[index]` suffixes, e.g. `builtin.controlPlane.version` or `files[0].path`.
+    pub fn get(&self, path: &str) -> Result<&Value, VariableError> {
+        let segments = parse_path(path)?;
+        let (first, first_indexes) = &segments[0];
+        let mut value = self
+            .0
+            .get(*first)
+            .ok_or_else(|| VariableError::NotFound(first.to_string()))?;
+        let mut walked = first.to_string();
+        value = index(value, first_indexes, &mut walked)?;
+        for (field, indexes) in &segments[1..] {
+            walked.push('.');
+            walked.push_str(field);
+            value = value
+                .as_object()
+                .and_then(|o| o.get(*field))
+                .ok_or_else(|| VariableError::NotFound(walked.clone()))?;
+            value = index(value, indexes, &mut walked)?;
+        }
+        Ok(value)
+    }
+
+    /// The string at `path`.
+    pub fn get_string(&self, path: &str) -> Result<String, VariableError> {
+        self.get_into(path)
+    }
+
+    /// The boolean at `path`. Besides JSON booleans, the numbers 1 and 0 are accepted, as
+    /// upstream parses the raw text.
+    pub fn get_bool(&self, path: &str) -> Result<bool, VariableError> {
+        match self.get(path)? {
+            Value::Bool(b) => Ok(*b),
+            Value::Number(n) if n.as_u64() == Some(1) => Ok(true),
+            Value::Number(n) if n.as_u64() == Some(0) => Ok(false),
+            other => Err(VariableError::NotABool {
+                path: path.to_string(),
+                raw: other.to_string(),
+            }),
+        }
+    }
+
+    /// The value at `path` decoded into `T`.
+    pub fn get_into<T: DeserializeOwned>(&self, path: &str) -> Result<T, VariableError> {
+        let value = self.get(path)?;
+        T::deserialize(value).map_err(|source| VariableError::Decode {
+            raw: value.to_string(),
+            type_name: std::any::type_name::<T>(),
+            source,
+        })
+    }
+
+    /// The builtin variable, typed. Missing builtins give the empty value.
+    pub fn builtins(&self) -> Result<Builtins, VariableError> {
+        match self.get_into(BUILTINS_NAME) {
+            Err(e) if e.is_not_found() => Ok(Builtins::default()),
+            other => other,
+        }
+    }
+}
+
+/// Recursive JSON merge: objects merge member by member, anything else is replaced.
+fn merge_json(target: &mut Value, patch: &Value) {
+    match (target, patch) {
+        (Value::Object(t), Value::Object(p)) => {
+            for (key, pv) in p {
+                match t.get_mut(key) {
+                    Some(tv) => merge_json(tv, pv),
+                    None => {
+                        t.insert(key.clone(), pv.clone());
+                    }
+                }
+            }
+        }
+        (target, patch) => *target = patch.clone(),
+    }
+}
+
+type Segment<'a> = (&'a str, Vec<usize>);
+
+fn parse_path(path: &str) -> Result<Vec<Segment<'_>>, VariableError> {
+    let invalid = |reason| VariableError::InvalidPath {
+        path: path.to_string(),
+        reason,
+    };
+    path.split('.')
+        .map(|segment| {
+            let (name, mut rest) = match segment.find('[') {
+                Some(i) => (&segment[..i], &segment[i..]),
+                None => (segment, ""),
+            };
+            if name.is_empty() {
+                return Err(invalid("empty segment"));
+            }
+            if name.contains(']') {
+                return Err(invalid("unbalanced brackets"));
+            }
+            let mut indexes = Vec::new();
+            while !rest.is_empty() {
+                let inner = rest
+                    .strip_prefix('[')
+                    .ok_or(invalid("unexpected text after an index"))?;
+                let end = inner.find(']').ok_or(invalid("unbalanced brackets"))?;
+                let number = &inner[..end];
+                if number.starts_with('-') {
+                    return Err(invalid("negative index"));
+                }
+                indexes.push(
+                    number
+                        .parse()
+                        .map_err(|_| invalid("index is not an integer"))?,
+                );
+                rest = &inner[end + 1..];
+            }
+            Ok((name, indexes))
+        })
+        .collect()
+}
+
+fn index<'v>(
+    mut value: &'v Value,
+    indexes: &[usize],
+    walked: &mut String,
+) -> Result<&'v Value, VariableError> {
+    for i in indexes {
+        let items = value.as_array().ok_or_else(|| VariableError::BadIndex {
+            path: walked.clone(),
+            reason: "not an array",
+        })?;
+        value = items.get(*i).ok_or_else(|| VariableError::BadIndex {
+            path: walked.clone(),
+            reason: "index out of range",
+        })?;
+        walked.push_str(&format!("[{i}]"));
+    }
+    Ok(value)
+}

@@ -1,0 +1,413 @@
+//! Walking the templates of GeneratePatches and ValidateTopology requests with typed
+//! functions per template kind.
+
+use std::fmt;
+
+use k8s_openapi::ByteString;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::patch;
+use super::variables::Variables;
+use crate::hook::HookResponse;
+use crate::hooks::v1alpha1::{
+    GeneratePatchesRequest, GeneratePatchesResponse, GeneratePatchesResponseItem, HolderReference,
+    PatchType, ValidateTopologyRequest, ValidateTopologyResponse, Variable,
+};
+
+/// A template kind the walker can decode: its API group and kind. Any version of the group
+/// decodes into the type; use [`TemplateContext::api_version`] where versions differ.
+///
+/// Types that do not model every field of the object lose nothing: patches only carry what the
+/// function changed. Fields the type does not model are, however, absent from what the function
+/// sees, and an array the function changes is written back whole, as the type serializes it.
+pub trait Template: Serialize + DeserializeOwned + Send + 'static {
+    /// The API group, e.g. `infrastructure.cluster.x-k8s.io`.
+    const GROUP: &'static str;
+    /// The kind, e.g. `DockerMachineTemplate`.
+    const KIND: &'static str;
+}
+
+/// What a template function knows about the template it is given.
+#[derive(Debug)]
+pub struct TemplateContext<'a> {
+    /// The object that uses the template.
+    pub holder: &'a HolderReference,
+    /// The variables that apply to the template: global ones merged with the item's.
+    pub variables: &'a Variables,
+    /// `apiVersion` of the template object.
+    pub api_version: &'a str,
+    /// `kind` of the template object.
+    pub kind: &'a str,
+}
+
+impl TemplateContext<'_> {
+    /// `group/version/kind` of the template, for logs.
+    pub fn template_ref(&self) -> String {
+        join_nonempty(&[self.api_version, self.kind])
+    }
+
+    /// `group/version/kind/namespace/name` of the holder, for logs.
+    pub fn holder_ref(&self) -> String {
+        holder_ref(self.holder)
+    }
+}
+
+/// `group/version/kind/namespace/name` of a holder reference; empty parts are left out.
+pub fn holder_ref(holder: &HolderReference) -> String {
+    join_nonempty(&[
+        &holder.api_version,
+        &holder.kind,
+        &holder.namespace,
+        &holder.name,
+    ])
+}
+
+fn join_nonempty(parts: &[&str]) -> String {
+    parts
+        .iter()
+        .flat_map(|p| p.split('/'))
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+type MutateFn = dyn Fn(&mut Value, &TemplateContext<'_>) -> Result<(), String> + Send + Sync;
+type ValidateFn = dyn Fn(&Value, &TemplateContext<'_>) -> Result<(), String> + Send + Sync;
+
+struct Registration<F: ?Sized> {
+    group: String,
+    kind: String,
+    holder_kind: Option<String>,
+    run: Box<F>,
+}
+
+impl<F: ?Sized> Registration<F> {
+    fn handles(&self, group: &str, kind: &str) -> bool {
+        self.group == group && self.kind == kind
+    }
+
+    fn applies(&self, group: &str, kind: &str, holder: &HolderReference) -> bool {
+        self.handles(group, kind) && self.holder_kind.as_ref().is_none_or(|k| *k == holder.kind)
+    }
+}
+
+/// Runs typed functions over the templates of a GeneratePatches or ValidateTopology request,
+/// chosen by template kind and, optionally, holder kind. The counterpart of upstream's
+/// `WalkTemplates`.
+///
+/// ```
+/// use capi_runtime::topology_mutation::{Template, Walker, paths};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Serialize, Deserialize)]
+/// struct DockerClusterTemplate {
+///     #[serde(default)]
+///     spec: serde_json::Value,
+/// }
+/// impl Template for DockerClusterTemplate {
+///     const GROUP: &'static str = "infrastructure.cluster.x-k8s.io";
+///     const KIND: &'static str = "DockerClusterTemplate";
+/// }
+///
+/// let walker = Walker::new().mutate(|t: &mut DockerClusterTemplate, ctx| {
+///     let version = ctx.variables.get_string(paths::builtin::CLUSTER_TOPOLOGY_VERSION)?;
+///     t.spec["template"]["spec"]["version"] = version.into();
+///     Ok::<_, capi_runtime::topology_mutation::VariableError>(())
+/// });
+/// # let _ = walker;
+/// ```
+pub struct Walker {
+    fail_for_unknown_types: bool,
+    patch_format: PatchType,
+    mutators: Vec<Registration<MutateFn>>,
+    validators: Vec<Registration<ValidateFn>>,
+}
+
+impl fmt::Debug for Walker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kinds = |r: &[Registration<_>]| r.iter().map(|r| r.kind.clone()).collect::<Vec<_>>();
+        f.debug_struct("Walker")
+            .field("fail_for_unknown_types", &self.fail_for_unknown_types)
+            .field("patch_format", &self.patch_format)
+            .field("mutators", &kinds(&self.mutators))
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Walker {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Walker {
+    /// A walker with no functions, skipping unknown template kinds and producing JSON Patches.
+    pub fn new() -> Self {
+        Walker {
+            fail_for_unknown_types: false,
+            patch_format: PatchType::JsonPatch,
+            mutators: Vec::new(),
+            validators: Vec::new(),
+        }
+    }
+
+    /// Answer Failure for a template no function is registered for, instead of skipping it.
+    pub fn fail_for_unknown_types(mut self, fail: bool) -> Self {
+        self.fail_for_unknown_types = fail;
+        self
+    }
+
+    /// The patch format of GeneratePatches answers (JSON Patch by default).
+    pub fn patch_format(mut self, format: PatchType) -> Self {
+        self.patch_format = format;
+        self
+    }
+
+    /// Registers `f` to change templates of type `T`, whatever holds them.
+    pub fn mutate<T, E>(
+        self,
+        f: impl Fn(&mut T, &TemplateContext<'_>) -> Result<(), E> + Send + Sync + 'static,
+    ) -> Self
+    where
+        T: Template,
+        E: fmt::Display,
+    {
+        self.add_mutator::<T, E>(None, f)
+    }
+
+    /// Registers `f` to change templates of type `T` held by an object of `holder_kind`
+    /// (see [`paths::holder_kind`](super::paths::holder_kind)).
+    pub fn mutate_held_by<T, E>(
+        self,
+        holder_kind: &str,
+        f: impl Fn(&mut T, &TemplateContext<'_>) -> Result<(), E> + Send + Sync + 'static,
+    ) -> Self
+    where
+        T: Template,
+        E: fmt::Display,
+    {
+        self.add_mutator::<T, E>(Some(holder_kind.to_string()), f)
+    }
+
+    fn add_mutator<T, E>(
+        mut self,
+        holder_kind: Option<String>,
+        f: impl Fn(&mut T, &TemplateContext<'_>) -> Result<(), E> + Send + Sync + 'static,
+    ) -> Self
+    where
+        T: Template,
+        E: fmt::Display,
+    {
+        let run = move |object: &mut Value, ctx: &TemplateContext<'_>| {
+            let mut typed: T = decode(object, ctx)?;
+            let before = encode(&typed)?;
+            f(&mut typed, ctx).map_err(|e| e.to_string())?;
+            let after = encode(&typed)?;
+            // Only what the function changed goes back onto the raw object; see `overlay`.
+            patch::overlay(object, &before, &after);
+            Ok(())
+        };
+        self.mutators.push(Registration {
+            group: T::GROUP.to_string(),
+            kind: T::KIND.to_string(),
+            holder_kind,
+            run: Box::new(run),
+        });
+        self
+    }
+
+    /// Registers `f` to change templates of a kind the extension has no type for, as JSON.
+    pub fn mutate_json<E: fmt::Display>(
+        mut self,
+        group: &str,
+        kind: &str,
+        f: impl Fn(&mut Value, &TemplateContext<'_>) -> Result<(), E> + Send + Sync + 'static,
+    ) -> Self {
+        self.mutators.push(Registration {
+            group: group.to_string(),
+            kind: kind.to_string(),
+            holder_kind: None,
+            run: Box::new(move |object, ctx| f(object, ctx).map_err(|e| e.to_string())),
+        });
+        self
+    }
+
+    /// Registers `f` to check templates of type `T` in ValidateTopology.
+    pub fn validate<T, E>(
+        mut self,
+        f: impl Fn(&T, &TemplateContext<'_>) -> Result<(), E> + Send + Sync + 'static,
+    ) -> Self
+    where
+        T: Template,
+        E: fmt::Display,
+    {
+        let run = move |object: &Value, ctx: &TemplateContext<'_>| {
+            let typed: T = decode(object, ctx)?;
+            f(&typed, ctx).map_err(|e| e.to_string())
+        };
+        self.validators.push(Registration {
+            group: T::GROUP.to_string(),
+            kind: T::KIND.to_string(),
+            holder_kind: None,
+            run: Box::new(run),
+        });
+        self
+    }
+
+    /// Answers a GeneratePatches request: for every item, in request order, runs the functions
+    /// registered for its template and adds a patch from the item's object to the result (an
+    /// empty one when nothing changed). The first error stops the walk with a Failure response
+    /// that keeps the patches made so far.
+    pub fn generate_patches(&self, request: &GeneratePatchesRequest) -> GeneratePatchesResponse {
+        let mut response = GeneratePatchesResponse::success();
+        let global = Variables::from_list(&request.variables);
+        for item in &request.items {
+            match self.patch_item(
+                &global,
+                &item.variables,
+                &item.holder_reference,
+                &item.object.0,
+            ) {
+                Ok(None) => {}
+                Ok(Some(patch)) => response.items.push(GeneratePatchesResponseItem {
+                    uid: item.uid.clone(),
+                    patch_type: self.patch_format,
+                    patch: ByteString(patch),
+                }),
+                Err(message) => {
+                    response.status = crate::hooks::v1alpha1::ResponseStatus::Failure;
+                    response.message = message;
+                    return response;
+                }
+            }
+        }
+        response
+    }
+
+    fn patch_item(
+        &self,
+        global: &Variables,
+        item_variables: &[Variable],
+        holder: &HolderReference,
+        object: &Value,
+    ) -> Result<Option<Vec<u8>>, String> {
+        let variables = Variables::merge(&[global, &Variables::from_list(item_variables)])
+            .map_err(|e| e.to_string())?;
+        let (api_version, kind) = type_meta(object);
+        let group = group_of(api_version);
+        if !self.mutators.iter().any(|m| m.handles(group, kind)) {
+            return self.unknown(api_version, kind).map(|()| None);
+        }
+        check_holder_api_version(holder)?;
+        let ctx = TemplateContext {
+            holder,
+            variables: &variables,
+            api_version,
+            kind,
+        };
+        tracing::debug!(template = %ctx.template_ref(), holder = %ctx.holder_ref(), "patching template");
+        let mut modified = object.clone();
+        for mutator in self
+            .mutators
+            .iter()
+            .filter(|m| m.applies(group, kind, holder))
+        {
+            (mutator.run)(&mut modified, &ctx)?;
+        }
+        let patch = match self.patch_format {
+            PatchType::JsonPatch => serde_json::to_vec(&patch::diff(object, &modified)),
+            PatchType::JsonMergePatch => serde_json::to_vec(&patch::merge_diff(object, &modified)),
+        }
+        .map_err(|e| format!("failed to marshal patch: {e}"))?;
+        Ok(Some(patch))
+    }
+
+    /// Answers a ValidateTopology request: runs the validators registered for each item's
+    /// template. Every error is reported, one per line, in a Failure response.
+    pub fn validate_topology(&self, request: &ValidateTopologyRequest) -> ValidateTopologyResponse {
+        let global = Variables::from_list(&request.variables);
+        let mut errors = Vec::new();
+        for item in &request.items {
+            if let Err(message) = self.validate_item(&global, item) {
+                errors.push(message);
+            }
+        }
+        if errors.is_empty() {
+            ValidateTopologyResponse::success()
+        } else {
+            ValidateTopologyResponse::failure(errors.join("\n"))
+        }
+    }
+
+    fn validate_item(
+        &self,
+        global: &Variables,
+        item: &crate::hooks::v1alpha1::ValidateTopologyRequestItem,
+    ) -> Result<(), String> {
+        let variables = Variables::merge(&[global, &Variables::from_list(&item.variables)])
+            .map_err(|e| e.to_string())?;
+        let object = &item.object.0;
+        let (api_version, kind) = type_meta(object);
+        let group = group_of(api_version);
+        if !self.validators.iter().any(|v| v.handles(group, kind)) {
+            return self.unknown(api_version, kind);
+        }
+        check_holder_api_version(&item.holder_reference)?;
+        let ctx = TemplateContext {
+            holder: &item.holder_reference,
+            variables: &variables,
+            api_version,
+            kind,
+        };
+        for validator in self
+            .validators
+            .iter()
+            .filter(|v| v.applies(group, kind, &item.holder_reference))
+        {
+            (validator.run)(object, &ctx)?;
+        }
+        Ok(())
+    }
+
+    fn unknown(&self, api_version: &str, kind: &str) -> Result<(), String> {
+        if self.fail_for_unknown_types {
+            Err(format!(
+                "no kind \"{kind}\" is registered for version \"{api_version}\""
+            ))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+fn type_meta(object: &Value) -> (&str, &str) {
+    let field = |name| object.get(name).and_then(Value::as_str).unwrap_or_default();
+    (field("apiVersion"), field("kind"))
+}
+
+/// The group of an apiVersion: empty for the core group (`v1`).
+fn group_of(api_version: &str) -> &str {
+    api_version.rsplit_once('/').map_or("", |(g, _)| g)
+}
+
+/// A holder apiVersion must be `<group>/<version>` or `<version>`, as Kubernetes parses it.
+fn check_holder_api_version(holder: &HolderReference) -> Result<(), String> {
+    if holder.api_version.matches('/').count() > 1 {
+        return Err(format!(
+            "error generating patches - HolderReference apiVersion \"{v}\" is not in valid \
+             format: unexpected GroupVersion string: {v}",
+            v = holder.api_version
+        ));
+    }
+    Ok(())
+}
+
+fn decode<T: DeserializeOwned>(object: &Value, ctx: &TemplateContext<'_>) -> Result<T, String> {
+    T::deserialize(object).map_err(|e| format!("failed to decode {}: {e}", ctx.template_ref()))
+}
+
+fn encode<T: Serialize>(typed: &T) -> Result<Value, String> {
+    serde_json::to_value(typed).map_err(|e| format!("failed to marshal modified object: {e}"))
+}

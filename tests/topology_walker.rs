@@ -1,0 +1,334 @@
+//! Walking GeneratePatches and ValidateTopology items with typed template functions.
+
+use std::collections::BTreeMap;
+
+use capi_runtime::hooks::v1alpha1::{
+    GeneratePatchesRequest, GeneratePatchesRequestItem, HolderReference, PatchType, ResponseStatus,
+    ValidateTopologyRequest, ValidateTopologyRequestItem, Variable,
+};
+use capi_runtime::topology_mutation::{Template, TemplateContext, Walker, holder_ref, paths};
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON;
+use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+/// A partial model of a machine template: only metadata annotations and the image.
+#[derive(Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct MachineTemplate {
+    #[serde(default)]
+    metadata: Metadata,
+    #[serde(default)]
+    spec: MachineTemplateSpec,
+}
+
+#[derive(Serialize, Deserialize, Default)]
+struct Metadata {
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    annotations: BTreeMap<String, String>,
+}
+
+#[derive(Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct MachineTemplateSpec {
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    custom_image: String,
+}
+
+impl Template for MachineTemplate {
+    const GROUP: &'static str = "infrastructure.cluster.x-k8s.io";
+    const KIND: &'static str = "TestMachineTemplate";
+}
+
+fn holder(kind: &str) -> HolderReference {
+    HolderReference {
+        api_version: "cluster.x-k8s.io/v1beta2".into(),
+        kind: kind.into(),
+        namespace: "ns".into(),
+        name: "holder".into(),
+        field_path: paths::holder_field::MACHINE_INFRASTRUCTURE_REF.into(),
+    }
+}
+
+fn object(kind: &str) -> Value {
+    json!({
+        "apiVersion": "infrastructure.cluster.x-k8s.io/v1beta1",
+        "kind": kind,
+        "metadata": {"name": "t"},
+        "spec": {"template": {"spec": {"extra": 1}}}
+    })
+}
+
+fn item(uid: &str, kind: &str, holder_kind: &str, builtin: Value) -> GeneratePatchesRequestItem {
+    GeneratePatchesRequestItem {
+        uid: uid.into(),
+        holder_reference: holder(holder_kind),
+        object: RawExtension(object(kind)),
+        variables: vec![Variable {
+            name: "builtin".into(),
+            value: JSON(builtin),
+        }],
+    }
+}
+
+fn request(items: Vec<GeneratePatchesRequestItem>) -> GeneratePatchesRequest {
+    GeneratePatchesRequest {
+        variables: vec![Variable {
+            name: "builtin".into(),
+            value: JSON(json!({"cluster": {"name": "c1"}})),
+        }],
+        items,
+        ..Default::default()
+    }
+}
+
+fn annotate(t: &mut MachineTemplate, ctx: &TemplateContext<'_>) -> Result<(), String> {
+    let cluster = ctx
+        .variables
+        .get_string(paths::builtin::CLUSTER_NAME)
+        .map_err(|e| e.to_string())?;
+    t.metadata.annotations.insert("cluster".into(), cluster);
+    Ok(())
+}
+
+fn patch_of(response: &capi_runtime::hooks::v1alpha1::GeneratePatchesResponse, i: usize) -> Value {
+    serde_json::from_slice(&response.items[i].patch.0).unwrap()
+}
+
+#[test]
+fn json_patches_carry_only_what_the_function_changed() {
+    let walker = Walker::new().mutate(annotate);
+    let response = walker.generate_patches(&request(vec![
+        item("1", "TestMachineTemplate", "MachineDeployment", json!({})),
+        item("2", "TestMachineTemplate", "Cluster", json!({})),
+    ]));
+    assert_eq!(
+        response.status,
+        ResponseStatus::Success,
+        "{}",
+        response.message
+    );
+    assert_eq!(response.items.len(), 2);
+    for (i, uid) in ["1", "2"].into_iter().enumerate() {
+        assert_eq!(response.items[i].uid, uid);
+        assert_eq!(response.items[i].patch_type, PatchType::JsonPatch);
+        // The type does not model `spec.template` or `metadata.name`; nothing removes them.
+        assert_eq!(
+            patch_of(&response, i),
+            json!([{"op": "add", "path": "/metadata/annotations", "value": {"cluster": "c1"}}])
+        );
+    }
+}
+
+#[test]
+fn merge_patches_on_request() {
+    let walker = Walker::new()
+        .patch_format(PatchType::JsonMergePatch)
+        .mutate(annotate);
+    let response = walker.generate_patches(&request(vec![item(
+        "1",
+        "TestMachineTemplate",
+        "MachineDeployment",
+        json!({}),
+    )]));
+    assert_eq!(response.items[0].patch_type, PatchType::JsonMergePatch);
+    assert_eq!(
+        patch_of(&response, 0),
+        json!({"metadata": {"annotations": {"cluster": "c1"}}})
+    );
+}
+
+#[test]
+fn holder_kind_selects_functions_and_unchanged_items_get_empty_patches() {
+    let walker = Walker::new().mutate_held_by(
+        paths::holder_kind::MACHINE_DEPLOYMENT,
+        |t: &mut MachineTemplate, ctx| {
+            let version: String = ctx
+                .variables
+                .get_into(paths::builtin::MACHINE_DEPLOYMENT_VERSION)?;
+            t.spec.custom_image = format!("kindest/node:{version}");
+            Ok::<_, capi_runtime::topology_mutation::VariableError>(())
+        },
+    );
+    let response = walker.generate_patches(&request(vec![
+        item(
+            "md",
+            "TestMachineTemplate",
+            "MachineDeployment",
+            json!({"machineDeployment": {"version": "v1.31.0"}}),
+        ),
+        item(
+            "cp",
+            "TestMachineTemplate",
+            "KubeadmControlPlane",
+            json!({}),
+        ),
+    ]));
+    assert_eq!(
+        response.status,
+        ResponseStatus::Success,
+        "{}",
+        response.message
+    );
+    assert_eq!(
+        patch_of(&response, 0),
+        json!([{"op": "add", "path": "/spec/customImage", "value": "kindest/node:v1.31.0"}])
+    );
+    assert_eq!(patch_of(&response, 1), json!([]));
+}
+
+#[test]
+fn unknown_kinds_are_skipped_or_fail() {
+    let items = vec![item("1", "Unknown", "Cluster", json!({}))];
+    let response = Walker::new()
+        .mutate(annotate)
+        .generate_patches(&request(items.clone()));
+    assert_eq!(response.status, ResponseStatus::Success);
+    assert!(response.items.is_empty());
+
+    let response = Walker::new()
+        .mutate(annotate)
+        .fail_for_unknown_types(true)
+        .generate_patches(&request(items));
+    assert_eq!(response.status, ResponseStatus::Failure);
+    assert_eq!(
+        response.message,
+        "no kind \"Unknown\" is registered for version \"infrastructure.cluster.x-k8s.io/v1beta1\""
+    );
+}
+
+#[test]
+fn invalid_holder_api_version_fails() {
+    let mut bad = item("1", "TestMachineTemplate", "Cluster", json!({}));
+    bad.holder_reference.api_version = "invalid/cluster.x-k8s.io/vx".into();
+    let response = Walker::new()
+        .mutate(annotate)
+        .generate_patches(&request(vec![bad]));
+    assert_eq!(response.status, ResponseStatus::Failure);
+    assert_eq!(
+        response.message,
+        "error generating patches - HolderReference apiVersion \"invalid/cluster.x-k8s.io/vx\" \
+         is not in valid format: unexpected GroupVersion string: invalid/cluster.x-k8s.io/vx"
+    );
+}
+
+#[test]
+fn invalid_builtin_in_an_item_fails_and_keeps_earlier_patches() {
+    let response = Walker::new()
+        .mutate(annotate)
+        .generate_patches(&request(vec![
+            item("1", "TestMachineTemplate", "Cluster", json!({})),
+            item(
+                "2",
+                "TestMachineTemplate",
+                "Cluster",
+                json!({"cluster": {"name": 5}}),
+            ),
+        ]));
+    assert_eq!(response.status, ResponseStatus::Failure);
+    assert!(
+        response
+            .message
+            .starts_with("failed to merge builtin variables: failed to unmarshal builtin variable"),
+        "{}",
+        response.message
+    );
+    assert_eq!(response.items.len(), 1);
+}
+
+#[test]
+fn function_errors_fail_the_walk() {
+    let walker = Walker::new().mutate(|_: &mut MachineTemplate, _| Err("no way"));
+    let response = walker.generate_patches(&request(vec![item(
+        "1",
+        "TestMachineTemplate",
+        "Cluster",
+        json!({}),
+    )]));
+    assert_eq!(response.status, ResponseStatus::Failure);
+    assert_eq!(response.message, "no way");
+}
+
+#[test]
+fn json_functions_see_the_raw_object() {
+    let walker = Walker::new().mutate_json(
+        "infrastructure.cluster.x-k8s.io",
+        "TestMachineTemplate",
+        |object, _| {
+            object["spec"]["template"]["spec"]["extra"] = json!(2);
+            Ok::<_, String>(())
+        },
+    );
+    let response = walker.generate_patches(&request(vec![item(
+        "1",
+        "TestMachineTemplate",
+        "Cluster",
+        json!({}),
+    )]));
+    assert_eq!(
+        patch_of(&response, 0),
+        json!([{"op": "replace", "path": "/spec/template/spec/extra", "value": 2}])
+    );
+}
+
+#[test]
+fn validation_reports_every_failing_template() {
+    let walker = Walker::new().validate(|t: &MachineTemplate, ctx| {
+        if t.spec.custom_image.is_empty() {
+            Err(format!("{} has no custom image", ctx.holder_ref()))
+        } else {
+            Ok(())
+        }
+    });
+    let validate_item = |image: &str, name: &str| {
+        let mut object = object("TestMachineTemplate");
+        if !image.is_empty() {
+            object["spec"]["customImage"] = json!(image);
+        }
+        let mut holder = holder("MachineDeployment");
+        holder.name = name.into();
+        ValidateTopologyRequestItem {
+            holder_reference: holder,
+            object: RawExtension(object),
+            variables: vec![],
+        }
+    };
+    let request = ValidateTopologyRequest {
+        items: vec![
+            validate_item("", "a"),
+            validate_item("img", "b"),
+            validate_item("", "c"),
+        ],
+        ..Default::default()
+    };
+    let response = walker.validate_topology(&request);
+    assert_eq!(response.status, ResponseStatus::Failure);
+    assert_eq!(
+        response.message,
+        "cluster.x-k8s.io/v1beta2/MachineDeployment/ns/a has no custom image\n\
+         cluster.x-k8s.io/v1beta2/MachineDeployment/ns/c has no custom image"
+    );
+    let ok = ValidateTopologyRequest {
+        items: vec![validate_item("img", "b")],
+        ..Default::default()
+    };
+    assert_eq!(
+        walker.validate_topology(&ok).status,
+        ResponseStatus::Success
+    );
+}
+
+#[test]
+fn holder_ref_renders_group_version_kind_namespace_name() {
+    assert_eq!(
+        holder_ref(&holder("MachineDeployment")),
+        "cluster.x-k8s.io/v1beta2/MachineDeployment/ns/holder"
+    );
+    let core = HolderReference {
+        api_version: "v1".into(),
+        kind: "ConfigMap".into(),
+        name: "x".into(),
+        ..Default::default()
+    };
+    assert_eq!(holder_ref(&core), "v1/ConfigMap/x");
+}
