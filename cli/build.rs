@@ -15,7 +15,11 @@ fn main() {
     let mut out = String::from("/// (path shown in diagnostics, path under src/, text)\n");
     out.push_str("pub const SOURCES: &[(&str, &str, &str)] = &[\n");
     for file in files {
-        let rel = file.strip_prefix(&src).expect("under src").to_string_lossy().replace('\\', "/");
+        let rel = file
+            .strip_prefix(&src)
+            .expect("under src")
+            .to_string_lossy()
+            .replace('\\', "/");
         let abs = file.canonicalize().expect("file exists");
         out.push_str(&format!(
             "    ({:?}, {:?}, include_str!({:?})),\n",
@@ -25,12 +29,15 @@ fn main() {
         ));
     }
     out.push_str("];\n");
-    let dest = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("embedded.rs");
+    let dest =
+        PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("embedded.rs");
     std::fs::write(dest, out).expect("OUT_DIR is writable");
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {

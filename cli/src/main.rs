@@ -59,8 +59,8 @@ fn run(args: Args) -> Result<(), String> {
     };
     let target = args.check.as_deref().unwrap_or(&args.output_file);
     let format = format_of(target)?;
-    let sources = sources(args.input.as_deref())?;
-    let model = capi_runtime_codegen::load(&sources).map_err(|f| f.render())?;
+    let (primary, deps) = sources(args.input.as_deref())?;
+    let model = capi_runtime_codegen::load_crate(&primary, &deps).map_err(|f| f.render())?;
     let doc = emit::openapi::document(&model, &OpenApiOpt::with_version(version));
     let text = match format {
         Format::Yaml => capi_runtime_codegen::to_yaml(&doc),
@@ -84,9 +84,9 @@ fn format_of(path: &Path) -> Result<Format, String> {
     }
 }
 
-/// The input files: the built-in hook types, or the given crate with the built-in hook types
-/// available to it as the crate `capi_runtime`.
-fn sources(input: Option<&Path>) -> Result<Vec<SourceFile>, String> {
+/// The input files and their dependencies: the built-in hook types, or the given crate with
+/// the built-in hook types available to it as the crate `capi_runtime`.
+fn sources(input: Option<&Path>) -> Result<(Vec<SourceFile>, Vec<SourceFile>), String> {
     let builtin = |krate: &str| {
         embedded::SOURCES
             .iter()
@@ -100,12 +100,11 @@ fn sources(input: Option<&Path>) -> Result<Vec<SourceFile>, String> {
                 .filter(|s| dir.join(s).exists())
                 .collect();
             let prefix = format!("{}/", dir.display());
-            let mut files = source::read_crate_dir(dir, &subs, &prefix, "crate")
+            let files = source::read_crate_dir(dir, &subs, &prefix, "crate")
                 .map_err(|e| format!("error: cannot read {}: {e}", dir.display()))?;
-            files.extend(builtin("capi_runtime"));
-            Ok(files)
+            Ok((files, builtin("capi_runtime")))
         }
-        None => Ok(builtin("crate")),
+        None => Ok((builtin("crate"), Vec::new())),
     }
 }
 

@@ -133,6 +133,15 @@ pub fn external_schema_impls() -> Result<String, Failure> {
     emit::rust::external_impls(&files).map_err(|errors| Failure { errors, paths })
 }
 
+/// Like [`load`] for a crate with dependencies: `deps` (e.g. the `capi_runtime` crate's own
+/// sources) are read for resolution, but only the hooks of `primary` stay in the model.
+pub fn load_crate(primary: &[SourceFile], deps: &[SourceFile]) -> Result<Model, Failure> {
+    let all: Vec<SourceFile> = primary.iter().chain(deps).cloned().collect();
+    let mut model = load(&all)?;
+    model.hooks.retain(|h| h.file.is_some_and(|f| f < primary.len()));
+    Ok(model)
+}
+
 /// Renders a document as YAML (the canonical form of the published artifact).
 #[cfg(feature = "yaml")]
 pub fn to_yaml(value: &serde_json::Value) -> String {

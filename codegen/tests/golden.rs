@@ -36,19 +36,15 @@ fn source(dir: &str, name: &str, path: &Path) -> SourceFile {
     SourceFile::in_crate(format!("{dir}/{name}.rs"), "lib.rs", text)
 }
 
-/// A case plus the runtime crate's own hook and API types, which cases use as `capi_runtime`.
-fn inputs(case: &SourceFile) -> Vec<SourceFile> {
-    let mut files = vec![case.clone()];
-    files.extend(
-        capi_runtime_codegen::source::read_crate_dir(
-            &root().join("src"),
-            &["hooks", "api"],
-            "src/",
-            "capi_runtime",
-        )
-        .expect("readable runtime sources"),
-    );
-    files
+/// The runtime crate's own hook and API types, which cases use as `capi_runtime`.
+fn deps() -> Vec<SourceFile> {
+    capi_runtime_codegen::source::read_crate_dir(
+        &root().join("src"),
+        &["hooks", "api"],
+        "src/",
+        "capi_runtime",
+    )
+    .expect("readable runtime sources")
 }
 
 /// The expansion of every item of the file that carries one of our derives.
@@ -101,12 +97,10 @@ fn derives(attrs: &[syn::Attribute]) -> Vec<String> {
 fn ok_cases() {
     for (name, path) in cases("testdata/ok") {
         let src = source("testdata/ok", &name, &path);
-        let mut model = match capi_runtime_codegen::load(&inputs(&src)) {
+        let model = match capi_runtime_codegen::load_crate(std::slice::from_ref(&src), &deps()) {
             Ok(m) => m,
             Err(f) => panic!("ok case {name} failed:\n{}", f.render()),
         };
-        // Only the case's own hooks; the runtime crate's are input for resolution only.
-        model.hooks.retain(|h| h.file == Some(0));
         // The fragment: the case's hooks (paths and their components) and the components of
         // every object type the case defines.
         let own: Vec<usize> = model
@@ -141,7 +135,7 @@ fn ok_cases() {
 fn err_cases() {
     for (name, path) in cases("testdata/err") {
         let src = source("testdata/err", &name, &path);
-        let rendered = match capi_runtime_codegen::load(&inputs(&src)) {
+        let rendered = match capi_runtime_codegen::load_crate(std::slice::from_ref(&src), &deps()) {
             Ok(_) => panic!("err case {name} loaded without an error"),
             Err(f) => f.render(),
         };
@@ -160,7 +154,7 @@ fn err_cases() {
 fn derive_reports_the_same_single_type_errors() {
     for (name, path) in cases("testdata/err") {
         let src = source("testdata/err", &name, &path);
-        let cli = capi_runtime_codegen::load(&inputs(&src)).unwrap_err();
+        let cli = capi_runtime_codegen::load_crate(std::slice::from_ref(&src), &deps()).unwrap_err();
         let Ok(file) = syn::parse_file(&src.text) else {
             continue; // a syntax error: nothing for the derive to see
         };

@@ -4,3 +4,4 @@
 pub mod derived;
 pub mod structure;
 pub mod test_hooks;
+pub mod tools;

@@ -3,6 +3,7 @@
 //! - `codegen [--check]` regenerates every checked-in generated artifact, or with `--check`
 //!   fails when one is stale.
 //! - `test` installs the external validators (once) and runs every test of the project.
+//! - `tools` installs the external validators only.
 
 mod codegen;
 mod test;
@@ -14,7 +15,8 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("codegen") => codegen::run(&args[1..]),
         Some("test") => test::run(&args[1..]),
-        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test".to_string()),
+        Some("tools") => test::tools(&args[1..]),
+        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,3 +1,93 @@
-pub fn run(_args: &[String]) -> Result<(), String> {
-    Err("not yet".into())
+//! `cargo xtask test`: the project's one test command.
+//!
+//! 1. installs the external validators (pinned in `xtask/tools/`) under `target/tools/` when
+//!    they are missing or their pins changed;
+//! 2. checks formatting, generated files and clippy (warnings are errors);
+//! 3. runs every test of the workspace with every feature.
+//!
+//! `cargo xtask tools` does step 1 only.
+
+use std::path::Path;
+use std::process::Command;
+
+/// Runs the whole test suite.
+pub fn run(args: &[String]) -> Result<(), String> {
+    if !args.is_empty() {
+        return Err("usage: cargo xtask test".into());
+    }
+    let root = crate::root();
+    install_tools(&root)?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    step(&root, &cargo, &["fmt", "--all", "--", "--check"], "formatting (run `cargo fmt`)")?;
+    crate::codegen::run(&["--check".to_string()])?;
+    step(
+        &root,
+        &cargo,
+        &["clippy", "--workspace", "--all-targets", "--all-features", "--", "-D", "warnings"],
+        "clippy",
+    )?;
+    step(&root, &cargo, &["test", "--workspace", "--all-features"], "tests")?;
+    eprintln!("xtask test: everything passed");
+    Ok(())
+}
+
+/// Installs the validators only.
+pub fn tools(args: &[String]) -> Result<(), String> {
+    if !args.is_empty() {
+        return Err("usage: cargo xtask tools".into());
+    }
+    install_tools(&crate::root())
+}
+
+fn step(root: &Path, program: &str, args: &[&str], what: &str) -> Result<(), String> {
+    eprintln!("xtask test: {program} {}", args.join(" "));
+    let status = Command::new(program)
+        .args(args)
+        .current_dir(root)
+        .env("CAPI_TOOLS_DIR", root.join("target/tools"))
+        .env("REDOCLY_TELEMETRY", "off")
+        .status()
+        .map_err(|e| format!("cannot run {program}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{what} failed ({status})"))
+    }
+}
+
+/// Creates `target/tools/venv` and `target/tools/node` from the pinned lists, unless a stamp
+/// says they are already installed from the same lists.
+fn install_tools(root: &Path) -> Result<(), String> {
+    let pins = root.join("xtask/tools");
+    let requirements = std::fs::read_to_string(pins.join("requirements.txt")).map_err(|e| e.to_string())?;
+    let package = std::fs::read_to_string(pins.join("package.json")).map_err(|e| e.to_string())?;
+    let wanted = format!("{requirements}\n{package}");
+    let dir = root.join("target/tools");
+    let stamp = dir.join(".installed");
+    if std::fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) {
+        return Ok(());
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    eprintln!("xtask: installing the external validators into {}", dir.display());
+    let venv = dir.join("venv");
+    if !venv.join("bin/pip").exists() {
+        step(root, "python3", &["-m", "venv", venv.to_str().unwrap()], "creating the Python venv")?;
+    }
+    let pip = venv.join("bin/pip");
+    step(
+        root,
+        pip.to_str().unwrap(),
+        &["install", "--quiet", "--disable-pip-version-check", "-r", pins.join("requirements.txt").to_str().unwrap()],
+        "pip install",
+    )?;
+    let node = dir.join("node");
+    std::fs::create_dir_all(&node).map_err(|e| e.to_string())?;
+    std::fs::write(node.join("package.json"), &package).map_err(|e| e.to_string())?;
+    step(
+        root,
+        "npm",
+        &["install", "--no-audit", "--no-fund", "--prefix", node.to_str().unwrap()],
+        "npm install",
+    )?;
+    std::fs::write(&stamp, wanted).map_err(|e| e.to_string())
 }
