@@ -1,2 +1,92 @@
-//! Runs the example Runtime Extension (work in progress).
-fn main() {}
+//! Runs the example Runtime Extension over HTTPS until SIGTERM or Ctrl-C.
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use capi_runtime::server::{DEFAULT_CERT_NAME, DEFAULT_KEY_NAME, DEFAULT_PORT, shutdown_signal};
+use capi_test_extension::lifecycle::Script;
+use clap::Parser;
+
+/// Flags follow upstream's test extension where they overlap.
+#[derive(Debug, Parser)]
+#[command(
+    name = "capi-test-extension",
+    about = "An example Cluster API Runtime Extension"
+)]
+struct Args {
+    /// Address to listen on.
+    #[arg(long, default_value = "0.0.0.0")]
+    webhook_host: IpAddr,
+    /// Port to listen on (0 picks a free one and logs it).
+    #[arg(long, default_value_t = DEFAULT_PORT)]
+    webhook_port: u16,
+    /// Directory with the serving certificate and key; they are reloaded when they change.
+    #[arg(long, default_value = "/tmp/k8s-webhook-server/serving-certs/")]
+    webhook_cert_dir: PathBuf,
+    /// File name of the serving certificate.
+    #[arg(long, default_value = DEFAULT_CERT_NAME)]
+    webhook_cert_name: String,
+    /// File name of the serving key.
+    #[arg(long, default_value = DEFAULT_KEY_NAME)]
+    webhook_key_name: String,
+    /// Plain-HTTP address serving /healthz, /readyz and /metrics.
+    #[arg(long, default_value = "0.0.0.0:9440")]
+    health_addr: SocketAddr,
+    /// File with scripted lifecycle responses, watched for changes.
+    #[arg(long, default_value = "hookresponses.yaml")]
+    responses_file: PathBuf,
+    /// File the answers given are recorded in (default: the responses file with
+    /// `.actual.yaml` appended).
+    #[arg(long)]
+    record_file: Option<PathBuf>,
+    /// How often the responses file is checked for changes, in milliseconds.
+    #[arg(long, default_value_t = 500)]
+    poll_interval_ms: u64,
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let args = Args::parse();
+    let record_file = args.record_file.clone().unwrap_or_else(|| {
+        let mut name = args.responses_file.clone().into_os_string();
+        name.push(".actual.yaml");
+        name.into()
+    });
+    let script = Script::new(&args.responses_file, record_file);
+    let watcher = tokio::spawn(
+        script
+            .clone()
+            .watch(Duration::from_millis(args.poll_interval_ms)),
+    );
+    let mut builder = match capi_test_extension::server_builder(&script) {
+        Ok(b) => b,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot register the handlers");
+            return ExitCode::FAILURE;
+        }
+    };
+    builder
+        .host(args.webhook_host)
+        .port(args.webhook_port)
+        .cert_dir(&args.webhook_cert_dir)
+        .cert_name(&args.webhook_cert_name)
+        .key_name(&args.webhook_key_name)
+        .health_addr(args.health_addr);
+    let result = builder.build().run(shutdown_signal()).await;
+    watcher.abort();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!(error = %e, "extension server failed");
+            ExitCode::FAILURE
+        }
+    }
+}

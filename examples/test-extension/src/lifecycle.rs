@@ -1,0 +1,207 @@
+//! Lifecycle hooks whose answers are scripted from a file the extension watches.
+//!
+//! This is the file-based counterpart of upstream's ConfigMap protocol. The responses file is a
+//! YAML (or JSON) map whose keys are upstream's ConfigMap data keys:
+//! `<stem>-preloadedResponse`, where the stem is the hook name joined by `-` with the hook's
+//! versions (`BeforeClusterUpgrade-v1.30.0-v1.31.0`, `AfterWorkersUpgrade-v1.31.0`,
+//! `BeforeClusterCreate`), every `+` written as `_`. A value is a response, as a mapping or as
+//! a YAML/JSON string, with field names matched case-insensitively
+//! (`{"Status": "Success", "RetryAfterSeconds": 5}`). Without a scripted response, blocking hooks
+//! answer Success with `retryAfterSeconds` 5 when the request setting
+//! `defaultAllHandlersToBlocking` is `"true"`, and 0 otherwise.
+//!
+//! Every answer is recorded in the record file under `<stem>-actualResponseStatus`, as
+//! `Status: Success, RetryAfterSeconds: 5` for blocking hooks and `Success` otherwise.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use capi_runtime::hook::{Hook, HookRequest, HookResponse};
+use serde_json::{Map, Value};
+
+/// Seconds a blocking hook asks Cluster API to wait when `defaultAllHandlersToBlocking` is set.
+pub const DEFAULT_BLOCKING_RETRY_SECONDS: i32 = 5;
+/// The request setting that makes blocking hooks block by default.
+pub const BLOCKING_SETTING: &str = "defaultAllHandlersToBlocking";
+
+/// Why a scripted answer could not be given.
+#[derive(Debug, thiserror::Error)]
+pub enum ScriptError {
+    /// The scripted response does not decode into the hook's response.
+    #[error("invalid scripted response {key}: {reason}")]
+    Invalid {
+        /// The data key.
+        key: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The record file could not be written.
+    #[error("failed to record the response in {path}: {reason}")]
+    Record {
+        /// The record file.
+        path: PathBuf,
+        /// The cause.
+        reason: String,
+    },
+}
+
+/// The scripted responses, reloaded from the responses file when it changes, and the record of
+/// the answers given.
+#[derive(Debug)]
+pub struct Script {
+    responses_file: PathBuf,
+    record_file: PathBuf,
+    responses: RwLock<BTreeMap<String, Value>>,
+    last_read: RwLock<Option<Vec<u8>>>,
+    record: tokio::sync::Mutex<BTreeMap<String, String>>,
+}
+
+impl Script {
+    /// A script read from `responses_file` (a missing file scripts nothing), recording answers
+    /// into `record_file`.
+    pub fn new(responses_file: impl Into<PathBuf>, record_file: impl Into<PathBuf>) -> Arc<Script> {
+        let script = Arc::new(Script {
+            responses_file: responses_file.into(),
+            record_file: record_file.into(),
+            responses: RwLock::default(),
+            last_read: RwLock::default(),
+            record: tokio::sync::Mutex::default(),
+        });
+        script.reload();
+        script
+    }
+
+    /// The responses file.
+    pub fn responses_file(&self) -> &Path {
+        &self.responses_file
+    }
+
+    /// Re-reads the responses file if its contents changed. A file that does not parse is
+    /// reported and the previous responses stay.
+    pub fn reload(&self) {
+        let bytes = std::fs::read(&self.responses_file).unwrap_or_default();
+        if self.last_read.read().unwrap().as_deref() == Some(bytes.as_slice()) {
+            return;
+        }
+        *self.last_read.write().unwrap() = Some(bytes.clone());
+        let text = String::from_utf8_lossy(&bytes);
+        let parsed: Result<BTreeMap<String, Value>, String> = if text.trim().is_empty() {
+            Ok(BTreeMap::new())
+        } else {
+            serde_saphyr::from_str::<Option<BTreeMap<String, Value>>>(&text)
+                .map(Option::unwrap_or_default)
+                .map_err(|e| e.to_string())
+        };
+        match parsed {
+            Ok(responses) => {
+                tracing::info!(file = %self.responses_file.display(), keys = responses.len(), "loaded scripted responses");
+                *self.responses.write().unwrap() = responses;
+            }
+            Err(e) => {
+                tracing::warn!(file = %self.responses_file.display(), error = %e, "scripted responses do not parse; keeping the previous ones");
+            }
+        }
+    }
+
+    /// Polls the responses file every `interval` until the task is dropped.
+    pub async fn watch(self: Arc<Self>, interval: Duration) {
+        let mut ticker = tokio::time::interval(interval);
+        loop {
+            ticker.tick().await;
+            self.reload();
+        }
+    }
+
+    /// The answer of hook `H` to `request`, whose stem attributes are `attributes`.
+    pub async fn answer<H: Hook>(
+        &self,
+        request: &H::Request,
+        attributes: &[&str],
+    ) -> Result<H::Response, ScriptError> {
+        let stem = key_stem(H::NAME, attributes);
+        let key = format!("{stem}-preloadedResponse");
+        let scripted = self.responses.read().unwrap().get(&key).cloned();
+        let response = match scripted {
+            Some(value) => decode_response::<H>(&key, value)?,
+            None => {
+                let blocking = request
+                    .settings()
+                    .and_then(|s| s.get(BLOCKING_SETTING))
+                    .is_some_and(|v| v == "true");
+                let mut response = H::Response::success();
+                if blocking {
+                    response.set_retry_after_seconds(DEFAULT_BLOCKING_RETRY_SECONDS);
+                }
+                response
+            }
+        };
+        self.record(&stem, &response).await?;
+        Ok(response)
+    }
+
+    async fn record<R: HookResponse>(&self, stem: &str, response: &R) -> Result<(), ScriptError> {
+        let value = match response.retry_after_seconds() {
+            Some(seconds) => format!(
+                "Status: {}, RetryAfterSeconds: {seconds}",
+                response.status()
+            ),
+            None => response.status().to_string(),
+        };
+        let mut record = self.record.lock().await;
+        record.insert(format!("{stem}-actualResponseStatus"), value);
+        let fail = |reason: String| ScriptError::Record {
+            path: self.record_file.clone(),
+            reason,
+        };
+        let text = serde_saphyr::to_string(&*record).map_err(|e| fail(e.to_string()))?;
+        let tmp = self.record_file.with_extension("tmp");
+        tokio::fs::write(&tmp, text)
+            .await
+            .map_err(|e| fail(e.to_string()))?;
+        tokio::fs::rename(&tmp, &self.record_file)
+            .await
+            .map_err(|e| fail(e.to_string()))
+    }
+}
+
+/// The data-key stem of a hook call: the hook name and its attributes joined by `-`, with `+`
+/// (not allowed in ConfigMap keys upstream) written as `_`.
+pub fn key_stem(hook: &str, attributes: &[&str]) -> String {
+    std::iter::once(hook)
+        .chain(attributes.iter().copied())
+        .collect::<Vec<_>>()
+        .join("-")
+        .replace('+', "_")
+}
+
+/// Decodes a scripted response, given as a mapping or as a YAML/JSON string, matching field
+/// names case-insensitively against the hook's response fields.
+fn decode_response<H: Hook>(key: &str, value: Value) -> Result<H::Response, ScriptError> {
+    let invalid = |reason: String| ScriptError::Invalid {
+        key: key.to_string(),
+        reason,
+    };
+    let value = match value {
+        Value::String(text) => {
+            serde_saphyr::from_str::<Value>(&text).map_err(|e| invalid(e.to_string()))?
+        }
+        other => other,
+    };
+    let Value::Object(fields) = value else {
+        return Err(invalid("not a mapping".into()));
+    };
+    let known = ["status", "message", "retryAfterSeconds"];
+    let normalized: Map<String, Value> = fields
+        .into_iter()
+        .map(|(k, v)| {
+            let name = known
+                .iter()
+                .find(|n| n.eq_ignore_ascii_case(&k))
+                .map_or(k, |n| n.to_string());
+            (name, v)
+        })
+        .collect();
+    serde_json::from_value(Value::Object(normalized)).map_err(|e| invalid(e.to_string()))
+}
