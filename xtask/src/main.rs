@@ -4,7 +4,9 @@
 //!   fails when one is stale.
 //! - `test` installs the external validators (once) and runs every test of the project.
 //! - `tools` installs the external validators only.
+//! - `bench <generator|derive>` runs the generator's benchmarks (see `bench.rs`).
 
+mod bench;
 mod codegen;
 mod test;
 
@@ -16,7 +18,8 @@ fn main() -> ExitCode {
         Some("codegen") => codegen::run(&args[1..]),
         Some("test") => test::run(&args[1..]),
         Some("tools") => test::tools(&args[1..]),
-        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools".to_string()),
+        Some("bench") => bench::run(&args[1..]),
+        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask bench <generator|derive>".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
