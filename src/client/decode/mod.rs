@@ -155,6 +155,37 @@ mod tests {
         assert!(!eq_fold("status", "statu"));
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+        /// Decoding any bytes as any response type returns a value or an error, never panics.
+        #[test]
+        fn any_bytes_decode_without_panic(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..256),
+                                          text in "[{}\\[\\],:\"a-zA-Z0-9 .-]{0,64}") {
+            use crate::hooks::v1alpha1 as h;
+            for input in [&bytes[..], text.as_bytes()] {
+                let _ = decode_response::<h::DiscoveryResponse>(input);
+                let _ = decode_response::<h::BeforeClusterCreateResponse>(input);
+                let _ = decode_response::<h::AfterControlPlaneInitializedResponse>(input);
+                let _ = decode_response::<h::GeneratePatchesResponse>(input);
+                let _ = decode_response::<h::ValidateTopologyResponse>(input);
+                let _ = decode_response::<h::DiscoverVariablesResponse>(input);
+                let _ = decode_response::<h::CanUpdateMachineResponse>(input);
+                let _ = decode_response::<h::CanUpdateMachineSetResponse>(input);
+                let _ = decode_response::<h::UpdateMachineResponse>(input);
+                let _ = decode_response::<h::GenerateUpgradePlanResponse>(input);
+            }
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert!(decode_response::<Outer>(deep.as_bytes()).is_err());
+        let deep = format!("{{\"items\":{}", "[{\"labels\":".repeat(50_000));
+        assert!(decode_response::<Outer>(deep.as_bytes()).is_err());
+    }
+
     #[test]
     fn hook_responses_decode_from_go_style_bodies() {
         let (r, status) = decode_response::<BeforeClusterUpgradeResponse>(
