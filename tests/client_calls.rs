@@ -44,10 +44,8 @@ async fn a_successful_call_sends_a_typed_request_with_merged_settings() {
     let ca = TestCa::new("ca");
     let server = success_server(&ca).await;
     let mut cfg = config("ext", &server.url(), &ca.pem(), &[handler("create", HOOK)]);
-    cfg.spec.settings = BTreeMap::from([
-        ("a".into(), "config".into()),
-        ("b".into(), "config".into()),
-    ]);
+    cfg.spec.settings =
+        BTreeMap::from([("a".into(), "config".into()), ("b".into(), "config".into())]);
     let client = ready_client(&[cfg]);
 
     let response = client
@@ -67,7 +65,10 @@ async fn a_successful_call_sends_a_typed_request_with_merged_settings() {
     assert_eq!(r.query, "timeout=10s");
     assert_eq!(r.headers["content-type"], "application/json");
     let body = r.json();
-    assert_eq!(body["apiVersion"], "hooks.runtime.cluster.x-k8s.io/v1alpha1");
+    assert_eq!(
+        body["apiVersion"],
+        "hooks.runtime.cluster.x-k8s.io/v1alpha1"
+    );
     assert_eq!(body["kind"], "BeforeClusterCreateRequest");
     assert_eq!(body["settings"], json!({"a": "config", "b": "request"}));
 }
@@ -79,11 +80,19 @@ async fn go_style_bodies_are_accepted() {
     let server = TestServer::with_ca(
         &ca,
         answer(|_| async {
-            raw(200, r#"{"Status": "Success", "RetryAfterSeconds": 5, "Message": "wait"} junk"#)
+            raw(
+                200,
+                r#"{"Status": "Success", "RetryAfterSeconds": 5, "Message": "wait"} junk"#,
+            )
         }),
     )
     .await;
-    let client = ready_client(&[config("ext", &server.url(), &ca.pem(), &[handler("h", HOOK)])]);
+    let client = ready_client(&[config(
+        "ext",
+        &server.url(),
+        &ca.pem(),
+        &[handler("h", HOOK)],
+    )]);
     let response = client
         .call_extension::<BeforeClusterCreate>("h.ext", &request(), &object())
         .await
@@ -107,19 +116,39 @@ async fn failure_and_unknown_statuses_are_errors_under_both_policies() {
     .await;
     let missing = TestServer::with_ca(&ca, answer(|_| async { tls::json(json!({})) })).await;
     let client = ready_client(&[
-        config("failure", &failure.url(), &ca.pem(), &[handler("fail", HOOK), handler("ignore", HOOK).ignore()]),
-        config("unknown", &unknown.url(), &ca.pem(), &[handler("fail", HOOK), handler("ignore", HOOK).ignore()]),
-        config("missing", &missing.url(), &ca.pem(), &[handler("ignore", HOOK).ignore()]),
+        config(
+            "failure",
+            &failure.url(),
+            &ca.pem(),
+            &[handler("fail", HOOK), handler("ignore", HOOK).ignore()],
+        ),
+        config(
+            "unknown",
+            &unknown.url(),
+            &ca.pem(),
+            &[handler("fail", HOOK), handler("ignore", HOOK).ignore()],
+        ),
+        config(
+            "missing",
+            &missing.url(),
+            &ca.pem(),
+            &[handler("ignore", HOOK).ignore()],
+        ),
     ]);
     for name in ["fail.failure", "ignore.failure"] {
         let err = client
             .call_extension::<BeforeClusterCreate>(name, &request(), &object())
             .await
             .unwrap_err();
-        assert!(matches!(&err, CallError::Failure { message, .. } if message == "nope"), "{err}");
+        assert!(
+            matches!(&err, CallError::Failure { message, .. } if message == "nope"),
+            "{err}"
+        );
         assert_eq!(
             err.to_string(),
-            format!("failed to call extension handler \"{name}\": got failure response with message: nope")
+            format!(
+                "failed to call extension handler \"{name}\": got failure response with message: nope"
+            )
         );
         assert!(err.url().unwrap().starts_with(&failure.url()));
     }
@@ -128,13 +157,19 @@ async fn failure_and_unknown_statuses_are_errors_under_both_policies() {
             .call_extension::<BeforeClusterCreate>(name, &request(), &object())
             .await
             .unwrap_err();
-        assert!(matches!(&err, CallError::UnknownStatus { status, .. } if status == "Unknown"), "{err}");
+        assert!(
+            matches!(&err, CallError::UnknownStatus { status, .. } if status == "Unknown"),
+            "{err}"
+        );
     }
     let err = client
         .call_extension::<BeforeClusterCreate>("ignore.missing", &request(), &object())
         .await
         .unwrap_err();
-    assert!(matches!(&err, CallError::UnknownStatus { status, .. } if status.is_empty()), "{err}");
+    assert!(
+        matches!(&err, CallError::UnknownStatus { status, .. } if status.is_empty()),
+        "{err}"
+    );
 }
 
 #[tokio::test]
@@ -157,7 +192,12 @@ async fn call_all_aggregates_in_handler_name_order() {
     .await;
     let client = ready_client(&[
         config("z-ext", &server.url(), &ca.pem(), &[handler("d", HOOK)]),
-        config("ext", &server.url(), &ca.pem(), &[handler("c", HOOK), handler("a", HOOK), handler("b", HOOK)]),
+        config(
+            "ext",
+            &server.url(),
+            &ca.pem(),
+            &[handler("c", HOOK), handler("a", HOOK), handler("b", HOOK)],
+        ),
     ]);
     for options in [CallAllOptions::sequential(), CallAllOptions::concurrent(3)] {
         let response = client
@@ -169,7 +209,9 @@ async fn call_all_aggregates_in_handler_name_order() {
         assert_eq!(response.message, "first, second, last");
     }
     assert_eq!(
-        client.get_all_extensions::<BeforeClusterCreate>(&object()).unwrap(),
+        client
+            .get_all_extensions::<BeforeClusterCreate>(&object())
+            .unwrap(),
         ["a.ext", "b.ext", "c.ext", "d.z-ext"]
     );
 }
@@ -197,49 +239,104 @@ async fn call_all_with_no_handler_succeeds_and_stops_at_the_first_failure() {
         &[handler("a", HOOK), handler("b", HOOK), handler("c", HOOK)],
     )]);
     let none = client
-        .call_all_extensions::<AfterClusterUpgrade>(&Default::default(), &object(), CallAllOptions::sequential())
+        .call_all_extensions::<AfterClusterUpgrade>(
+            &Default::default(),
+            &object(),
+            CallAllOptions::sequential(),
+        )
         .await
         .unwrap();
     assert_eq!(none.status, ResponseStatus::Success);
 
     let err = client
-        .call_all_extensions::<BeforeClusterCreate>(&request(), &object(), CallAllOptions::sequential())
+        .call_all_extensions::<BeforeClusterCreate>(
+            &request(),
+            &object(),
+            CallAllOptions::sequential(),
+        )
         .await
         .unwrap_err();
     assert_eq!(err.handler(), Some("b.ext"));
     assert!(err.to_string().starts_with(
         "failed to call extension handlers for hook \"BeforeClusterCreate.hooks.runtime.cluster.x-k8s.io\": failed to call extension handler \"b.ext\""
     ), "{err}");
-    let called: Vec<String> = server.received().iter().map(|r| r.path.rsplit('/').next().unwrap().to_string()).collect();
+    let called: Vec<String> = server
+        .received()
+        .iter()
+        .map(|r| r.path.rsplit('/').next().unwrap().to_string())
+        .collect();
     assert_eq!(called, ["a", "b"], "c is not called after b failed");
 
-    let missing = ready_client(&[config("ext", &server.url(), &ca.pem(), &[handler("missing", HOOK)])]);
+    let missing = ready_client(&[config(
+        "ext",
+        &server.url(),
+        &ca.pem(),
+        &[handler("missing", HOOK)],
+    )]);
     let err = missing
-        .call_all_extensions::<BeforeClusterCreate>(&request(), &object(), CallAllOptions::sequential())
+        .call_all_extensions::<BeforeClusterCreate>(
+            &request(),
+            &object(),
+            CallAllOptions::sequential(),
+        )
         .await
         .unwrap_err();
-    assert!(matches!(err.root(), CallError::Exchange { source: ExchangeError::HttpStatus { code: 404, .. }, .. }), "{err}");
+    assert!(
+        matches!(
+            err.root(),
+            CallError::Exchange {
+                source: ExchangeError::HttpStatus { code: 404, .. },
+                ..
+            }
+        ),
+        "{err}"
+    );
 }
 
 #[tokio::test]
 async fn namespace_selectors_skip_in_call_all_and_fail_call_extension() {
     let ca = TestCa::new("ca");
     let server = success_server(&ca).await;
-    let mut cfg = config("ext", &server.url(), &ca.pem(), &[handler("a", HOOK), handler("b", HOOK), handler("c", HOOK)]);
+    let mut cfg = config(
+        "ext",
+        &server.url(),
+        &ca.pem(),
+        &[handler("a", HOOK), handler("b", HOOK), handler("c", HOOK)],
+    );
     cfg.spec.namespace_selector = Some(selector_in(NAMESPACE_NAME_LABEL, &["foo"]));
     let mut labelled = config("labelled", &server.url(), &ca.pem(), &[handler("d", HOOK)]);
     labelled.spec.namespace_selector = Some(selector_in("team", &["blue"]));
     let client = ready_client(&[cfg, labelled]);
 
     let foo = ForObject::new("foo", "c1");
-    assert_eq!(client.get_all_extensions::<BeforeClusterCreate>(&foo).unwrap(), ["a.ext", "b.ext", "c.ext"]);
+    assert_eq!(
+        client
+            .get_all_extensions::<BeforeClusterCreate>(&foo)
+            .unwrap(),
+        ["a.ext", "b.ext", "c.ext"]
+    );
     let other = ForObject::new("different", "c1");
-    assert!(client.get_all_extensions::<BeforeClusterCreate>(&other).unwrap().is_empty());
-    let blue = ForObject::new("different", "c1").with_namespace_labels(BTreeMap::from([("team".into(), "blue".into())]));
-    assert_eq!(client.get_all_extensions::<BeforeClusterCreate>(&blue).unwrap(), ["d.labelled"]);
+    assert!(
+        client
+            .get_all_extensions::<BeforeClusterCreate>(&other)
+            .unwrap()
+            .is_empty()
+    );
+    let blue = ForObject::new("different", "c1")
+        .with_namespace_labels(BTreeMap::from([("team".into(), "blue".into())]));
+    assert_eq!(
+        client
+            .get_all_extensions::<BeforeClusterCreate>(&blue)
+            .unwrap(),
+        ["d.labelled"]
+    );
 
     client
-        .call_all_extensions::<BeforeClusterCreate>(&request(), &other, CallAllOptions::sequential())
+        .call_all_extensions::<BeforeClusterCreate>(
+            &request(),
+            &other,
+            CallAllOptions::sequential(),
+        )
         .await
         .unwrap();
     assert!(server.received().is_empty(), "every handler was skipped");
@@ -252,7 +349,10 @@ async fn namespace_selectors_skip_in_call_all_and_fail_call_extension() {
         err.to_string(),
         "failed to call extension handler \"a.ext\": namespaceSelector did not match object different/c1"
     );
-    client.call_extension::<BeforeClusterCreate>("a.ext", &request(), &foo).await.unwrap();
+    client
+        .call_extension::<BeforeClusterCreate>("a.ext", &request(), &foo)
+        .await
+        .unwrap();
     assert_eq!(server.received().len(), 1);
 }
 
@@ -261,23 +361,65 @@ async fn misconfigured_calls_fail_before_any_request() {
     let ca = TestCa::new("ca");
     let server = success_server(&ca).await;
     let client = ready_client(&[
-        config("ext", &server.url(), &ca.pem(), &[handler("after", "AfterClusterUpgrade").ignore()]),
-        config("plain", &server.url().replace("https", "http"), &ca.pem(), &[handler("h", HOOK).ignore()]),
-        config("badca", &server.url(), "not a certificate", &[handler("h", HOOK).ignore()]),
+        config(
+            "ext",
+            &server.url(),
+            &ca.pem(),
+            &[handler("after", "AfterClusterUpgrade").ignore()],
+        ),
+        config(
+            "plain",
+            &server.url().replace("https", "http"),
+            &ca.pem(),
+            &[handler("h", HOOK).ignore()],
+        ),
+        config(
+            "badca",
+            &server.url(),
+            "not a certificate",
+            &[handler("h", HOOK).ignore()],
+        ),
     ]);
-    let err = client.call_extension::<BeforeClusterCreate>("after.ext", &request(), &object()).await.unwrap_err();
+    let err = client
+        .call_extension::<BeforeClusterCreate>("after.ext", &request(), &object())
+        .await
+        .unwrap_err();
     assert!(matches!(err, CallError::HookMismatch { .. }), "{err}");
     assert_eq!(
         err.to_string(),
         "failed to call extension handler \"after.ext\": handler does not match GroupHook \"BeforeClusterCreate.hooks.runtime.cluster.x-k8s.io\""
     );
-    let err = client.call_extension::<BeforeClusterCreate>("nope.ext", &request(), &object()).await.unwrap_err();
-    assert!(matches!(err, CallError::Registry { source: RegistryError::NotRegistered { .. }, .. }), "{err}");
+    let err = client
+        .call_extension::<BeforeClusterCreate>("nope.ext", &request(), &object())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            CallError::Registry {
+                source: RegistryError::NotRegistered { .. },
+                ..
+            }
+        ),
+        "{err}"
+    );
     // Ignore does not cover an unusable URL or CA bundle.
-    let err = client.call_extension::<BeforeClusterCreate>("h.plain", &request(), &object()).await.unwrap_err();
-    assert!(err.to_string().contains("expected https scheme, got http"), "{err}");
-    let err = client.call_extension::<BeforeClusterCreate>("h.badca", &request(), &object()).await.unwrap_err();
-    assert!(err.to_string().contains("unable to load root certificates"), "{err}");
+    let err = client
+        .call_extension::<BeforeClusterCreate>("h.plain", &request(), &object())
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("expected https scheme, got http"),
+        "{err}"
+    );
+    let err = client
+        .call_extension::<BeforeClusterCreate>("h.badca", &request(), &object())
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("unable to load root certificates"),
+        "{err}"
+    );
     assert!(server.received().is_empty());
 }
 
@@ -289,15 +431,42 @@ async fn a_cold_registry_is_an_error_not_an_empty_answer() {
     )
     .build()
     .unwrap();
-    let err = client.get_all_extensions::<BeforeClusterCreate>(&object()).unwrap_err();
-    assert!(matches!(err, CallError::List { source: RegistryError::ListNotReady { .. }, .. }), "{err}");
     let err = client
-        .call_all_extensions::<BeforeClusterCreate>(&request(), &object(), CallAllOptions::concurrent(4))
+        .get_all_extensions::<BeforeClusterCreate>(&object())
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            CallError::List {
+                source: RegistryError::ListNotReady { .. },
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = client
+        .call_all_extensions::<BeforeClusterCreate>(
+            &request(),
+            &object(),
+            CallAllOptions::concurrent(4),
+        )
         .await
         .unwrap_err();
     assert!(matches!(err, CallError::List { .. }), "{err}");
-    let err = client.call_extension::<BeforeClusterCreate>("h.ext", &request(), &object()).await.unwrap_err();
-    assert!(matches!(err, CallError::Registry { source: RegistryError::GetNotReady { .. }, .. }), "{err}");
+    let err = client
+        .call_extension::<BeforeClusterCreate>("h.ext", &request(), &object())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            CallError::Registry {
+                source: RegistryError::GetNotReady { .. },
+                ..
+            }
+        ),
+        "{err}"
+    );
 }
 
 #[tokio::test]
@@ -319,17 +488,42 @@ async fn redirects_are_not_followed() {
         }),
     )
     .await;
-    let client = ready_client(&[config("ext", &redirecting.url(), &ca.pem(), &[handler("h", HOOK)])]);
-    let err = client.call_extension::<BeforeClusterCreate>("h.ext", &request(), &object()).await.unwrap_err();
-    assert!(matches!(err, CallError::Exchange { source: ExchangeError::HttpStatus { code: 307, .. }, .. }), "{err}");
-    assert!(target.received().is_empty(), "the redirect target is never called");
+    let client = ready_client(&[config(
+        "ext",
+        &redirecting.url(),
+        &ca.pem(),
+        &[handler("h", HOOK)],
+    )]);
+    let err = client
+        .call_extension::<BeforeClusterCreate>("h.ext", &request(), &object())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            CallError::Exchange {
+                source: ExchangeError::HttpStatus { code: 307, .. },
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(
+        target.received().is_empty(),
+        "the redirect target is never called"
+    );
 }
 
 #[tokio::test]
 async fn a_handler_registered_with_a_policy_keeps_it() {
     // A registration records the failure policy from the status; absent means Fail.
     let ca = TestCa::new("ca");
-    let mut cfg = config("ext", "https://127.0.0.1:1", &ca.pem(), &[handler("h", HOOK)]);
+    let mut cfg = config(
+        "ext",
+        "https://127.0.0.1:1",
+        &ca.pem(),
+        &[handler("h", HOOK)],
+    );
     cfg.status.handlers[0].failure_policy = None;
     let client = ready_client(&[cfg]);
     let registration = client.registry().get("h.ext").unwrap();

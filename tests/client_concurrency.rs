@@ -65,7 +65,10 @@ fn concurrent_call_all_matches_sequential() {
         }),
     ));
 
-    let config_runs = ProptestConfig { cases: 32, ..ProptestConfig::default() };
+    let config_runs = ProptestConfig {
+        cases: 32,
+        ..ProptestConfig::default()
+    };
     proptest!(config_runs, |(
         handlers in prop::collection::vec((outcome(), any::<bool>(), 0u64..12), 0..7),
         limit in 1usize..5,
@@ -117,18 +120,43 @@ fn decoding_any_answer_never_panics() {
             async move { raw(200, body) }
         }),
     ));
-    let client = ready_client(&[config("ext", &server.url(), &ca.pem(), &[handler("h", "BeforeClusterCreate")])]);
+    let client = ready_client(&[config(
+        "ext",
+        &server.url(),
+        &ca.pem(),
+        &[handler("h", "BeforeClusterCreate")],
+    )]);
     let json_like = prop::collection::vec(
         prop::sample::select(vec![
-            "{", "}", "[", "]", ",", ":", "\"status\"", "\"Status\"", "\"Success\"", "\"Failure\"",
-            "\"retryAfterSeconds\"", "\"message\"", "null", "1", "-1", "1e999", "99999999999",
-            "\"\\u0000\"", "true", " ",
+            "{",
+            "}",
+            "[",
+            "]",
+            ",",
+            ":",
+            "\"status\"",
+            "\"Status\"",
+            "\"Success\"",
+            "\"Failure\"",
+            "\"retryAfterSeconds\"",
+            "\"message\"",
+            "null",
+            "1",
+            "-1",
+            "1e999",
+            "99999999999",
+            "\"\\u0000\"",
+            "true",
+            " ",
         ]),
         0..40,
     )
     .prop_map(|parts| parts.concat().into_bytes());
     let bytes = prop_oneof![prop::collection::vec(any::<u8>(), 0..200), json_like];
-    let config_runs = ProptestConfig { cases: 64, ..ProptestConfig::default() };
+    let config_runs = ProptestConfig {
+        cases: 64,
+        ..ProptestConfig::default()
+    };
     proptest!(config_runs, |(b in bytes)| {
         *body.lock().unwrap() = b;
         let result = runtime.block_on(client.call_extension::<BeforeClusterCreate>(

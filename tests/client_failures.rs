@@ -39,7 +39,10 @@ async fn fail_and_ignore(client: &Client, config: &str) -> CallError {
 }
 
 fn handlers(timeout: i32) -> [Handler; 2] {
-    [handler("h", HOOK).timeout(timeout), handler("i", HOOK).timeout(timeout).ignore()]
+    [
+        handler("h", HOOK).timeout(timeout),
+        handler("i", HOOK).timeout(timeout).ignore(),
+    ]
 }
 
 fn exchange_error(err: &CallError) -> &ExchangeError {
@@ -62,10 +65,16 @@ async fn a_slow_answer_times_out() {
     .await;
     let client = ready_client(&[config("ext", &server.url(), &ca.pem(), &handlers(1))]);
     let err = fail_and_ignore(&client, "ext").await;
-    assert!(matches!(exchange_error(&err), ExchangeError::Timeout { .. }), "{err}");
+    assert!(
+        matches!(exchange_error(&err), ExchangeError::Timeout { .. }),
+        "{err}"
+    );
     let url = err.url().unwrap();
     assert!(url.ends_with("/beforeclustercreate/h?timeout=1s"), "{url}");
-    assert!(err.to_string().contains(&format!("Post \"{url}\"")), "{err}");
+    assert!(
+        err.to_string().contains(&format!("Post \"{url}\"")),
+        "{err}"
+    );
 }
 
 #[tokio::test]
@@ -75,28 +84,39 @@ async fn a_body_that_stalls_times_out() {
         &ca,
         answer(|_| async {
             // Headers and half a JSON object, then nothing.
-            let stream = futures::stream::once(async { Ok::<_, std::io::Error>(&b"{\"status\":"[..]) })
-                .chain(futures::stream::once(async {
-                    tokio::time::sleep(Duration::from_secs(30)).await;
-                    Ok(&b"\"Success\"}"[..])
-                }));
+            let stream =
+                futures::stream::once(async { Ok::<_, std::io::Error>(&b"{\"status\":"[..]) })
+                    .chain(futures::stream::once(async {
+                        tokio::time::sleep(Duration::from_secs(30)).await;
+                        Ok(&b"\"Success\"}"[..])
+                    }));
             raw(200, Body::from_stream(stream))
         }),
     )
     .await;
     let client = ready_client(&[config("ext", &server.url(), &ca.pem(), &handlers(1))]);
     let err = fail_and_ignore(&client, "ext").await;
-    assert!(matches!(exchange_error(&err), ExchangeError::Timeout { .. }), "{err}");
+    assert!(
+        matches!(exchange_error(&err), ExchangeError::Timeout { .. }),
+        "{err}"
+    );
 }
 
 #[tokio::test]
 async fn an_unknown_ca_is_a_tls_error() {
     let ca = TestCa::new("ca");
     let other = TestCa::new("other");
-    let server = TestServer::with_ca(&ca, answer(|_| async { tls::json(json!({"status": "Success"})) })).await;
+    let server = TestServer::with_ca(
+        &ca,
+        answer(|_| async { tls::json(json!({"status": "Success"})) }),
+    )
+    .await;
     let client = ready_client(&[config("ext", &server.url(), &other.pem(), &handlers(5))]);
     let err = fail_and_ignore(&client, "ext").await;
-    assert!(matches!(exchange_error(&err), ExchangeError::Transport { .. }), "{err}");
+    assert!(
+        matches!(exchange_error(&err), ExchangeError::Transport { .. }),
+        "{err}"
+    );
     assert!(err.to_string().contains("UnknownIssuer"), "{err}");
     assert!(server.received().is_empty());
 }
@@ -111,8 +131,15 @@ async fn a_certificate_for_another_host_is_a_tls_error() {
     .await;
     let client = ready_client(&[config("ext", &server.url(), &ca.pem(), &handlers(5))]);
     let err = fail_and_ignore(&client, "ext").await;
-    assert!(matches!(exchange_error(&err), ExchangeError::Transport { .. }), "{err}");
-    assert!(err.to_string().contains("certificate not valid for name \"127.0.0.1\""), "{err}");
+    assert!(
+        matches!(exchange_error(&err), ExchangeError::Transport { .. }),
+        "{err}"
+    );
+    assert!(
+        err.to_string()
+            .contains("certificate not valid for name \"127.0.0.1\""),
+        "{err}"
+    );
 
     // The server name is the URL's host: a certificate for 127.0.0.1 called as localhost
     // fails as well.
@@ -129,11 +156,23 @@ async fn a_certificate_for_another_host_is_a_tls_error() {
 #[tokio::test]
 async fn a_refused_connection_is_a_transport_error() {
     // Bind then drop a listener to get a port nobody listens on.
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let ca = TestCa::new("ca");
-    let client = ready_client(&[config("ext", &format!("https://127.0.0.1:{port}"), &ca.pem(), &handlers(5))]);
+    let client = ready_client(&[config(
+        "ext",
+        &format!("https://127.0.0.1:{port}"),
+        &ca.pem(),
+        &handlers(5),
+    )]);
     let err = fail_and_ignore(&client, "ext").await;
-    assert!(matches!(exchange_error(&err), ExchangeError::Transport { .. }), "{err}");
+    assert!(
+        matches!(exchange_error(&err), ExchangeError::Transport { .. }),
+        "{err}"
+    );
 }
 
 #[tokio::test]
@@ -149,22 +188,44 @@ async fn a_non_200_status_is_an_error_with_a_body_excerpt() {
         }
         other => panic!("{other}"),
     }
-    assert!(err.to_string().contains("got response with status code 500 != 200: response : \"xxx"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("got response with status code 500 != 200: response : \"xxx"),
+        "{err}"
+    );
 
-    let created = TestServer::with_ca(&ca, answer(|_| async { raw(201, r#"{"status":"Success"}"#) })).await;
+    let created = TestServer::with_ca(
+        &ca,
+        answer(|_| async { raw(201, r#"{"status":"Success"}"#) }),
+    )
+    .await;
     let client = ready_client(&[config("ext", &created.url(), &ca.pem(), &handlers(5))]);
     let err = fail_and_ignore(&client, "ext").await;
-    assert!(matches!(exchange_error(&err), ExchangeError::HttpStatus { code: 201, .. }), "only 200 counts: {err}");
+    assert!(
+        matches!(
+            exchange_error(&err),
+            ExchangeError::HttpStatus { code: 201, .. }
+        ),
+        "only 200 counts: {err}"
+    );
 }
 
 #[tokio::test]
 async fn an_undecodable_body_is_an_error() {
     let ca = TestCa::new("ca");
-    for body in ["not json", r#"{"status": "Success", "retryAfterSeconds": "soon"}"#, "[1, 2]", ""] {
+    for body in [
+        "not json",
+        r#"{"status": "Success", "retryAfterSeconds": "soon"}"#,
+        "[1, 2]",
+        "",
+    ] {
         let server = TestServer::with_ca(&ca, answer(move |_| async move { raw(200, body) })).await;
         let client = ready_client(&[config("ext", &server.url(), &ca.pem(), &handlers(5))]);
         let err = fail_and_ignore(&client, "ext").await;
-        assert!(matches!(exchange_error(&err), ExchangeError::Decode { .. }), "{body}: {err}");
+        assert!(
+            matches!(exchange_error(&err), ExchangeError::Decode { .. }),
+            "{body}: {err}"
+        );
     }
 }
 
@@ -180,29 +241,59 @@ async fn oversized_bodies_are_refused() {
     let ok = TestServer::with_ca(&ca, answer(move |_| async move { raw(200, big()) })).await;
     let client = ready_client(&[config("ext", &ok.url(), &ca.pem(), &handlers(10))]);
     let err = fail_and_ignore(&client, "ext").await;
-    assert!(matches!(exchange_error(&err), ExchangeError::BodyTooLarge { limit, .. } if *limit == 20 * MIB), "{err}");
+    assert!(
+        matches!(exchange_error(&err), ExchangeError::BodyTooLarge { limit, .. } if *limit == 20 * MIB),
+        "{err}"
+    );
 
     // A streamed body without a length is cut off too.
     let streamed = TestServer::with_ca(
         &ca,
         answer(|_| async {
-            let chunks = futures::stream::iter((0..21).map(|_| Ok::<_, std::io::Error>(vec![b' '; MIB])));
+            let chunks =
+                futures::stream::iter((0..21).map(|_| Ok::<_, std::io::Error>(vec![b' '; MIB])));
             raw(500, Body::from_stream(chunks))
         }),
     )
     .await;
     let client = ready_client(&[config("ext", &streamed.url(), &ca.pem(), &handlers(10))]);
     let err = fail_and_ignore(&client, "ext").await;
-    assert!(matches!(exchange_error(&err), ExchangeError::HttpStatusBody { code: 500, .. }), "{err}");
+    assert!(
+        matches!(
+            exchange_error(&err),
+            ExchangeError::HttpStatusBody { code: 500, .. }
+        ),
+        "{err}"
+    );
 
     // A smaller limit set on the builder applies to every body.
-    let small = TestServer::with_ca(&ca, answer(|_| async { raw(200, format!(r#"{{"status":"Success","message":"{}"}}"#, "y".repeat(2000))) })).await;
+    let small = TestServer::with_ca(
+        &ca,
+        answer(|_| async {
+            raw(
+                200,
+                format!(r#"{{"status":"Success","message":"{}"}}"#, "y".repeat(2000)),
+            )
+        }),
+    )
+    .await;
     let registry = capi_runtime::registry::Registry::new();
-    registry.warm_up(&[config("ext", &small.url(), &ca.pem(), &handlers(5))]).unwrap();
-    let client = Client::builder(std::sync::Arc::new(capi_runtime::hooks::catalog()), registry)
-        .max_response_bytes(1000)
-        .build()
+    registry
+        .warm_up(&[config("ext", &small.url(), &ca.pem(), &handlers(5))])
         .unwrap();
+    let client = Client::builder(
+        std::sync::Arc::new(capi_runtime::hooks::catalog()),
+        registry,
+    )
+    .max_response_bytes(1000)
+    .build()
+    .unwrap();
     let err = fail_and_ignore(&client, "ext").await;
-    assert!(matches!(exchange_error(&err), ExchangeError::BodyTooLarge { limit: 1000, .. }), "{err}");
+    assert!(
+        matches!(
+            exchange_error(&err),
+            ExchangeError::BodyTooLarge { limit: 1000, .. }
+        ),
+        "{err}"
+    );
 }

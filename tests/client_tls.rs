@@ -20,7 +20,11 @@ const HOOK: &str = "BeforeClusterCreate";
 
 async fn call(client: &Client, name: &str) -> Result<(), CallError> {
     client
-        .call_extension::<BeforeClusterCreate>(name, &Default::default(), &ForObject::new("default", "c"))
+        .call_extension::<BeforeClusterCreate>(
+            name,
+            &Default::default(),
+            &ForObject::new("default", "c"),
+        )
         .await
         .map(drop)
 }
@@ -42,15 +46,30 @@ async fn one_http_client_per_host_and_ca_bundle() {
     assert_eq!(client.cached_http_clients(), 0);
     call(&client, "h.ext1").await.unwrap();
     call(&client, "h.ext2").await.unwrap();
-    assert_eq!(client.cached_http_clients(), 1, "same host and CA share a client");
+    assert_eq!(
+        client.cached_http_clients(),
+        1,
+        "same host and CA share a client"
+    );
     call(&client, "h.ext3").await.unwrap();
-    assert_eq!(client.cached_http_clients(), 2, "another host gets its own client");
+    assert_eq!(
+        client.cached_http_clients(),
+        2,
+        "another host gets its own client"
+    );
 
     // A new CA bundle for the same host is another client; the one no registration uses
     // any more is dropped when the registry changes.
     let rotated = TestCa::new("rotated");
     let server2 = TestServer::with_ca(&rotated, success()).await;
-    client.register(&config("ext1", &server2.url(), &rotated.pem(), &[handler("h", HOOK)])).unwrap();
+    client
+        .register(&config(
+            "ext1",
+            &server2.url(),
+            &rotated.pem(),
+            &[handler("h", HOOK)],
+        ))
+        .unwrap();
     call(&client, "h.ext1").await.unwrap();
     assert_eq!(client.cached_http_clients(), 3);
     client.unregister(&config("ext3", "", "", &[])).unwrap();
@@ -67,7 +86,10 @@ fn write_identity(dir: &Path, leaf: &Leaf) {
     }
 }
 
-fn client_with_identity(dir: &Path, configs: &[capi_runtime::api::runtime::v1beta2::ExtensionConfig]) -> Client {
+fn client_with_identity(
+    dir: &Path,
+    configs: &[capi_runtime::api::runtime::v1beta2::ExtensionConfig],
+) -> Client {
     let registry = Registry::new();
     registry.warm_up(configs).unwrap();
     Client::builder(Arc::new(capi_runtime::hooks::catalog()), registry)
@@ -86,7 +108,15 @@ async fn client_certificates_are_reloaded_when_their_files_change() {
 
     // The server trusts CA1 and the client presents a certificate of CA1.
     let server = TestServer::start(server_config(&serving, Some(&ca1)), success()).await;
-    let client = client_with_identity(dir.path(), &[config("ext", &server.url(), &serving_ca.pem(), &[handler("h", HOOK)])]);
+    let client = client_with_identity(
+        dir.path(),
+        &[config(
+            "ext",
+            &server.url(),
+            &serving_ca.pem(),
+            &[handler("h", HOOK)],
+        )],
+    );
     call(&client, "h.ext").await.unwrap();
 
     // The client rotates to CA2 first: the server refuses it.
@@ -94,14 +124,26 @@ async fn client_certificates_are_reloaded_when_their_files_change() {
     let err = call(&client, "h.ext").await.unwrap_err();
     assert!(err.to_string().contains("?timeout=10s\": "), "{err}");
     // Then the server trusts CA2 as well.
-    server.tls.reload_from_config(server_config(&serving, Some(&ca2)));
+    server
+        .tls
+        .reload_from_config(server_config(&serving, Some(&ca2)));
     call(&client, "h.ext").await.unwrap();
 
     // The reverse order: a server that trusts CA1 again (a new listener, so the kept-alive
     // connection is not reused), then the client rotates back.
     let server = TestServer::start(server_config(&serving, Some(&ca1)), success()).await;
-    client.register(&config("ext", &server.url(), &serving_ca.pem(), &[handler("h", HOOK)])).unwrap();
-    assert!(call(&client, "h.ext").await.is_err(), "the client still presents CA2's certificate");
+    client
+        .register(&config(
+            "ext",
+            &server.url(),
+            &serving_ca.pem(),
+            &[handler("h", HOOK)],
+        ))
+        .unwrap();
+    assert!(
+        call(&client, "h.ext").await.is_err(),
+        "the client still presents CA2's certificate"
+    );
     write_identity(dir.path(), &ca1.client());
     call(&client, "h.ext").await.unwrap();
 }
@@ -112,8 +154,20 @@ async fn a_half_written_pair_keeps_the_previous_certificate() {
     let clients = TestCa::new("clients");
     let dir = tempfile::tempdir().unwrap();
     write_identity(dir.path(), &clients.client());
-    let server = TestServer::start(server_config(&serving_ca.serving(&["127.0.0.1"]), Some(&clients)), success()).await;
-    let client = client_with_identity(dir.path(), &[config("ext", &server.url(), &serving_ca.pem(), &[handler("h", HOOK)])]);
+    let server = TestServer::start(
+        server_config(&serving_ca.serving(&["127.0.0.1"]), Some(&clients)),
+        success(),
+    )
+    .await;
+    let client = client_with_identity(
+        dir.path(),
+        &[config(
+            "ext",
+            &server.url(),
+            &serving_ca.pem(),
+            &[handler("h", HOOK)],
+        )],
+    );
     call(&client, "h.ext").await.unwrap();
     // Only the certificate changed so far: the key does not match it, so it is not used.
     let next = clients.client();
@@ -131,5 +185,9 @@ fn an_unreadable_client_certificate_fails_the_build() {
         .build()
         .unwrap_err();
     assert!(matches!(err, BuildError::Identity(_)));
-    assert!(err.to_string().starts_with("failed to create RuntimeSDK client: failed to load client certificate"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("failed to create RuntimeSDK client: failed to load client certificate"),
+        "{err}"
+    );
 }

@@ -138,7 +138,10 @@ pub fn json(body: serde_json::Value) -> Response<Body> {
 
 /// An answer with the given status and raw body.
 pub fn raw(status: u16, body: impl Into<Body>) -> Response<Body> {
-    Response::builder().status(status).body(body.into()).unwrap()
+    Response::builder()
+        .status(status)
+        .body(body.into())
+        .unwrap()
 }
 
 #[derive(Clone)]
@@ -197,7 +200,11 @@ impl TestServer {
 
     /// Starts a server whose certificate, signed by `ca`, names 127.0.0.1 and localhost.
     pub async fn with_ca(ca: &TestCa, answer: Answer) -> TestServer {
-        Self::start(server_config(&ca.serving(&["127.0.0.1", "localhost"]), None), answer).await
+        Self::start(
+            server_config(&ca.serving(&["127.0.0.1", "localhost"]), None),
+            answer,
+        )
+        .await
     }
 
     /// `https://127.0.0.1:<port>`.
