@@ -144,6 +144,19 @@ fn write_crate(root: &Path, dir: &Path, strip: bool) -> Result<(), String> {
     for f in ["builtins", "common", "discovery", "in_place_update", "lifecycle", "topology_mutation", "upgrade_plan"] {
         copy(&format!("src/hooks/v1alpha1/{f}.rs"), &format!("hooks/v1alpha1/{f}.rs"))?;
     }
+    // The message traits name the runtime crate's ResponseStatus: use it instead of a copy.
+    let common = src.join("hooks/v1alpha1/common.rs");
+    let text = std::fs::read_to_string(&common).map_err(|e| e.to_string())?;
+    let (start, end) = (
+        text.find("/// The outcome an extension reports").ok_or("ResponseStatus not found")?,
+        text.find("/// How a patch in a response is encoded").ok_or("PatchType not found")?,
+    );
+    let text = format!(
+        "{}pub use capi_runtime::hooks::v1alpha1::ResponseStatus;\n\n{}",
+        &text[..start],
+        &text[end..]
+    );
+    std::fs::write(&common, text).map_err(|e| e.to_string())?;
     let files = "mod builtins;\nmod common;\nmod discovery;\nmod in_place_update;\nmod lifecycle;\nmod topology_mutation;\nmod upgrade_plan;\npub use builtins::*;\npub use common::*;\npub use discovery::*;\npub use in_place_update::*;\npub use lifecycle::*;\npub use topology_mutation::*;\npub use upgrade_plan::*;\n";
     std::fs::write(src.join("hooks/v1alpha1/mod.rs"), files).map_err(|e| e.to_string())?;
     std::fs::write(src.join("hooks/mod.rs"), "pub mod v1alpha1;\n").map_err(|e| e.to_string())?;
