@@ -235,13 +235,13 @@ impl Catalog {
             (H::REQUEST_KIND, request_type),
             (H::RESPONSE_KIND, response_type),
         ] {
-            if let Some(other) = self.kinds.get(&(api_version.clone(), kind.to_string())) {
-                if *other != ty {
-                    return Err(CatalogError::DuplicateKind {
-                        api_version,
-                        kind: kind.to_string(),
-                    });
-                }
+            if let Some(other) = self.kinds.get(&(api_version.clone(), kind.to_string()))
+                && *other != ty
+            {
+                return Err(CatalogError::DuplicateKind {
+                    api_version,
+                    kind: kind.to_string(),
+                });
             }
         }
         for (kind, ty) in [

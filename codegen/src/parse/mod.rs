@@ -126,10 +126,10 @@ pub fn schema(
         );
     }
 
-    if attrs.inline.is_some() && attrs.opaque.is_none() {
+    if let (Some(span), None) = (attrs.inline, &attrs.opaque) {
         cx.error(
             file,
-            attrs.inline.unwrap(),
+            span,
             "`inline` only applies together with `opaque = \"...\"`",
         );
     }
@@ -139,10 +139,10 @@ pub fn schema(
             inline: attrs.inline.is_some(),
         }),
         ast::Data::Struct(style, fields) => {
-            if attrs.listed_enum.is_some() {
+            if let Some(span) = attrs.listed_enum {
                 cx.error(
                     file,
-                    attrs.listed_enum.unwrap(),
+                    span,
                     "`enum` applies to enums of unit variants, not to structs",
                 );
             }
