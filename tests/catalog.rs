@@ -17,8 +17,18 @@ fn builtin_catalog_has_all_17_hooks() {
     assert_eq!(d.request_kind, "BeforeClusterCreateRequest");
     assert_eq!(d.response_kind, "BeforeClusterCreateResponse");
     assert!(d.retryable);
-    assert!(!catalog.hook(&GroupVersionHook::of::<hooks::AfterControlPlaneInitialized>()).unwrap().retryable);
-    assert!(catalog.hook(&GroupVersionHook::of::<hooks::AfterClusterUpgrade>()).unwrap().retryable);
+    assert!(
+        !catalog
+            .hook(&GroupVersionHook::of::<hooks::AfterControlPlaneInitialized>())
+            .unwrap()
+            .retryable
+    );
+    assert!(
+        catalog
+            .hook(&GroupVersionHook::of::<hooks::AfterClusterUpgrade>())
+            .unwrap()
+            .retryable
+    );
     assert!(catalog.is_request_of::<hooks::BeforeClusterCreateRequest>(&gvh));
     assert!(!catalog.is_request_of::<hooks::BeforeClusterDeleteRequest>(&gvh));
     assert!(catalog.is_response_of::<hooks::BeforeClusterCreateResponse>(&gvh));
@@ -27,7 +37,10 @@ fn builtin_catalog_has_all_17_hooks() {
 #[test]
 fn paths_follow_the_upstream_format() {
     let discovery = GroupVersionHook::of::<hooks::Discovery>();
-    assert_eq!(gvh_to_path(&discovery, ""), "/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery");
+    assert_eq!(
+        gvh_to_path(&discovery, ""),
+        "/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery"
+    );
     let gvh = GroupVersionHook::of::<hooks::BeforeClusterCreate>();
     assert_eq!(
         gvh_to_path(&gvh, "My-Handler"),
@@ -45,15 +58,25 @@ fn paths_follow_the_upstream_format() {
 #[test]
 fn gvh_display_and_parsing() {
     let gvh = GroupVersionHook::of::<hooks::BeforeClusterCreate>();
-    assert_eq!(gvh.to_string(), "hooks.runtime.cluster.x-k8s.io/v1alpha1, Hook=BeforeClusterCreate");
-    assert_eq!(gvh.group_hook().to_string(), "BeforeClusterCreate.hooks.runtime.cluster.x-k8s.io");
+    assert_eq!(
+        gvh.to_string(),
+        "hooks.runtime.cluster.x-k8s.io/v1alpha1, Hook=BeforeClusterCreate"
+    );
+    assert_eq!(
+        gvh.group_hook().to_string(),
+        "BeforeClusterCreate.hooks.runtime.cluster.x-k8s.io"
+    );
     assert_eq!(gvh.api_version(), hooks::API_VERSION);
     assert_eq!(
         GroupVersionHook::from_api_version("hooks.runtime.cluster.x-k8s.io/v1alpha1", "Discovery"),
         Some(GroupVersionHook::of::<hooks::Discovery>())
     );
     for bad in ["", "v1alpha1", "/v1", "g/", "g/v/x"] {
-        assert_eq!(GroupVersionHook::from_api_version(bad, "X"), None, "{bad:?}");
+        assert_eq!(
+            GroupVersionHook::from_api_version(bad, "X"),
+            None,
+            "{bad:?}"
+        );
     }
     assert!(GroupVersionHook::default().is_empty());
 }
@@ -73,7 +96,13 @@ fn test_hooks_register_in_both_versions() {
         assert!(d.meta.deprecated);
         assert_eq!(d.meta.tags, ["fake-tag"]);
     }
-    assert_eq!(catalog.group_version_hook::<v1alpha2::FakeHook>().unwrap().version, "v1alpha2");
+    assert_eq!(
+        catalog
+            .group_version_hook::<v1alpha2::FakeHook>()
+            .unwrap()
+            .version,
+        "v1alpha2"
+    );
     // A v1alpha1 message does not belong to the v1alpha2 hook.
     let v2 = GroupVersionHook::of::<v1alpha2::FakeHook>();
     assert!(!catalog.is_request_of::<v1alpha1::FakeRequest>(&v2));
@@ -92,15 +121,23 @@ fn conversions_go_through_the_catalog() {
     let down: v1alpha1::FakeRequest = catalog.convert(&request).unwrap();
     assert_eq!(down.cluster.metadata.name.as_deref(), Some("test"));
     assert_eq!((down.first, down.second.as_str()), (1, "foo"));
-    let response = v1alpha1::FakeResponse { first: 1, second: "foo".into(), ..Default::default() };
+    let response = v1alpha1::FakeResponse {
+        first: 1,
+        second: "foo".into(),
+        ..Default::default()
+    };
     let up: v1alpha2::FakeResponse = catalog.convert(&response).unwrap();
     assert_eq!((up.first, up.second.as_str()), (1, "foo"));
     // Round trip.
     let back: v1alpha1::FakeResponse = catalog.convert(&up).unwrap();
     assert_eq!(back, response);
     // No conversion between unrelated types.
-    let err = catalog.convert::<v1alpha1::SecondFakeRequest, v1alpha2::FakeRequest>(&Default::default());
-    assert!(matches!(err, Err(CatalogError::NoConversion { .. })), "{err:?}");
+    let err =
+        catalog.convert::<v1alpha1::SecondFakeRequest, v1alpha2::FakeRequest>(&Default::default());
+    assert!(
+        matches!(err, Err(CatalogError::NoConversion { .. })),
+        "{err:?}"
+    );
 }
 
 #[test]
@@ -113,8 +150,14 @@ fn test_hook_messages_keep_capitalized_field_names() {
     assert_eq!(json["Second"], "");
     assert!(json.get("Cluster").is_some());
     assert_eq!(json["kind"], "FakeRequest");
-    let retry = v1alpha1::RetryableFakeResponse { retry_after_seconds: 5, ..Default::default() };
-    assert_eq!(serde_json::to_value(&retry).unwrap()["retryAfterSeconds"], 5);
+    let retry = v1alpha1::RetryableFakeResponse {
+        retry_after_seconds: 5,
+        ..Default::default()
+    };
+    assert_eq!(
+        serde_json::to_value(&retry).unwrap()["retryAfterSeconds"],
+        5
+    );
 }
 
 mod conflicts {
@@ -158,7 +201,10 @@ mod conflicts {
 fn unknown_hooks_are_errors() {
     let catalog = Catalog::new();
     let gvh = GroupVersionHook::of::<hooks::BeforeClusterCreate>();
-    assert_eq!(catalog.hook(&gvh).unwrap_err(), CatalogError::UnknownHook(gvh));
+    assert_eq!(
+        catalog.hook(&gvh).unwrap_err(),
+        CatalogError::UnknownHook(gvh)
+    );
     assert!(catalog.group_version_hook::<hooks::Discovery>().is_err());
 }
 

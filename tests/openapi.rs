@@ -33,7 +33,10 @@ fn derive_and_cli_produce_the_same_document() {
     let derived = derive_document("book");
     if cli != derived {
         let d = diff(&cli, &derived);
-        panic!("the derive path differs from the CLI path in {} places: {d:#?}", d.len());
+        panic!(
+            "the derive path differs from the CLI path in {} places: {d:#?}",
+            d.len()
+        );
     }
 }
 
@@ -46,7 +49,9 @@ fn allowed(d: &Difference, expected: &Value) -> Option<&'static str> {
     if d.path.ends_with("/properties/status/default") && d.what.starts_with("missing") {
         let parent = d.path.trim_end_matches("/default");
         let node = pointer(expected, parent)?;
-        let outside_enum = node["enum"].as_array().is_some_and(|e| !e.contains(&node["default"]));
+        let outside_enum = node["enum"]
+            .as_array()
+            .is_some_and(|e| !e.contains(&node["default"]));
         if outside_enum {
             return Some("default outside its enum (upstream defect 1)");
         }
@@ -65,14 +70,29 @@ fn pointer<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
 
 #[test]
 fn document_matches_upstream_structure() {
-    let expected = strip_prose(&load_yaml(&root().join("testdata/conformance/capi-runtime-sdk-openapi.structure.yaml")));
+    let expected = strip_prose(&load_yaml(
+        &root().join("testdata/conformance/capi-runtime-sdk-openapi.structure.yaml"),
+    ));
     let actual = strip_prose(&cli_document("book"));
     let differences = diff(&expected, &actual);
-    let (kept, unexplained): (Vec<_>, Vec<_>) = differences.iter().partition(|d| allowed(d, &expected).is_some());
-    assert!(unexplained.is_empty(), "{} unexplained differences: {unexplained:#?}", unexplained.len());
-    assert_eq!(kept.len(), 17, "expected exactly the 17 response status defaults: {kept:#?}");
+    let (kept, unexplained): (Vec<_>, Vec<_>) = differences
+        .iter()
+        .partition(|d| allowed(d, &expected).is_some());
+    assert!(
+        unexplained.is_empty(),
+        "{} unexplained differences: {unexplained:#?}",
+        unexplained.len()
+    );
+    assert_eq!(
+        kept.len(),
+        17,
+        "expected exactly the 17 response status defaults: {kept:#?}"
+    );
     assert_eq!(actual["paths"].as_object().unwrap().len(), 17);
-    assert_eq!(actual["components"]["schemas"].as_object().unwrap().len(), 133);
+    assert_eq!(
+        actual["components"]["schemas"].as_object().unwrap().len(),
+        133
+    );
 }
 
 #[test]
@@ -95,10 +115,19 @@ fn hooks_match_upstream_hook_list() {
         assert_eq!(path, h["path"].as_str().unwrap(), "{gvh}");
         assert_eq!(d.request_kind, h["requestKind"].as_str().unwrap());
         assert_eq!(d.response_kind, h["responseKind"].as_str().unwrap());
-        assert_eq!(d.retryable, h["retryable"].as_bool().unwrap(), "{gvh} retryable");
+        assert_eq!(
+            d.retryable,
+            h["retryable"].as_bool().unwrap(),
+            "{gvh} retryable"
+        );
         assert_eq!(d.meta.singleton, singleton);
         assert_eq!(d.meta.deprecated, h["deprecated"].as_bool().unwrap());
-        let tags: Vec<&str> = h["tags"].as_array().unwrap().iter().map(|t| t.as_str().unwrap()).collect();
+        let tags: Vec<&str> = h["tags"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap())
+            .collect();
         assert_eq!(d.meta.tags, tags.as_slice());
         assert_eq!(
             emit::openapi::operation_id(&gvh.group, &gvh.version, &gvh.hook),
@@ -109,7 +138,8 @@ fn hooks_match_upstream_hook_list() {
 
 #[test]
 fn checked_in_document_is_what_the_generator_writes() {
-    let on_disk = std::fs::read_to_string(root().join("golden/sdk/runtime-sdk-openapi.yaml")).unwrap();
+    let on_disk =
+        std::fs::read_to_string(root().join("golden/sdk/runtime-sdk-openapi.yaml")).unwrap();
     let parsed: Value = serde_saphyr::from_str(&on_disk).unwrap();
     let version = parsed["info"]["version"].as_str().unwrap().to_string();
     let generated = capi_runtime_codegen::to_yaml(&cli_document(&version));

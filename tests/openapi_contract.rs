@@ -44,8 +44,15 @@ fn validator(doc: &Value, component: &str) -> jsonschema::Validator {
 }
 
 fn assert_valid(v: &jsonschema::Validator, instance: &Value, what: &str) {
-    let errors: Vec<String> = v.iter_errors(instance).map(|e| format!("{} at {}", e, e.instance_path())).collect();
-    assert!(errors.is_empty(), "{what} does not match its schema:\n{}\ninstance: {instance:#}", errors.join("\n"));
+    let errors: Vec<String> = v
+        .iter_errors(instance)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{what} does not match its schema:\n{}\ninstance: {instance:#}",
+        errors.join("\n")
+    );
 }
 
 /// Values for properties whose schema is a plain string but whose Rust type only accepts some
@@ -74,7 +81,9 @@ fn fill(doc: &Value, schema: &Value, name: &str, depth: usize) -> Option<Value> 
         return match component {
             c if c.ends_with("meta.v1.Time") => Some(json!("2026-01-02T03:04:05Z")),
             c if c.ends_with("intstr.IntOrString") => Some(json!("25%")),
-            c if c.ends_with("runtime.RawExtension") => Some(json!({"kind": "Thing", "spec": {"a": 1}})),
+            c if c.ends_with("runtime.RawExtension") => {
+                Some(json!({"kind": "Thing", "spec": {"a": 1}}))
+            }
             c if c.ends_with("apiextensions.v1.JSON") => Some(json!({"any": ["json", 1, true]})),
             c if c.ends_with("meta.v1.FieldsV1") => Some(json!({"f:spec": {}})),
             c if c.ends_with(".JSONSchemaProps") => {
@@ -126,16 +135,24 @@ fn check<T: Serialize + DeserializeOwned + Default>(doc: &Value, kind: &str) {
     let v = validator(doc, &component);
     // Every property the schema declares survives a trip through the Rust type.
     let instance = fill(doc, &doc["components"]["schemas"][&component], kind, 2).unwrap();
-    let typed: T = serde_json::from_value(instance.clone()).unwrap_or_else(|e| panic!("{kind}: {e}\n{instance:#}"));
+    let typed: T = serde_json::from_value(instance.clone())
+        .unwrap_or_else(|e| panic!("{kind}: {e}\n{instance:#}"));
     let back = serde_json::to_value(&typed).unwrap();
     let lost = support::structure::diff(&instance, &back);
-    assert!(lost.is_empty(), "{kind}: the Rust type lost or renamed properties: {lost:#?}");
+    assert!(
+        lost.is_empty(),
+        "{kind}: the Rust type lost or renamed properties: {lost:#?}"
+    );
     assert_valid(&v, &back, kind);
     // The default value reads back as itself. (It need not be valid: like upstream, some
     // required fields are left out of the JSON while they are zero, e.g. `cluster.spec`.)
     let default = serde_json::to_value(T::default()).unwrap();
-    let again = serde_json::to_value(serde_json::from_value::<T>(default.clone()).unwrap()).unwrap();
-    assert_eq!(default, again, "{kind}: the default value does not round-trip");
+    let again =
+        serde_json::to_value(serde_json::from_value::<T>(default.clone()).unwrap()).unwrap();
+    assert_eq!(
+        default, again,
+        "{kind}: the default value does not round-trip"
+    );
 }
 
 macro_rules! check_hooks {
@@ -170,7 +187,11 @@ fn every_hook_message_matches_its_schema() {
         hooks::UpdateMachine,
         hooks::GenerateUpgradePlan,
     );
-    assert_eq!(capi_runtime::hooks::catalog().hooks().count(), 17, "a hook is missing from this test");
+    assert_eq!(
+        capi_runtime::hooks::catalog().hooks().count(),
+        17,
+        "a hook is missing from this test"
+    );
 }
 
 #[test]
@@ -178,7 +199,10 @@ fn invalid_instances_are_rejected() {
     let doc = document();
     let v = validator(&doc, &component_name(&doc, "BeforeClusterCreateResponse"));
     assert!(!v.is_valid(&json!({"status": "Maybe", "retryAfterSeconds": 0})));
-    assert!(!v.is_valid(&json!({"status": "Success"})), "retryAfterSeconds is required");
+    assert!(
+        !v.is_valid(&json!({"status": "Success"})),
+        "retryAfterSeconds is required"
+    );
     assert!(!v.is_valid(&json!({"status": "Success", "retryAfterSeconds": "soon"})));
     assert!(v.is_valid(&json!({"status": "Success", "retryAfterSeconds": 0})));
 }

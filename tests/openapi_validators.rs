@@ -15,7 +15,8 @@ fn root() -> &'static Path {
 }
 
 fn generated_json(dir: &Path) -> std::path::PathBuf {
-    let sources = source::read_crate_dir(&root().join("src"), &["hooks", "api"], "src/", "crate").unwrap();
+    let sources =
+        source::read_crate_dir(&root().join("src"), &["hooks", "api"], "src/", "crate").unwrap();
     let model = capi_runtime_codegen::load(&sources).unwrap_or_else(|f| panic!("{}", f.render()));
     let doc = emit::openapi::document(&model, &OpenApiOpt::with_version("v0.0.0-test"));
     let path = dir.join("runtime-sdk-openapi.json");
@@ -42,11 +43,17 @@ fn broken(dir: &Path) -> std::path::PathBuf {
 #[test]
 fn openapi_spec_validator_accepts_the_document() {
     let tmp = tempfile::tempdir().unwrap();
-    for file in [root().join("golden/sdk/runtime-sdk-openapi.yaml"), generated_json(tmp.path())] {
+    for file in [
+        root().join("golden/sdk/runtime-sdk-openapi.yaml"),
+        generated_json(tmp.path()),
+    ] {
         let (ok, out) = tools::run("venv/bin/openapi-spec-validator", &[file.to_str().unwrap()]);
         assert!(ok && out.contains("OK"), "{}:\n{out}", file.display());
     }
-    let (ok, out) = tools::run("venv/bin/openapi-spec-validator", &[broken(tmp.path()).to_str().unwrap()]);
+    let (ok, out) = tools::run(
+        "venv/bin/openapi-spec-validator",
+        &[broken(tmp.path()).to_str().unwrap()],
+    );
     assert!(!ok, "the validator accepted a broken document:\n{out}");
 }
 
@@ -54,18 +61,39 @@ fn openapi_spec_validator_accepts_the_document() {
 fn redocly_lint_is_clean() {
     let tmp = tempfile::tempdir().unwrap();
     let config = root().join("redocly.yaml");
-    for file in [root().join("golden/sdk/runtime-sdk-openapi.yaml"), generated_json(tmp.path())] {
+    for file in [
+        root().join("golden/sdk/runtime-sdk-openapi.yaml"),
+        generated_json(tmp.path()),
+    ] {
         let (ok, out) = tools::run(
             "node/node_modules/.bin/redocly",
-            &["lint", "--config", config.to_str().unwrap(), file.to_str().unwrap()],
+            &[
+                "lint",
+                "--config",
+                config.to_str().unwrap(),
+                file.to_str().unwrap(),
+            ],
         );
-        assert!(ok && out.contains("Your API description is valid"), "{}:\n{out}", file.display());
+        assert!(
+            ok && out.contains("Your API description is valid"),
+            "{}:\n{out}",
+            file.display()
+        );
         // redocly ends with "You have N warnings." when any rule warns.
-        assert!(!out.contains("You have"), "redocly reports warnings for {}:\n{out}", file.display());
+        assert!(
+            !out.contains("You have"),
+            "redocly reports warnings for {}:\n{out}",
+            file.display()
+        );
     }
     let (ok, out) = tools::run(
         "node/node_modules/.bin/redocly",
-        &["lint", "--config", config.to_str().unwrap(), broken(tmp.path()).to_str().unwrap()],
+        &[
+            "lint",
+            "--config",
+            config.to_str().unwrap(),
+            broken(tmp.path()).to_str().unwrap(),
+        ],
     );
     assert!(!ok, "redocly accepted a broken document:\n{out}");
 }

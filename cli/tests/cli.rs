@@ -35,17 +35,28 @@ fn writes_yaml_by_default_with_only_a_version() {
     assert!(text.contains("version: v9.9.9"));
     assert!(text.contains("/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery:"));
     // The same document as the checked-in one, apart from the version.
-    let golden = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../golden/sdk/runtime-sdk-openapi.yaml")).unwrap();
-    let version = golden.lines().find(|l| l.starts_with("  version: ")).unwrap();
+    let golden = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../golden/sdk/runtime-sdk-openapi.yaml"),
+    )
+    .unwrap();
+    let version = golden
+        .lines()
+        .find(|l| l.starts_with("  version: "))
+        .unwrap();
     assert_eq!(text.replace("  version: v9.9.9", version), golden);
 }
 
 #[test]
 fn writes_json_when_asked() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = run(tmp.path(), &["--version", "book", "--output-file", "sub.json"]);
+    let out = run(
+        tmp.path(),
+        &["--version", "book", "--output-file", "sub.json"],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
-    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(tmp.path().join("sub.json")).unwrap()).unwrap();
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("sub.json")).unwrap())
+            .unwrap();
     assert_eq!(doc["info"]["version"], "book");
     assert_eq!(doc["openapi"], "3.0.0");
     assert_eq!(doc["paths"].as_object().unwrap().len(), 17);
@@ -57,7 +68,10 @@ fn missing_version_is_a_one_line_error() {
     for args in [&[][..], &["--version", ""][..]] {
         let out = run(tmp.path(), args);
         assert!(!out.status.success());
-        assert_eq!(stderr(&out), "error: --version is required (it becomes info.version)\n");
+        assert_eq!(
+            stderr(&out),
+            "error: --version is required (it becomes info.version)\n"
+        );
         assert!(files(tmp.path()).is_empty());
     }
 }
@@ -67,17 +81,26 @@ fn wrong_extension_is_a_one_line_error() {
     let tmp = tempfile::tempdir().unwrap();
     let out = run(tmp.path(), &["--version", "v1", "--output-file", "doc.txt"]);
     assert!(!out.status.success());
-    assert_eq!(stderr(&out), "error: doc.txt: the output file must end in .yaml or .json\n");
+    assert_eq!(
+        stderr(&out),
+        "error: doc.txt: the output file must end in .yaml or .json\n"
+    );
     assert!(files(tmp.path()).is_empty());
 }
 
 #[test]
 fn unwritable_path_is_a_one_line_error_and_writes_nothing() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = run(tmp.path(), &["--version", "v1", "--output-file", "missing/dir/doc.yaml"]);
+    let out = run(
+        tmp.path(),
+        &["--version", "v1", "--output-file", "missing/dir/doc.yaml"],
+    );
     assert!(!out.status.success());
     let err = stderr(&out);
-    assert!(err.starts_with("error: cannot write missing/dir/doc.yaml: "), "{err}");
+    assert!(
+        err.starts_with("error: cannot write missing/dir/doc.yaml: "),
+        "{err}"
+    );
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(files(tmp.path()).is_empty());
 }
@@ -88,7 +111,10 @@ fn a_failed_write_keeps_the_previous_file() {
     // A directory where the output file should be: the rename fails, nothing is left behind.
     std::fs::create_dir(tmp.path().join("doc.yaml")).unwrap();
     std::fs::write(tmp.path().join("doc.yaml/keep"), "x").unwrap();
-    let out = run(tmp.path(), &["--version", "v1", "--output-file", "doc.yaml"]);
+    let out = run(
+        tmp.path(),
+        &["--version", "v1", "--output-file", "doc.yaml"],
+    );
     assert!(!out.status.success());
     assert_eq!(files(tmp.path()), ["doc.yaml"]);
     assert_eq!(files(&tmp.path().join("doc.yaml")), ["keep"]);
@@ -97,7 +123,14 @@ fn a_failed_write_keeps_the_previous_file() {
 #[test]
 fn check_passes_when_fresh_and_prints_a_diff_when_stale() {
     let tmp = tempfile::tempdir().unwrap();
-    assert!(run(tmp.path(), &["--version", "v1", "--output-file", "doc.yaml"]).status.success());
+    assert!(
+        run(
+            tmp.path(),
+            &["--version", "v1", "--output-file", "doc.yaml"]
+        )
+        .status
+        .success()
+    );
     let before = std::fs::read_to_string(tmp.path().join("doc.yaml")).unwrap();
     let fresh = run(tmp.path(), &["--version", "v1", "--check", "doc.yaml"]);
     assert!(fresh.status.success(), "{}", stderr(&fresh));
@@ -105,9 +138,15 @@ fn check_passes_when_fresh_and_prints_a_diff_when_stale() {
     assert!(!stale.status.success());
     let err = stderr(&stale);
     assert!(err.contains("doc.yaml is stale"), "{err}");
-    assert!(err.contains("-  version: v1") && err.contains("+  version: v2"), "{err}");
+    assert!(
+        err.contains("-  version: v1") && err.contains("+  version: v2"),
+        "{err}"
+    );
     // --check writes nothing.
-    assert_eq!(std::fs::read_to_string(tmp.path().join("doc.yaml")).unwrap(), before);
+    assert_eq!(
+        std::fs::read_to_string(tmp.path().join("doc.yaml")).unwrap(),
+        before
+    );
     assert_eq!(files(tmp.path()), ["doc.yaml"]);
 }
 
@@ -126,8 +165,14 @@ fn errors_in_input_are_reported_as_path_line_col() {
     let err = stderr(&out);
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 2, "{err}");
-    assert!(lines[0].starts_with("src/hooks/mod.rs:6:15: unsupported field type `usize`"), "{err}");
-    assert!(lines[1].starts_with("src/hooks/mod.rs:7:14: unknown schema attribute `requried`"), "{err}");
+    assert!(
+        lines[0].starts_with("src/hooks/mod.rs:6:15: unsupported field type `usize`"),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with("src/hooks/mod.rs:7:14: unknown schema attribute `requried`"),
+        "{err}"
+    );
     assert!(!tmp.path().join("runtime-sdk-openapi.yaml").exists());
 }
 
@@ -172,10 +217,25 @@ pub struct HelloResponse {
 "#,
     )
     .unwrap();
-    let out = run(tmp.path(), &["--version", "v1", "--input", "src", "--output-file", "hello.json"]);
+    let out = run(
+        tmp.path(),
+        &[
+            "--version",
+            "v1",
+            "--input",
+            "src",
+            "--output-file",
+            "hello.json",
+        ],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
-    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(tmp.path().join("hello.json")).unwrap()).unwrap();
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("hello.json")).unwrap())
+            .unwrap();
     let paths: Vec<&String> = doc["paths"].as_object().unwrap().keys().collect();
     assert_eq!(paths, ["/hello.example.com/v1/hello/{name}"]);
-    assert!(doc["components"]["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster"].is_object());
+    assert!(
+        doc["components"]["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster"]
+            .is_object()
+    );
 }

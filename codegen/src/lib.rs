@@ -138,7 +138,9 @@ pub fn external_schema_impls() -> Result<String, Failure> {
 pub fn load_crate(primary: &[SourceFile], deps: &[SourceFile]) -> Result<Model, Failure> {
     let all: Vec<SourceFile> = primary.iter().chain(deps).cloned().collect();
     let mut model = load(&all)?;
-    model.hooks.retain(|h| h.file.is_some_and(|f| f < primary.len()));
+    model
+        .hooks
+        .retain(|h| h.file.is_some_and(|f| f < primary.len()));
     Ok(model)
 }
 

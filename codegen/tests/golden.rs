@@ -154,7 +154,8 @@ fn err_cases() {
 fn derive_reports_the_same_single_type_errors() {
     for (name, path) in cases("testdata/err") {
         let src = source("testdata/err", &name, &path);
-        let cli = capi_runtime_codegen::load_crate(std::slice::from_ref(&src), &deps()).unwrap_err();
+        let cli =
+            capi_runtime_codegen::load_crate(std::slice::from_ref(&src), &deps()).unwrap_err();
         let Ok(file) = syn::parse_file(&src.text) else {
             continue; // a syntax error: nothing for the derive to see
         };

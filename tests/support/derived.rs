@@ -34,7 +34,11 @@ pub fn model(catalog: &Catalog) -> Model {
         let h = (d.info)();
         let request = types.visit((h.request)());
         let response = types.visit((h.response)());
-        hooks.push(DerivedHook { model: h.model, request, response });
+        hooks.push(DerivedHook {
+            model: h.model,
+            request,
+            response,
+        });
     }
     // Breadth-first over references; the list grows while it is walked.
     let mut refs: Vec<Vec<usize>> = Vec::new();
@@ -49,7 +53,10 @@ pub fn model(catalog: &Catalog) -> Model {
         .infos
         .iter()
         .zip(refs)
-        .map(|(info, refs)| DerivedType { model: info.model, refs })
+        .map(|(info, refs)| DerivedType {
+            model: info.model,
+            refs,
+        })
         .collect();
     link_derived(&derived, &hooks).unwrap_or_else(|e| panic!("linking derived models: {e}"))
 }

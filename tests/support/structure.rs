@@ -23,7 +23,10 @@ fn strip(v: &Value, in_properties: bool) -> Value {
     match v {
         Value::Object(m) => Value::Object(
             m.iter()
-                .filter(|(k, v)| in_properties || !(matches!(k.as_str(), "description" | "summary") && v.is_string()))
+                .filter(|(k, v)| {
+                    in_properties
+                        || !(matches!(k.as_str(), "description" | "summary") && v.is_string())
+                })
                 .map(|(k, v)| (k.clone(), strip(v, !in_properties && k == "properties")))
                 .collect(),
         ),
@@ -55,8 +58,14 @@ fn walk(e: &Value, a: &Value, path: String, key: &str, out: &mut Vec<Difference>
                 let p = format!("{path}/{k}");
                 match (em.get(k), am.get(k)) {
                     (Some(ev), Some(av)) => walk(ev, av, p, k, out),
-                    (Some(ev), None) => out.push(Difference { path: p, what: format!("missing (expected {ev})") }),
-                    (None, Some(av)) => out.push(Difference { path: p, what: format!("extra ({av})") }),
+                    (Some(ev), None) => out.push(Difference {
+                        path: p,
+                        what: format!("missing (expected {ev})"),
+                    }),
+                    (None, Some(av)) => out.push(Difference {
+                        path: p,
+                        what: format!("extra ({av})"),
+                    }),
                     (None, None) => unreachable!(),
                 }
             }
@@ -68,19 +77,28 @@ fn walk(e: &Value, a: &Value, path: String, key: &str, out: &mut Vec<Difference>
             es.sort();
             as_.sort();
             if es != as_ {
-                out.push(Difference { path, what: format!("set differs: expected {es:?}, got {as_:?}") });
+                out.push(Difference {
+                    path,
+                    what: format!("set differs: expected {es:?}, got {as_:?}"),
+                });
             }
         }
         (Value::Array(ea), Value::Array(aa)) => {
             if ea.len() != aa.len() {
-                out.push(Difference { path: path.clone(), what: format!("length {} vs {}", ea.len(), aa.len()) });
+                out.push(Difference {
+                    path: path.clone(),
+                    what: format!("length {} vs {}", ea.len(), aa.len()),
+                });
             }
             for (i, (ev, av)) in ea.iter().zip(aa).enumerate() {
                 walk(ev, av, format!("{path}[{i}]"), "", out);
             }
         }
         _ if e == a => {}
-        _ => out.push(Difference { path, what: format!("value: expected {e}, got {a}") }),
+        _ => out.push(Difference {
+            path,
+            what: format!("value: expected {e}, got {a}"),
+        }),
     }
 }
 

@@ -56,7 +56,10 @@ pub mod v1alpha1 {
         ($name:ident) => {
             /// A test request.
             #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
-            #[schema(package = "sigs.k8s.io/cluster-api/internal/runtime/test/v1alpha1", request)]
+            #[schema(
+                package = "sigs.k8s.io/cluster-api/internal/runtime/test/v1alpha1",
+                request
+            )]
             #[serde(default)]
             pub struct $name {
                 /// apiVersion.
@@ -145,7 +148,10 @@ pub mod v1alpha2 {
 
     /// A test request.
     #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
-    #[schema(package = "sigs.k8s.io/cluster-api/internal/runtime/test/v1alpha2", request)]
+    #[schema(
+        package = "sigs.k8s.io/cluster-api/internal/runtime/test/v1alpha2",
+        request
+    )]
     #[serde(default)]
     pub struct FakeRequest {
         /// apiVersion.
@@ -170,7 +176,10 @@ pub mod v1alpha2 {
 
     /// A test response.
     #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
-    #[schema(package = "sigs.k8s.io/cluster-api/internal/runtime/test/v1alpha2", response)]
+    #[schema(
+        package = "sigs.k8s.io/cluster-api/internal/runtime/test/v1alpha2",
+        response
+    )]
     #[serde(default)]
     pub struct FakeResponse {
         /// apiVersion.

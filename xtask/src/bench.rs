@@ -58,7 +58,10 @@ fn generator(runs: usize) -> Result<(), String> {
     let out = std::env::temp_dir().join(format!("bench-openapi-{}.yaml", std::process::id()));
     let time = |args: &[&str]| -> Result<Duration, String> {
         let start = Instant::now();
-        let o = Command::new(&bin).args(args).output().map_err(|e| e.to_string())?;
+        let o = Command::new(&bin)
+            .args(args)
+            .output()
+            .map_err(|e| e.to_string())?;
         let d = start.elapsed();
         if !o.status.success() {
             return Err(String::from_utf8_lossy(&o.stderr).into_owned());
@@ -70,15 +73,26 @@ fn generator(runs: usize) -> Result<(), String> {
     time(&["--help"])?;
     time(&["--version", "bench", "--output-file", out.to_str().unwrap()])?;
     for _ in 0..runs {
-        full.push(time(&["--version", "bench", "--output-file", out.to_str().unwrap()])?);
+        full.push(time(&[
+            "--version",
+            "bench",
+            "--output-file",
+            out.to_str().unwrap(),
+        ])?);
         base.push(time(&["--help"])?);
     }
     let _ = std::fs::remove_file(&out);
     let (f, b) = (median(full), median(base));
-    println!("runtime-openapi-gen, full document (17 paths, 133 schemas), {runs} runs each, alternating:");
+    println!(
+        "runtime-openapi-gen, full document (17 paths, 133 schemas), {runs} runs each, alternating:"
+    );
     println!("  generate + write YAML: median {}", ms(f));
     println!("  baseline (--help):     median {}", ms(b));
-    println!("  ratio: {:.2}x the baseline; generation itself ≈ {}", f.as_secs_f64() / b.as_secs_f64(), ms(f.saturating_sub(b)));
+    println!(
+        "  ratio: {:.2}x the baseline; generation itself ≈ {}",
+        f.as_secs_f64() / b.as_secs_f64(),
+        ms(f.saturating_sub(b))
+    );
     Ok(())
 }
 
@@ -119,7 +133,9 @@ fn derive(runs: usize) -> Result<(), String> {
         without.push(build("serde-only")?);
     }
     let (w, s) = (median(with), median(without));
-    println!("compile time of src/hooks + src/api/core (debug, dependencies prebuilt), {runs} runs each, alternating:");
+    println!(
+        "compile time of src/hooks + src/api/core (debug, dependencies prebuilt), {runs} runs each, alternating:"
+    );
     println!("  with Schema/Hook derives: median {}", ms(w));
     println!("  serde derives only:       median {}", ms(s));
     println!("  ratio: {:.2}", w.as_secs_f64() / s.as_secs_f64());
@@ -138,18 +154,42 @@ fn write_crate(root: &Path, dir: &Path, strip: bool) -> Result<(), String> {
         std::fs::create_dir_all(path.parent().unwrap()).map_err(|e| e.to_string())?;
         std::fs::write(path, text).map_err(|e| e.to_string())
     };
-    for f in ["cluster", "cluster_class", "common", "machine", "machine_set", "topology", "mod"] {
-        copy(&format!("src/api/core/v1beta2/{f}.rs"), &format!("api/core/v1beta2/{f}.rs"))?;
+    for f in [
+        "cluster",
+        "cluster_class",
+        "common",
+        "machine",
+        "machine_set",
+        "topology",
+        "mod",
+    ] {
+        copy(
+            &format!("src/api/core/v1beta2/{f}.rs"),
+            &format!("api/core/v1beta2/{f}.rs"),
+        )?;
     }
-    for f in ["builtins", "common", "discovery", "in_place_update", "lifecycle", "topology_mutation", "upgrade_plan"] {
-        copy(&format!("src/hooks/v1alpha1/{f}.rs"), &format!("hooks/v1alpha1/{f}.rs"))?;
+    for f in [
+        "builtins",
+        "common",
+        "discovery",
+        "in_place_update",
+        "lifecycle",
+        "topology_mutation",
+        "upgrade_plan",
+    ] {
+        copy(
+            &format!("src/hooks/v1alpha1/{f}.rs"),
+            &format!("hooks/v1alpha1/{f}.rs"),
+        )?;
     }
     // The message traits name the runtime crate's ResponseStatus: use it instead of a copy.
     let common = src.join("hooks/v1alpha1/common.rs");
     let text = std::fs::read_to_string(&common).map_err(|e| e.to_string())?;
     let (start, end) = (
-        text.find("/// The outcome an extension reports").ok_or("ResponseStatus not found")?,
-        text.find("/// How a patch in a response is encoded").ok_or("PatchType not found")?,
+        text.find("/// The outcome an extension reports")
+            .ok_or("ResponseStatus not found")?,
+        text.find("/// How a patch in a response is encoded")
+            .ok_or("PatchType not found")?,
     );
     let text = format!(
         "{}pub use capi_runtime::hooks::v1alpha1::ResponseStatus;\n\n{}",

@@ -18,15 +18,33 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let root = crate::root();
     install_tools(&root)?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    step(&root, &cargo, &["fmt", "--all", "--", "--check"], "formatting (run `cargo fmt`)")?;
+    step(
+        &root,
+        &cargo,
+        &["fmt", "--all", "--", "--check"],
+        "formatting (run `cargo fmt`)",
+    )?;
     crate::codegen::run(&["--check".to_string()])?;
     step(
         &root,
         &cargo,
-        &["clippy", "--workspace", "--all-targets", "--all-features", "--", "-D", "warnings"],
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--all-features",
+            "--",
+            "-D",
+            "warnings",
+        ],
         "clippy",
     )?;
-    step(&root, &cargo, &["test", "--workspace", "--all-features"], "tests")?;
+    step(
+        &root,
+        &cargo,
+        &["test", "--workspace", "--all-features"],
+        "tests",
+    )?;
     eprintln!("xtask test: everything passed");
     Ok(())
 }
@@ -59,7 +77,8 @@ fn step(root: &Path, program: &str, args: &[&str], what: &str) -> Result<(), Str
 /// says they are already installed from the same lists.
 fn install_tools(root: &Path) -> Result<(), String> {
     let pins = root.join("xtask/tools");
-    let requirements = std::fs::read_to_string(pins.join("requirements.txt")).map_err(|e| e.to_string())?;
+    let requirements =
+        std::fs::read_to_string(pins.join("requirements.txt")).map_err(|e| e.to_string())?;
     let package = std::fs::read_to_string(pins.join("package.json")).map_err(|e| e.to_string())?;
     let wanted = format!("{requirements}\n{package}");
     let dir = root.join("target/tools");
@@ -68,16 +87,30 @@ fn install_tools(root: &Path) -> Result<(), String> {
         return Ok(());
     }
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    eprintln!("xtask: installing the external validators into {}", dir.display());
+    eprintln!(
+        "xtask: installing the external validators into {}",
+        dir.display()
+    );
     let venv = dir.join("venv");
     if !venv.join("bin/pip").exists() {
-        step(root, "python3", &["-m", "venv", venv.to_str().unwrap()], "creating the Python venv")?;
+        step(
+            root,
+            "python3",
+            &["-m", "venv", venv.to_str().unwrap()],
+            "creating the Python venv",
+        )?;
     }
     let pip = venv.join("bin/pip");
     step(
         root,
         pip.to_str().unwrap(),
-        &["install", "--quiet", "--disable-pip-version-check", "-r", pins.join("requirements.txt").to_str().unwrap()],
+        &[
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-r",
+            pins.join("requirements.txt").to_str().unwrap(),
+        ],
         "pip install",
     )?;
     let node = dir.join("node");
@@ -86,7 +119,13 @@ fn install_tools(root: &Path) -> Result<(), String> {
     step(
         root,
         "npm",
-        &["install", "--no-audit", "--no-fund", "--prefix", node.to_str().unwrap()],
+        &[
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--prefix",
+            node.to_str().unwrap(),
+        ],
         "npm install",
     )?;
     std::fs::write(&stamp, wanted).map_err(|e| e.to_string())
