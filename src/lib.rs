@@ -11,17 +11,17 @@ pub mod _private;
 pub mod api;
 pub mod catalog;
 #[cfg(feature = "client")]
-pub mod registry;
-#[cfg(feature = "client")]
 pub mod client;
+mod generated;
+pub mod hook;
+pub mod hooks;
+#[cfg(feature = "client")]
+pub mod registry;
+pub mod schema;
 #[cfg(feature = "server")]
 pub mod server;
 #[cfg(feature = "server")]
 pub mod topology_mutation;
-mod generated;
-pub mod hook;
-pub mod hooks;
-pub mod schema;
 
 pub use capi_runtime_derive::{Hook, Schema};
 pub use catalog::{Catalog, GroupVersionHook};

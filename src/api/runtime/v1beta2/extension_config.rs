@@ -6,14 +6,17 @@ use k8s_openapi::ByteString;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
 use serde::{Deserialize, Serialize};
 
-use crate::Schema;
 use crate::_private::{is_default, is_zero};
+use crate::Schema;
 use crate::api::core::v1beta2::Condition as V1Beta1Condition;
 
 /// Registers a Runtime Extension: where to reach it, which namespaces it serves, and (in the
 /// status) the handlers it reported through Discovery.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
-#[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2")]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
+)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ExtensionConfig {
     /// `runtime.cluster.x-k8s.io/v1beta2`.
@@ -36,7 +39,10 @@ pub struct ExtensionConfig {
 
 /// Where the extension is and which Clusters it serves.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
-#[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2")]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
+)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ExtensionConfigSpec {
     /// How to reach the extension.
@@ -56,7 +62,10 @@ pub struct ExtensionConfigSpec {
 /// How to connect to the extension: exactly one of `url` and `service`, and the CA bundle that
 /// signs its certificate.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
-#[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2")]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
+)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ClientConfig {
     /// The extension's base URL, `https://host[:port][/path]`, without user info, query or
@@ -73,7 +82,10 @@ pub struct ClientConfig {
 
 /// A Service in front of an extension.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Schema)]
-#[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2")]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
+)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ServiceReference {
     /// Namespace of the Service.
@@ -101,7 +113,10 @@ impl ServiceReference {
 
 /// What the controller observed about the extension.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
-#[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2")]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
+)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ExtensionConfigStatus {
     /// Current state, in the standard Kubernetes condition form (`Discovered`, `Paused`).
@@ -119,7 +134,10 @@ pub struct ExtensionConfigStatus {
 
 /// Status fields kept for clients of older API versions.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
-#[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2")]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
+)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ExtensionConfigDeprecatedStatus {
     /// The fields of the v1beta1 contract.
@@ -129,7 +147,10 @@ pub struct ExtensionConfigDeprecatedStatus {
 
 /// The status fields of the v1beta1 contract.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
-#[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2")]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
+)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ExtensionConfigV1Beta1DeprecatedStatus {
     /// Conditions in Cluster API's older condition form.
@@ -139,7 +160,10 @@ pub struct ExtensionConfigV1Beta1DeprecatedStatus {
 
 /// One handler of the extension, as recorded by discovery.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Schema)]
-#[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2")]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
+)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ExtensionHandler {
     /// `<handler name>.<ExtensionConfig name>`.
@@ -160,7 +184,10 @@ pub struct ExtensionHandler {
 
 /// Identifies a hook.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Schema)]
-#[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2")]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
+)]
 #[serde(default, rename_all = "camelCase")]
 pub struct GroupVersionHook {
     /// `<group>/<version>` of the hook.
@@ -175,7 +202,10 @@ pub struct GroupVersionHook {
 
 /// What Cluster API does when calling a handler fails.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Schema)]
-#[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2")]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
+)]
 pub enum FailurePolicy {
     /// Errors calling the handler are ignored.
     Ignore,
