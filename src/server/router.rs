@@ -9,7 +9,7 @@ use axum::routing::{MethodRouter, get, post};
 use bytes::Bytes;
 use http::{HeaderValue, StatusCode, header};
 
-use super::handler::json_bytes_response;
+use super::handler::{MAX_REQUEST_BODY_BYTES, json_bytes_response};
 use super::metrics::{EndpointMetrics, ServerMetrics};
 use crate::catalog::{GroupVersionHook, gvh_to_path};
 use crate::hooks::v1alpha1::Discovery;
@@ -52,6 +52,22 @@ pub(crate) fn hook_router(
         .route(&discovery_path(), discovery_route)
         .merge(ops_router(metrics))
         .fallback(not_found)
+        .layer(axum::middleware::from_fn(read_body_first))
+}
+
+/// Reads every request body (up to the cap) before routing. A connection whose request body
+/// was left unread cannot carry the next request, so answers that ignore the body (Discovery,
+/// 404, 405) would otherwise make a keep-alive client's next request fail. A body over the cap
+/// is passed on as its read error, which hook handlers turn into a Failure response.
+async fn read_body_first(request: Request, next: axum::middleware::Next) -> Response {
+    let (parts, body) = request.into_parts();
+    let body = match axum::body::to_bytes(body, MAX_REQUEST_BODY_BYTES).await {
+        Ok(bytes) => axum::body::Body::from(bytes),
+        Err(e) => {
+            axum::body::Body::from_stream(futures::stream::once(async move { Err::<Bytes, _>(e) }))
+        }
+    };
+    next.run(Request::from_parts(parts, body)).await
 }
 
 /// Health and metrics routes, also served alone on the optional plain-HTTP health address.
