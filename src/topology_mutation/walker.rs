@@ -297,7 +297,7 @@ impl Walker {
             .map_err(|e| e.to_string())?;
         let (api_version, kind) = type_meta(object);
         let group = group_of(api_version);
-        if !self.mutators.iter().any(|m| m.handles(group, kind)) {
+        if !self.knows(group, kind) {
             return self.unknown(api_version, kind).map(|()| None);
         }
         check_holder_api_version(holder)?;
@@ -351,7 +351,7 @@ impl Walker {
         let object = &item.object.0;
         let (api_version, kind) = type_meta(object);
         let group = group_of(api_version);
-        if !self.validators.iter().any(|v| v.handles(group, kind)) {
+        if !self.knows(group, kind) {
             return self.unknown(api_version, kind);
         }
         check_holder_api_version(&item.holder_reference)?;
@@ -369,6 +369,12 @@ impl Walker {
             (validator.run)(object, &ctx)?;
         }
         Ok(())
+    }
+
+    /// A template kind is known when any function, mutator or validator, is registered for it.
+    fn knows(&self, group: &str, kind: &str) -> bool {
+        self.mutators.iter().any(|m| m.handles(group, kind))
+            || self.validators.iter().any(|v| v.handles(group, kind))
     }
 
     fn unknown(&self, api_version: &str, kind: &str) -> Result<(), String> {
