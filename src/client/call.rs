@@ -62,7 +62,7 @@ impl Client {
             return Err(CallError::HookMismatch {
                 handler: name.to_string(),
                 expected: gvh.group_hook(),
-                registered: registration.gvh.clone(),
+                registered: Box::new(registration.gvh.clone()),
             });
         }
         if !registration
@@ -167,7 +167,7 @@ impl Client {
             return Err(CallError::HookMismatch {
                 handler: handler.to_string(),
                 expected: gvh.group_hook(),
-                registered: registration.gvh.clone(),
+                registered: Box::new(registration.gvh.clone()),
             });
         }
         let timeout = registration.timeout();
@@ -180,12 +180,12 @@ impl Client {
             )
             .map_err(|source| CallError::HttpClient {
                 handler: handler.to_string(),
-                hook: gvh.clone(),
+                hook: Box::new(gvh.clone()),
                 source,
             })?;
         let exchange_error = |source: ExchangeError| CallError::Exchange {
             handler: handler.to_string(),
-            hook: gvh.clone(),
+            hook: Box::new(gvh.clone()),
             source,
         };
         let body = serde_json::to_vec(&outgoing_request::<H>(registration, request))
@@ -244,13 +244,13 @@ impl Client {
             }
             "Failure" => Err(CallError::Failure {
                 handler: handler.to_string(),
-                hook: gvh.clone(),
+                hook: Box::new(gvh.clone()),
                 url: url.to_string(),
                 message: response.message().to_string(),
             }),
             _ => Err(CallError::UnknownStatus {
                 handler: handler.to_string(),
-                hook: gvh.clone(),
+                hook: Box::new(gvh.clone()),
                 url: url.to_string(),
                 status,
                 message: response.message().to_string(),
@@ -264,12 +264,12 @@ impl Client {
 fn outgoing_request<H: Hook>(registration: &Registration, request: &H::Request) -> H::Request {
     let mut outgoing = request.clone();
     outgoing.set_type_meta(H::API_VERSION, H::REQUEST_KIND);
-    if let Some(settings) = outgoing.settings_mut() {
-        if !registration.settings.is_empty() {
-            let mut merged = (*registration.settings).clone();
-            merged.extend(std::mem::take(settings));
-            *settings = merged;
-        }
+    if let Some(settings) = outgoing.settings_mut()
+        && !registration.settings.is_empty()
+    {
+        let mut merged = (*registration.settings).clone();
+        merged.extend(std::mem::take(settings));
+        *settings = merged;
     }
     outgoing
 }

@@ -152,7 +152,7 @@ pub enum CallError {
         /// The hook of the call.
         expected: GroupHook,
         /// The hook the handler is registered for.
-        registered: GroupVersionHook,
+        registered: Box<GroupVersionHook>,
     },
     /// The handler's namespace selector does not select the object's namespace.
     #[error(
@@ -172,7 +172,7 @@ pub enum CallError {
         /// The handler's full name.
         handler: String,
         /// The hook called.
-        hook: GroupVersionHook,
+        hook: Box<GroupVersionHook>,
         /// What is wrong with the client config.
         source: ClientConfigError,
     },
@@ -183,7 +183,7 @@ pub enum CallError {
         /// The handler's full name.
         handler: String,
         /// The hook called.
-        hook: GroupVersionHook,
+        hook: Box<GroupVersionHook>,
         /// What failed.
         source: ExchangeError,
     },
@@ -195,7 +195,7 @@ pub enum CallError {
         /// The handler's full name.
         handler: String,
         /// The hook called.
-        hook: GroupVersionHook,
+        hook: Box<GroupVersionHook>,
         /// The URL called.
         url: String,
         /// The extension's message.
@@ -210,7 +210,7 @@ pub enum CallError {
         /// The handler's full name.
         handler: String,
         /// The hook called.
-        hook: GroupVersionHook,
+        hook: Box<GroupVersionHook>,
         /// The URL called.
         url: String,
         /// The status as written (empty when absent).

@@ -56,6 +56,9 @@ struct Entry {
 struct State {
     by_host: HashMap<String, Vec<Entry>>,
     identity: Option<ClientIdentity>,
+    /// Bumped on every certificate reload, so a client built with the previous certificate
+    /// is not cached after the flush.
+    generation: u64,
     stamps: Option<(Option<FileStamp>, Option<FileStamp>)>,
 }
 
@@ -101,6 +104,7 @@ impl HttpClients {
         match loaded {
             Ok(identity) => {
                 state.identity = Some(identity);
+                state.generation += 1;
                 state.by_host.clear();
                 tracing::info!(cert_file = ?files.cert_file, "reloaded the client certificate");
                 true
@@ -115,15 +119,21 @@ impl HttpClients {
     /// The client for `host` trusting `ca_bundle`, built on first use.
     pub(crate) fn get(&self, host: &str, ca_bundle: &[u8]) -> Result<reqwest::Client, TlsError> {
         self.refresh_identity();
-        let mut state = self.lock();
-        let now = Instant::now();
-        if let Some(entries) = state.by_host.get_mut(host) {
-            entries.retain(|e| now.duration_since(e.created) < CLIENT_TTL);
-            if let Some(e) = entries.iter().find(|e| e.ca_bundle == ca_bundle) {
-                return Ok(e.client.clone());
+        let identity = {
+            let mut state = self.lock();
+            let now = Instant::now();
+            if let Some(entries) = state.by_host.get_mut(host) {
+                entries.retain(|e| now.duration_since(e.created) < CLIENT_TTL);
+                if let Some(e) = entries.iter().find(|e| e.ca_bundle == ca_bundle) {
+                    return Ok(e.client.clone());
+                }
             }
-        }
-        let tls = client_config(ca_bundle, state.identity.as_ref())?;
+            (state.identity.clone(), state.generation)
+        };
+        let (identity, generation) = identity;
+        // Built without the lock: loading platform roots can take a while, and other calls
+        // should not wait for it.
+        let tls = client_config(ca_bundle, identity.as_ref())?;
         let client = reqwest::Client::builder()
             .tls_backend_preconfigured(tls)
             .redirect(reqwest::redirect::Policy::none())
@@ -131,15 +141,20 @@ impl HttpClients {
             .user_agent(concat!("capi-runtime/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| TlsError::HttpClient(e.to_string()))?;
-        state
-            .by_host
-            .entry(host.to_string())
-            .or_default()
-            .push(Entry {
-                ca_bundle: ca_bundle.to_vec(),
-                client: client.clone(),
-                created: now,
-            });
+        let mut state = self.lock();
+        if state.generation != generation {
+            return Ok(client);
+        }
+        let entries = state.by_host.entry(host.to_string()).or_default();
+        // Another call may have built one meanwhile; keep the first so connections are shared.
+        if let Some(e) = entries.iter().find(|e| e.ca_bundle == ca_bundle) {
+            return Ok(e.client.clone());
+        }
+        entries.push(Entry {
+            ca_bundle: ca_bundle.to_vec(),
+            client: client.clone(),
+            created: Instant::now(),
+        });
         Ok(client)
     }
 

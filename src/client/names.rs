@@ -33,12 +33,11 @@ pub fn dns1123_label_errors(name: &str) -> Vec<String> {
             "must be no more than {DNS1123_LABEL_MAX_LENGTH} characters"
         ));
     }
+    let alnum = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
     let b = name.as_bytes();
-    let shape_ok = !b.is_empty()
-        && b[0].is_ascii_lowercase() | b[0].is_ascii_digit()
-        && b[b.len() - 1].is_ascii_lowercase() | b[b.len() - 1].is_ascii_digit()
-        && b.iter()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-');
+    let shape_ok = b.first().is_some_and(alnum)
+        && b.last().is_some_and(alnum)
+        && b.iter().all(|c| alnum(c) || *c == b'-');
     if !shape_ok {
         errors.push(
             "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \

@@ -74,7 +74,7 @@ pub enum RegistryError {
         /// The ExtensionConfig's name.
         config: String,
         /// What is wrong with the selector.
-        source: SelectorError,
+        source: Box<SelectorError>,
     },
     /// Handlers in the ExtensionConfig's status are invalid.
     #[error(

@@ -81,7 +81,7 @@ pub(crate) fn registrations_of(
     let namespace_selector = NamespaceSelector::compile(config.spec.namespace_selector.as_ref())
         .map_err(|source| RegistryError::InvalidSelector {
             config: config_name.clone(),
-            source,
+            source: Box::new(source),
         })?;
     let client_config = Arc::new(config.spec.client_config.clone());
     let settings = Arc::new(config.spec.settings.clone());

@@ -214,10 +214,10 @@ fn check_key(key: &str) -> Result<(), SelectorError> {
         Some((prefix, name)) => (Some(prefix), name),
         None => (None, key),
     };
-    if let Some(prefix) = prefix {
-        if !is_dns_subdomain(prefix) {
-            return Err(invalid("the prefix must be a DNS-1123 subdomain"));
-        }
+    if let Some(prefix) = prefix
+        && !is_dns_subdomain(prefix)
+    {
+        return Err(invalid("the prefix must be a DNS-1123 subdomain"));
     }
     if !is_label_name(name) {
         return Err(invalid(
@@ -339,8 +339,10 @@ mod tests {
                 "{e:?}"
             );
         }
-        let mut sel = metav1::LabelSelector::default();
-        sel.match_labels = Some(labels(&[("env", "-bad")]));
+        let sel = metav1::LabelSelector {
+            match_labels: Some(labels(&[("env", "-bad")])),
+            ..Default::default()
+        };
         assert!(NamespaceSelector::compile(Some(&sel)).is_err());
         assert!(
             NamespaceSelector::compile(Some(&selector(vec![expr(
