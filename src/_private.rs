@@ -19,3 +19,6 @@ pub fn is_zero<T: Default + PartialEq>(v: &T) -> bool {
 pub fn is_false(v: &bool) -> bool {
     !*v
 }
+
+#[cfg(feature = "kube")]
+pub use kube_core;

@@ -15,6 +15,7 @@ pub mod client;
 mod generated;
 pub mod hook;
 pub mod hooks;
+pub mod object;
 #[cfg(feature = "client")]
 pub mod registry;
 pub mod schema;

@@ -142,17 +142,25 @@ pub mod apimachinery {
                     #[serde(rename_all = "camelCase")]
                     pub struct Condition {
                         /// Kind of condition, in CamelCase.
+                        #[schema(
+                            max_length = 316,
+                            pattern = r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"
+                        )]
                         pub r#type: String,
                         /// One of True, False or Unknown.
+                        #[schema(enum_values("True", "False", "Unknown"))]
                         pub status: String,
                         /// The generation the condition was computed for.
                         #[serde(skip_serializing_if = "is_zero")]
+                        #[schema(minimum = 0)]
                         pub observed_generation: i64,
                         /// When the status last changed.
                         pub last_transition_time: Time,
                         /// Machine-readable CamelCase reason for the last transition.
+                        #[schema(min_length = 1, max_length = 1024, pattern = "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$")]
                         pub reason: String,
                         /// Human-readable details about the transition.
+                        #[schema(max_length = 32768)]
                         pub message: String,
                     }
 
@@ -192,7 +200,11 @@ pub mod apimachinery {
         pub mod runtime {
             /// An embedded object of any kind, kept as raw JSON.
             #[derive(Schema)]
-            #[schema(package = "k8s.io/apimachinery/pkg/runtime", opaque = r#"{"type": "object"}"#)]
+            #[schema(
+                package = "k8s.io/apimachinery/pkg/runtime",
+                opaque = r#"{"type": "object"}"#,
+                crd_schema = r#"{"type": "object", "x-kubernetes-preserve-unknown-fields": true}"#
+            )]
             pub struct RawExtension;
         }
 
@@ -203,7 +215,8 @@ pub mod apimachinery {
                 #[derive(Schema)]
                 #[schema(
                     package = "k8s.io/apimachinery/pkg/util/intstr",
-                    opaque = r#"{"format": "int-or-string", "oneOf": [{"type": "integer"}, {"type": "string"}], "x-kubernetes-v2-schema": {"type": "string", "format": "int-or-string"}}"#
+                    opaque = r#"{"format": "int-or-string", "oneOf": [{"type": "integer"}, {"type": "string"}], "x-kubernetes-v2-schema": {"type": "string", "format": "int-or-string"}}"#,
+                    crd_schema = r#"{"anyOf": [{"type": "integer"}, {"type": "string"}], "x-kubernetes-int-or-string": true}"#
                 )]
                 pub struct IntOrString;
             }
@@ -218,7 +231,11 @@ pub mod apiextensions_apiserver {
                 pub mod v1 {
                     /// Any JSON value.
                     #[derive(Schema)]
-                    #[schema(package = "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1", opaque = "{}")]
+                    #[schema(
+                        package = "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1",
+                        opaque = "{}",
+                        crd_schema = r#"{"x-kubernetes-preserve-unknown-fields": true}"#
+                    )]
                     pub struct JSON;
                 }
             }

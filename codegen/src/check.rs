@@ -14,6 +14,7 @@ pub fn check(model: &Model) -> Result<(), Errors> {
     hook_messages(&cx, model);
     flatten_targets(&cx, model);
     list_map_keys(&cx, model);
+    markers_fit(&cx, model);
     cx.check()
 }
 
@@ -157,6 +158,47 @@ fn list_map_keys(cx: &Diagnostics, model: &Model) {
                             "list map key `{key}` is not a property of `{}`",
                             target.ident
                         ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+// A CRD validation marker on a field whose (named) type cannot carry it:
+//
+//     #[schema(max_length = 3)] pub inner: Inner,   // Inner is a struct
+fn markers_fit(cx: &Diagnostics, model: &Model) {
+    use crate::markers::{Kind, fits};
+    let names = |v: &crate::model::Validation| -> Vec<&'static str> {
+        let mut out = Vec::new();
+        for (set, name) in [
+            (v.min_length.is_some(), "min_length"),
+            (v.max_length.is_some(), "max_length"),
+            (v.pattern.is_some(), "pattern"),
+            (!v.enum_values.is_empty(), "enum_values"),
+            (v.minimum.is_some(), "minimum"),
+            (v.maximum.is_some(), "maximum"),
+            (v.min_items.is_some(), "min_items"),
+            (v.max_items.is_some(), "max_items"),
+            (v.min_properties.is_some(), "min_properties"),
+            (v.max_properties.is_some(), "max_properties"),
+        ] {
+            if set {
+                out.push(name);
+            }
+        }
+        out
+    };
+    for def in &model.types {
+        for f in def.fields() {
+            for name in names(&f.validation) {
+                let kind = Kind::of(name);
+                if fits(&f.ty, kind, Some(model)) == Some(false) {
+                    cx.error(
+                        def.file,
+                        f.span,
+                        format!("`{name}` applies to {}, and field `{}` is not one", kind.noun(), f.name),
                     );
                 }
             }

@@ -24,6 +24,7 @@ pub mod check;
 pub mod diag;
 pub mod emit;
 pub mod fs;
+pub mod markers;
 pub mod model;
 pub mod parse;
 pub mod resolve;
@@ -131,6 +132,75 @@ pub fn external_schema_impls() -> Result<String, Failure> {
         files.push((src.module.clone(), ast));
     }
     emit::rust::external_impls(&files).map_err(|errors| Failure { errors, paths })
+}
+
+/// The CRD manifests of every custom resource in `primary` (the types with `#[crd(...)]`), as
+/// `(file name, YAML)` pairs; `deps` are read for resolution only. `generator` is written into
+/// the manifests' annotation.
+#[cfg(feature = "yaml")]
+pub fn crd_files(
+    primary: &[SourceFile],
+    deps: &[SourceFile],
+    generator: &str,
+) -> Result<Vec<(String, String)>, Failure> {
+    let input = load_input(primary, deps)?;
+    let mut model = input.model.clone();
+    let n = primary.len();
+    for t in &mut model.types {
+        if !t.file.is_some_and(|f| f < n) {
+            t.crd = None;
+        }
+    }
+    let crds = emit::crd::crds(&model, generator).map_err(|e| input.failure(e))?;
+    Ok(crds
+        .into_iter()
+        .map(|c| (c.file_name, format!("---\n{}", to_yaml(&c.manifest))))
+        .collect())
+}
+
+/// The conversion code for every type of `primary` with `#[schema(hub = ...)]`; `deps` are
+/// read for resolution only. `preamble` starts the file.
+pub fn conversion_code(primary: &[SourceFile], deps: &[SourceFile], preamble: &str) -> Result<String, Failure> {
+    let input = load_input(primary, deps)?;
+    let mut model = input.model.clone();
+    let n = primary.len();
+    // Only the conversions declared in the primary files.
+    for t in &mut model.types {
+        if !t.file.is_some_and(|f| f < n) {
+            t.conversion = None;
+        }
+    }
+    emit::conversion::conversions(&model, preamble).map_err(|e| input.failure(e))
+}
+
+/// A loaded input: the checked model and the display paths of its files.
+#[derive(Debug)]
+pub struct Input {
+    /// The model.
+    pub model: Model,
+    paths: Vec<String>,
+}
+
+impl Input {
+    /// A failure of a later stage, rendered against this input's files.
+    pub fn failure(&self, errors: Errors) -> Failure {
+        Failure {
+            errors,
+            paths: self.paths.clone(),
+        }
+    }
+}
+
+/// [`load`] with the paths kept, for stages after loading.
+pub fn load_input(primary: &[SourceFile], deps: &[SourceFile]) -> Result<Input, Failure> {
+    let all: Vec<SourceFile> = primary.iter().chain(deps).cloned().collect();
+    let model = load(&all)?;
+    let paths = all
+        .iter()
+        .map(|s| s.path.clone())
+        .chain(source::external().into_iter().map(|s| s.path))
+        .collect();
+    Ok(Input { model, paths })
 }
 
 /// Like [`load`] for a crate with dependencies: `deps` (e.g. the `capi_runtime` crate's own

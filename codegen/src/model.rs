@@ -32,12 +32,154 @@ pub struct TypeDef {
     /// `x-kubernetes-map-type` for every use of the type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub map_type: Option<String>,
+    /// CRD validation markers that apply at every use of the type.
+    #[serde(default, skip_serializing_if = "Validation::is_empty")]
+    pub validation: Validation,
+    /// For an opaque type: its structural CRD schema, when it differs from the OpenAPI one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crd_schema: Option<serde_json::Value>,
+    /// For the root type of a custom resource version: its CRD markers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crd: Option<Crd>,
+    /// For a type of an older API version: how it converts to the hub version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conversion: Option<Conversion>,
     /// Where the type was defined.
     #[serde(skip, default = "call_site")]
     pub span: Span,
     /// The input file (CLI only).
     #[serde(skip)]
     pub file: Option<FileId>,
+    /// The module path, starting with the crate name (CLI only).
+    #[serde(skip)]
+    pub module: Vec<String>,
+}
+
+/// CRD validation markers (controller-gen's `+kubebuilder:validation:*`). The OpenAPI
+/// document of the hooks ignores them, as openapi-gen does.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Validation {
+    /// `minLength`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<i64>,
+    /// `maxLength`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_length: Option<i64>,
+    /// `minimum`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum: Option<i64>,
+    /// `maximum`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maximum: Option<i64>,
+    /// `pattern`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// `enum`, in marker order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub enum_values: Vec<serde_json::Value>,
+    /// `minItems`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_items: Option<i64>,
+    /// `maxItems`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_items: Option<i64>,
+    /// `minProperties`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_properties: Option<i64>,
+    /// `maxProperties`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_properties: Option<i64>,
+    /// `x-kubernetes-validations`: CEL rules with their messages.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<Rule>,
+}
+
+impl Validation {
+    /// True when no marker is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Validation::default()
+    }
+}
+
+/// One `x-kubernetes-validations` entry.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Rule {
+    /// The CEL expression.
+    pub rule: String,
+    /// The message shown when it fails.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// The CRD markers of one version of a custom resource (its root type).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Crd {
+    /// API group.
+    pub group: String,
+    /// API version.
+    pub version: String,
+    /// Plural resource name (the URL path segment).
+    pub plural: String,
+    /// Singular name (default: the kind in lower case).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub singular: String,
+    /// Short names for kubectl.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub short_names: Vec<String>,
+    /// Categories for kubectl.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub categories: Vec<String>,
+    /// True for namespaced resources.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub namespaced: bool,
+    /// The status subresource is enabled.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub status: bool,
+    /// The version objects are stored in.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub storage: bool,
+    /// The version is deprecated.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub deprecated: bool,
+    /// kubectl columns, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub printer_columns: Vec<PrinterColumn>,
+}
+
+/// One `additionalPrinterColumns` entry.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PrinterColumn {
+    /// Column header.
+    pub name: String,
+    /// Column type: string, integer, number, boolean or date.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// JSONPath of the value.
+    pub json_path: String,
+    /// Help text.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// 0 for the default view; higher only in wide output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<i32>,
+}
+
+/// How a type of an older version converts to and from the hub (storage) version.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Conversion {
+    /// The peer type in the hub version.
+    pub hub: Named,
+    /// `fn(&Self, &mut Hub)` completing the fields the generator cannot convert.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_hub: Option<String>,
+    /// `fn(&Hub, &mut Self)` completing the fields the generator cannot convert.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_hub: Option<String>,
 }
 
 /// The wire shape of a type.
@@ -110,6 +252,9 @@ pub struct Field {
     /// `x-kubernetes-patch-merge-key` (Go's `patchMergeKey` struct tag).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub patch_merge_key: Option<String>,
+    /// CRD validation markers of the field.
+    #[serde(default, skip_serializing_if = "Validation::is_empty")]
+    pub validation: Validation,
     /// Where the field was defined.
     #[serde(skip, default = "call_site")]
     pub span: Span,
@@ -144,6 +289,9 @@ impl DefaultRule {
 pub struct Variant {
     /// The wire value (serde's serialize name).
     pub name: String,
+    /// The Rust variant name.
+    #[serde(default)]
+    pub ident: String,
     /// Doc comment lines.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub doc: Vec<String>,
@@ -275,12 +423,16 @@ impl Ty {
 }
 
 impl TypeDef {
-    /// Calls `f` on every named reference in the definition, in declaration order.
+    /// Calls `f` on every named reference in the definition, in declaration order (the
+    /// conversion hub last).
     pub fn for_each_named<'a>(&'a self, f: &mut impl FnMut(&'a Named)) {
         match &self.shape {
             Shape::Object { fields } => fields.iter().for_each(|fl| fl.ty.for_each_named(f)),
             Shape::Transparent { ty } => ty.for_each_named(f),
             Shape::Enum { .. } | Shape::Opaque { .. } => {}
+        }
+        if let Some(c) = &self.conversion {
+            f(&c.hub);
         }
     }
 
@@ -292,6 +444,9 @@ impl TypeDef {
             }
             Shape::Transparent { ty } => ty.for_each_named_mut(f),
             Shape::Enum { .. } | Shape::Opaque { .. } => {}
+        }
+        if let Some(c) = &mut self.conversion {
+            f(&mut c.hub);
         }
     }
 

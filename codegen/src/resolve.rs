@@ -136,15 +136,44 @@ impl Resolver<'_> {
                 base.extend(segs.iter().cloned());
                 base
             }
-            _ => match m.uses.iter().find(|(n, _)| n == first) {
-                Some((_, target)) if !segs.is_empty() && segs.len() > 1 => {
-                    let mut abs = self.absolute(module, target)?;
+            _ if segs.len() > 1 => match self.use_target(module, first, 0) {
+                Some(mut abs) => {
                     abs.extend(rest.iter().cloned());
                     abs
                 }
-                _ => segs.to_vec(),
+                None => segs.to_vec(),
             },
+            _ => segs.to_vec(),
         })
+    }
+
+    /// The absolute path a name imported into `module` stands for (a module alias such as
+    /// `use k8s_openapi::...::v1 as metav1;`), looking through glob imports too.
+    fn use_target(&self, module: usize, name: &str, depth: usize) -> Option<Vec<String>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let m = &self.modules[module];
+        if let Some((_, target)) = m.uses.iter().find(|(n, _)| n == name) {
+            return self.absolute(module, target);
+        }
+        let key = (module, format!("use:{name}"));
+        if self.active.borrow().contains(&key) {
+            return None;
+        }
+        self.active.borrow_mut().push(key);
+        let mut found = None;
+        for (_, glob) in m.uses.iter().filter(|(n, _)| n == "*") {
+            let Some(abs) = self.absolute(module, glob) else { continue };
+            if let Some(g) = self.modules.iter().position(|x| x.path == abs)
+                && let Some(f) = self.use_target(g, name, depth + 1)
+            {
+                found = Some(f);
+                break;
+            }
+        }
+        self.active.borrow_mut().pop();
+        found
     }
 
     /// Finds the type an absolute path names, following re-exports.

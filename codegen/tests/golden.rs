@@ -128,6 +128,17 @@ fn ok_cases() {
         expect_file![out_dir.join("openapi.yaml")]
             .assert_eq(&capi_runtime_codegen::to_yaml(&fragment));
         expect_file![out_dir.join("expand.rs")].assert_eq(&expand_file(&src.text));
+        // Cases with custom resources or conversions also pin those outputs.
+        let crds = capi_runtime_codegen::crd_files(std::slice::from_ref(&src), &deps(), "golden")
+            .unwrap_or_else(|f| panic!("ok case {name}: {}", f.render()));
+        for (file, yaml) in crds {
+            expect_file![out_dir.join(file)].assert_eq(&yaml);
+        }
+        if model.types.iter().any(|t| t.file == Some(0) && t.conversion.is_some()) {
+            let code = capi_runtime_codegen::conversion_code(std::slice::from_ref(&src), &deps(), "// golden\n")
+                .unwrap_or_else(|f| panic!("ok case {name}: {}", f.render()));
+            expect_file![out_dir.join("conversion.rs")].assert_eq(&code);
+        }
     }
 }
 
@@ -135,10 +146,14 @@ fn ok_cases() {
 fn err_cases() {
     for (name, path) in cases("testdata/err") {
         let src = source("testdata/err", &name, &path);
-        let rendered = match capi_runtime_codegen::load_crate(std::slice::from_ref(&src), &deps()) {
-            Ok(_) => panic!("err case {name} loaded without an error"),
-            Err(f) => f.render(),
-        };
+        // Loading, then the CRD and conversion emitters: the first stage that fails.
+        let one = std::slice::from_ref(&src);
+        let rendered = capi_runtime_codegen::load_crate(one, &deps())
+            .and_then(|_| capi_runtime_codegen::crd_files(one, &deps(), "golden"))
+            .and_then(|_| capi_runtime_codegen::conversion_code(one, &deps(), ""))
+            .map(|_| panic!("err case {name} produced no error"))
+            .unwrap_err()
+            .render();
         assert!(
             !rendered.contains("<external>"),
             "err case {name} reports an error in the external types:\n{rendered}"
@@ -154,8 +169,12 @@ fn err_cases() {
 fn derive_reports_the_same_single_type_errors() {
     for (name, path) in cases("testdata/err") {
         let src = source("testdata/err", &name, &path);
-        let cli =
-            capi_runtime_codegen::load_crate(std::slice::from_ref(&src), &deps()).unwrap_err();
+        let one = std::slice::from_ref(&src);
+        let cli = capi_runtime_codegen::load_crate(one, &deps())
+            .and_then(|_| capi_runtime_codegen::crd_files(one, &deps(), "golden"))
+            .and_then(|_| capi_runtime_codegen::conversion_code(one, &deps(), ""))
+            .map(|_| ())
+            .unwrap_err();
         let Ok(file) = syn::parse_file(&src.text) else {
             continue; // a syntax error: nothing for the derive to see
         };

@@ -7,7 +7,7 @@ use proc_macro::TokenStream;
 
 /// Describes a wire type for the Runtime SDK generator and, for hook messages, implements the
 /// message traits. See the crate docs for every `#[schema(...)]` attribute.
-#[proc_macro_derive(Schema, attributes(schema))]
+#[proc_macro_derive(Schema, attributes(schema, crd))]
 pub fn derive_schema(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     capi_runtime_codegen::expand_schema(&input).into()

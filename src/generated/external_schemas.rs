@@ -79,7 +79,7 @@ mod k8s_openapi_apimachinery_pkg_apis_meta_v1 {
         impl crate::schema::Schema for Condition {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::schema::TypeInfo {
-                    model: r#"{"ident":"Condition","component":"k8s.io.apimachinery.pkg.apis.meta.v1.Condition","doc":["One aspect of an object's current state, in the standard Kubernetes form."],"shape":{"object":{"fields":[{"ident":"type","name":"type","ty":"string","doc":["Kind of condition, in CamelCase."],"required":true},{"ident":"status","name":"status","ty":"string","doc":["One of True, False or Unknown."],"required":true},{"ident":"observed_generation","name":"observedGeneration","ty":"int64","doc":["The generation the condition was computed for."],"required":false,"omit_empty":true},{"ident":"last_transition_time","name":"lastTransitionTime","ty":{"named":{"path":"Time","id":0}},"doc":["When the status last changed."],"required":true},{"ident":"reason","name":"reason","ty":"string","doc":["Machine-readable CamelCase reason for the last transition."],"required":true},{"ident":"message","name":"message","ty":"string","doc":["Human-readable details about the transition."],"required":true}]}}}"#,
+                    model: r#"{"ident":"Condition","component":"k8s.io.apimachinery.pkg.apis.meta.v1.Condition","doc":["One aspect of an object's current state, in the standard Kubernetes form."],"shape":{"object":{"fields":[{"ident":"type","name":"type","ty":"string","doc":["Kind of condition, in CamelCase."],"required":true,"validation":{"maxLength":316,"pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}},{"ident":"status","name":"status","ty":"string","doc":["One of True, False or Unknown."],"required":true,"validation":{"enumValues":["True","False","Unknown"]}},{"ident":"observed_generation","name":"observedGeneration","ty":"int64","doc":["The generation the condition was computed for."],"required":false,"omit_empty":true,"validation":{"minimum":0}},{"ident":"last_transition_time","name":"lastTransitionTime","ty":{"named":{"path":"Time","id":0}},"doc":["When the status last changed."],"required":true},{"ident":"reason","name":"reason","ty":"string","doc":["Machine-readable CamelCase reason for the last transition."],"required":true,"validation":{"minLength":1,"maxLength":1024,"pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}},{"ident":"message","name":"message","ty":"string","doc":["Human-readable details about the transition."],"required":true,"validation":{"maxLength":32768}}]}}}"#,
                     refs: &[<Time as crate::schema::Schema>::schema_info],
                 };
                 &INFO
@@ -120,7 +120,7 @@ mod k8s_openapi_apimachinery_pkg_runtime {
         impl crate::schema::Schema for RawExtension {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::schema::TypeInfo {
-                    model: r#"{"ident":"RawExtension","component":"k8s.io.apimachinery.pkg.runtime.RawExtension","doc":["An embedded object of any kind, kept as raw JSON."],"shape":{"opaque":{"schema":{"type":"object"}}}}"#,
+                    model: r#"{"ident":"RawExtension","component":"k8s.io.apimachinery.pkg.runtime.RawExtension","doc":["An embedded object of any kind, kept as raw JSON."],"shape":{"opaque":{"schema":{"type":"object"}}},"crd_schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}"#,
                     refs: &[],
                 };
                 &INFO
@@ -135,7 +135,7 @@ mod k8s_openapi_apimachinery_pkg_util_intstr {
         impl crate::schema::Schema for IntOrString {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::schema::TypeInfo {
-                    model: r#"{"ident":"IntOrString","component":"k8s.io.apimachinery.pkg.util.intstr.IntOrString","doc":["A value that is either an integer or a string (for example a count or a","percentage)."],"shape":{"opaque":{"schema":{"format":"int-or-string","oneOf":[{"type":"integer"},{"type":"string"}],"x-kubernetes-v2-schema":{"format":"int-or-string","type":"string"}}}}}"#,
+                    model: r#"{"ident":"IntOrString","component":"k8s.io.apimachinery.pkg.util.intstr.IntOrString","doc":["A value that is either an integer or a string (for example a count or a","percentage)."],"shape":{"opaque":{"schema":{"format":"int-or-string","oneOf":[{"type":"integer"},{"type":"string"}],"x-kubernetes-v2-schema":{"format":"int-or-string","type":"string"}}}},"crd_schema":{"anyOf":[{"type":"integer"},{"type":"string"}],"x-kubernetes-int-or-string":true}}"#,
                     refs: &[],
                 };
                 &INFO
@@ -150,7 +150,7 @@ mod k8s_openapi_apiextensions_apiserver_pkg_apis_apiextensions_v1 {
         impl crate::schema::Schema for JSON {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::schema::TypeInfo {
-                    model: r#"{"ident":"JSON","component":"k8s.io.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON","doc":["Any JSON value."],"shape":{"opaque":{"schema":{}}}}"#,
+                    model: r#"{"ident":"JSON","component":"k8s.io.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON","doc":["Any JSON value."],"shape":{"opaque":{"schema":{}}},"crd_schema":{"x-kubernetes-preserve-unknown-fields":true}}"#,
                     refs: &[],
                 };
                 &INFO

@@ -4,4 +4,6 @@
 pub mod derived;
 pub mod structure;
 pub mod test_hooks;
+#[rustfmt::skip]
+pub mod test_hooks_conversion;
 pub mod tools;

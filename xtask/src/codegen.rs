@@ -13,7 +13,7 @@ pub const DOC_VERSION: &str = concat!("v", env!("CARGO_PKG_VERSION"));
 /// One generated file: where it goes and what it holds.
 pub struct Artifact {
     /// Path relative to the workspace root.
-    pub path: &'static str,
+    pub path: String,
     /// The expected contents.
     pub contents: String,
 }
@@ -25,19 +25,57 @@ pub fn artifacts(root: &Path) -> Result<Vec<Artifact>, String> {
     let model = capi_runtime_codegen::load(&sources).map_err(|f| f.render())?;
     let doc = emit::openapi::document(&model, &OpenApiOpt::with_version(DOC_VERSION));
     let external = capi_runtime_codegen::external_schema_impls().map_err(|f| f.render())?;
-    Ok(vec![
+    let generator = concat!("capi-runtime-codegen v", env!("CARGO_PKG_VERSION"));
+    let crds = capi_runtime_codegen::crd_files(&sources, &[], generator).map_err(|f| f.render())?;
+    let conversion = capi_runtime_codegen::conversion_code(
+        &sources,
+        &[],
+        &format!("{PREAMBLE}//! Conversions between the ExtensionConfig versions (hub: v1beta2).\n"),
+    )
+    .map_err(|f| f.render())?;
+    let test_hooks = source::SourceFile {
+        path: "tests/support/test_hooks.rs".into(),
+        module: vec!["crate".into(), "support".into(), "test_hooks".into()],
+        text: std::fs::read_to_string(root.join("tests/support/test_hooks.rs"))
+            .map_err(|e| format!("tests/support/test_hooks.rs: {e}"))?,
+    };
+    let runtime = source::read_crate_dir(&root.join("src"), &["hooks", "api"], "src/", "capi_runtime")
+        .map_err(|e| format!("reading src/: {e}"))?;
+    let test_conversion = capi_runtime_codegen::conversion_code(
+        &[test_hooks],
+        &runtime,
+        &format!("{PREAMBLE}//! Conversions between the FakeHook versions of the test hooks (hub: v1alpha2).\n"),
+    )
+    .map_err(|f| f.render())?;
+    let mut out = Vec::new();
+    for (name, yaml) in crds {
+        out.push(Artifact {
+            path: format!("golden/sdk/crd/{name}"),
+            contents: yaml,
+        });
+    }
+    out.push(Artifact {
+        path: "src/generated/conversion.rs".into(),
+        contents: conversion,
+    });
+    out.push(Artifact {
+        path: "tests/support/test_hooks_conversion.rs".into(),
+        contents: test_conversion,
+    });
+    out.extend(vec![
         Artifact {
-            path: "golden/sdk/runtime-sdk-openapi.yaml",
+            path: "golden/sdk/runtime-sdk-openapi.yaml".into(),
             contents: capi_runtime_codegen::to_yaml(&doc),
         },
         Artifact {
-            path: "src/generated/external_schemas.rs",
+            path: "src/generated/external_schemas.rs".into(),
             contents: format!(
                 "{PREAMBLE}//! `Schema` impls for the external types hook messages embed, from \
                  `codegen/external/`.\n\n{external}"
             ),
         },
-    ])
+    ]);
+    Ok(out)
 }
 
 /// Writes every artifact, or with `check` reports the stale ones.
@@ -50,7 +88,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let root = crate::root();
     let mut stale = Vec::new();
     for artifact in artifacts(&root)? {
-        let path: PathBuf = root.join(artifact.path);
+        let path: PathBuf = root.join(&artifact.path);
         let current = std::fs::read_to_string(&path).unwrap_or_default();
         if normalize(&current) == normalize(&artifact.contents) {
             continue;

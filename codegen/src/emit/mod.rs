@@ -1,6 +1,8 @@
 //! Emitters: each reads a resolved [`crate::model::Model`] (or one parsed input) and writes
 //! one kind of output.
 
+pub mod conversion;
+pub mod crd;
 pub mod doc;
 pub mod openapi;
 pub mod rust;

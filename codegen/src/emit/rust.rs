@@ -41,6 +41,7 @@ pub fn schema(input: &SchemaInput) -> TokenStream {
         quote_spanned!(*span=> <#path as #krate::schema::Schema>::schema_info)
     });
     let role = role_impl(&krate, &ident, &def);
+    let object = object_impl(&krate, &ident, &def);
     quote! {
         const _: () = {
             #[automatically_derived]
@@ -54,7 +55,36 @@ pub fn schema(input: &SchemaInput) -> TokenStream {
                 }
             }
             #role
+            #object
         };
+    }
+}
+
+/// For the root type of a custom resource version: its identity, and kube's `Resource` when
+/// the runtime crate has its `kube` feature.
+fn object_impl(krate: &TokenStream, ident: &TokenStream, def: &TypeDef) -> TokenStream {
+    let Some(crd) = &def.crd else {
+        return TokenStream::new();
+    };
+    let (group, version, plural, kind) = (&crd.group, &crd.version, &crd.plural, &def.ident);
+    let api_version = format!("{group}/{version}");
+    let namespaced = crd.namespaced;
+    let scope = if namespaced {
+        format_ident!("NamespaceResourceScope")
+    } else {
+        format_ident!("ClusterResourceScope")
+    };
+    quote! {
+        #[automatically_derived]
+        impl #krate::object::KubeObject for #ident {
+            const GROUP: &'static str = #group;
+            const VERSION: &'static str = #version;
+            const API_VERSION: &'static str = #api_version;
+            const KIND: &'static str = #kind;
+            const PLURAL: &'static str = #plural;
+            const NAMESPACED: bool = #namespaced;
+        }
+        #krate::__impl_kube_resource!(#ident, #scope);
     }
 }
 

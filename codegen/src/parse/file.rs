@@ -99,7 +99,8 @@ fn add_type(
         return;
     }
     let input = input();
-    if schema && let Some(parsed) = super::schema(cx, Some(file), &input, true) {
+    if schema && let Some(mut parsed) = super::schema(cx, Some(file), &input, true) {
+        parsed.def.module = out.modules[module].path.clone();
         let name = parsed.def.ident.clone();
         out.modules[module].types.push((name, out.types.len()));
         out.types.push(parsed.def);

@@ -12,7 +12,10 @@ use serde_derive_internals::{Ctxt, Derive, ast, attr::TagType};
 use syn::spanned::Spanned;
 
 use crate::diag::{Diagnostics, FileId};
-use crate::model::{DefaultRule, Field, HookDef, Named, Role, Shape, TypeDef, Variant};
+use crate::markers::{self, Kind};
+use crate::model::{
+    Conversion, DefaultRule, Field, HookDef, Named, Role, Shape, TypeDef, Validation, Variant,
+};
 
 /// A type parsed from `#[derive(Schema)]`, with what the derive needs besides the model.
 pub struct SchemaInput {
@@ -163,6 +166,31 @@ pub fn schema(
         }
     }?;
 
+    let crd = attr::crd(cx, file, &input.attrs);
+    if let (Some((_, span)), false) = (&crd, matches!(shape, Shape::Object { .. })) {
+        cx.error(file, *span, "`#[crd(...)]` belongs on the root struct of a custom resource version");
+    }
+    if let (Some(span), Shape::Enum { .. }) = (attrs.validation_span, &shape) {
+        if attrs.validation.min_properties.is_some() || attrs.validation.max_properties.is_some() {
+            cx.error(file, span, "`min_properties`/`max_properties` apply to objects, not to enums");
+        }
+    }
+    let conversion = match (attrs.hub, &attrs.to_hub, &attrs.from_hub) {
+        (Some(hub), _, _) => Some(Conversion {
+            hub: Named {
+                path: ty::tokens(&hub),
+                id: None,
+                span: hub.span(),
+            },
+            to_hub: attrs.to_hub.as_ref().map(|l| l.value()),
+            from_hub: attrs.from_hub.as_ref().map(|l| l.value()),
+        }),
+        (None, Some(l), _) | (None, None, Some(l)) => {
+            cx.error(file, l.span(), "`to_hub`/`from_hub` need `hub = Type` naming the peer type");
+            None
+        }
+        (None, None, None) => None,
+    };
     let def = TypeDef {
         ident,
         component,
@@ -170,8 +198,13 @@ pub fn schema(
         shape,
         role,
         map_type: attrs.map_type,
+        validation: attrs.validation,
+        crd_schema: attrs.crd_schema,
+        crd: crd.map(|(c, _)| c),
+        conversion,
         span: input.ident.span(),
         file,
+        module: Vec::new(),
     };
     if matches!(def.shape, Shape::Object { .. }) {
         check_role_fields(cx, &def);
@@ -226,6 +259,13 @@ fn struct_shape(
     let mut out = Vec::new();
     for f in fields {
         let fa = attr::field(cx, file, &f.original.attrs);
+        for a in f.original.attrs.iter().filter(|a| a.path().is_ident(symbol::CRD)) {
+            cx.error(
+                file,
+                a.span(),
+                "`#[crd(...)]` belongs on the root struct of a custom resource version, not on a field",
+            );
+        }
         if f.attrs.skip_serializing() {
             continue;
         }
@@ -256,6 +296,7 @@ fn struct_shape(
             (None, Some(_)) => DefaultRule::None,
             _ => DefaultRule::Implicit,
         };
+        let ty_for_check = ty.clone();
         if f.attrs.flatten() && !matches!(ty, crate::model::Ty::Named(_)) {
             cx.error(
                 file,
@@ -278,6 +319,7 @@ fn struct_shape(
             map_type: fa.map_type,
             patch_strategy: fa.patch_strategy,
             patch_merge_key: fa.patch_merge_key,
+            validation: checked_validation(cx, file, &ty_for_check, fa.validation, &fa.validation_spans),
             span: f.original.span(),
         });
     }
@@ -316,6 +358,7 @@ fn enum_shape(
         }
         out.push(Variant {
             name: v.attrs.name().serialize_name().value.clone(),
+            ident: unraw(&v.ident),
             doc: doc::doc_lines(&v.original.attrs),
         });
     }
@@ -323,6 +366,28 @@ fn enum_shape(
         variants: out,
         listed,
     })
+}
+
+/// Reports each validation marker that cannot apply to the field's type, as far as the type
+/// is known here (named types are checked after resolution, in `check.rs`).
+fn checked_validation(
+    cx: &Diagnostics,
+    file: Option<FileId>,
+    ty: &crate::model::Ty,
+    v: Validation,
+    spans: &[(&'static str, Span)],
+) -> Validation {
+    for (name, span) in spans {
+        let kind = Kind::of(name);
+        if markers::fits(ty, kind, None) == Some(false) {
+            cx.error(
+                file,
+                *span,
+                format!("`{name}` applies to {}, and this field is not one", kind.noun()),
+            );
+        }
+    }
+    v
 }
 
 /// A hook message's accessors are generated from fixed field names (Go's embedded `TypeMeta`,

@@ -27,9 +27,68 @@ pub const OPAQUE: &str = "opaque";
 /// An opaque schema is written in place rather than as a component.
 pub const INLINE: &str = "inline";
 
+/// The structural CRD schema of an opaque type.
+pub const CRD_SCHEMA: &str = "crd_schema";
+/// The peer type in the hub version, for conversion.
+pub const HUB: &str = "hub";
+/// Manual completion of the conversion to the hub.
+pub const TO_HUB: &str = "to_hub";
+/// Manual completion of the conversion from the hub.
+pub const FROM_HUB: &str = "from_hub";
+
 /// Every container attribute of `#[schema(...)]`, for suggestions.
 pub const SCHEMA_CONTAINER: &[&str] = &[
-    PACKAGE, NAME, ENUM, REQUEST, RESPONSE, RETRYABLE, MAP_TYPE, CRATE, OPAQUE, INLINE,
+    PACKAGE, NAME, ENUM, REQUEST, RESPONSE, RETRYABLE, MAP_TYPE, CRATE, OPAQUE, INLINE, CRD_SCHEMA,
+    HUB, TO_HUB, FROM_HUB, MIN_PROPERTIES, MAX_PROPERTIES, X_VALIDATION,
+];
+
+// CRD validation markers, on fields (and some on types).
+/// `minLength`
+pub const MIN_LENGTH: &str = "min_length";
+/// `maxLength`
+pub const MAX_LENGTH: &str = "max_length";
+/// `minimum`
+pub const MINIMUM: &str = "minimum";
+/// `maximum`
+pub const MAXIMUM: &str = "maximum";
+/// `pattern`
+pub const PATTERN: &str = "pattern";
+/// `enum` of a string field
+pub const ENUM_VALUES: &str = "enum_values";
+/// `minItems`
+pub const MIN_ITEMS: &str = "min_items";
+/// `maxItems`
+pub const MAX_ITEMS: &str = "max_items";
+/// `minProperties`
+pub const MIN_PROPERTIES: &str = "min_properties";
+/// `maxProperties`
+pub const MAX_PROPERTIES: &str = "max_properties";
+/// `x-kubernetes-validations`
+pub const X_VALIDATION: &str = "x_validation";
+
+/// The attribute of CRD root types.
+pub const CRD: &str = "crd";
+/// Plural resource name.
+pub const PLURAL: &str = "plural";
+/// Singular resource name.
+pub const SINGULAR: &str = "singular";
+/// Short names.
+pub const SHORT_NAMES: &str = "short_names";
+/// Categories.
+pub const CATEGORIES: &str = "categories";
+/// `Cluster` or `Namespaced`.
+pub const SCOPE: &str = "scope";
+/// The status subresource.
+pub const STATUS: &str = "status";
+/// The storage version.
+pub const STORAGE: &str = "storage";
+/// A printer column.
+pub const PRINTCOLUMN: &str = "printcolumn";
+
+/// Every attribute of `#[crd(...)]`, for suggestions.
+pub const CRD_ATTRS: &[&str] = &[
+    GROUP, VERSION, PLURAL, SINGULAR, SHORT_NAMES, CATEGORIES, SCOPE, STATUS, STORAGE, DEPRECATED,
+    PRINTCOLUMN,
 ];
 
 // Field attributes of `#[schema(...)]`.
@@ -64,6 +123,17 @@ pub const SCHEMA_FIELD: &[&str] = &[
     MAP_TYPE,
     PATCH_STRATEGY,
     PATCH_MERGE_KEY,
+    MIN_LENGTH,
+    MAX_LENGTH,
+    MINIMUM,
+    MAXIMUM,
+    PATTERN,
+    ENUM_VALUES,
+    MIN_ITEMS,
+    MAX_ITEMS,
+    MIN_PROPERTIES,
+    MAX_PROPERTIES,
+    X_VALIDATION,
 ];
 
 // Attributes of `#[hook(...)]`.

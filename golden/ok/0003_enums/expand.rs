@@ -3,7 +3,7 @@ const _: () = {
     impl ::capi_runtime::schema::Schema for Color {
         fn schema_info() -> &'static ::capi_runtime::schema::TypeInfo {
             static INFO: ::capi_runtime::schema::TypeInfo = ::capi_runtime::schema::TypeInfo {
-                model: r#"{"ident":"Color","component":"example.com.golden.v1.Color","doc":["A color; the schema lists the values."],"shape":{"enum":{"variants":[{"name":"Blue","doc":["The color of the sky."]},{"name":"Green","doc":["The color of grass."]}],"listed":true}}}"#,
+                model: r#"{"ident":"Color","component":"example.com.golden.v1.Color","doc":["A color; the schema lists the values."],"shape":{"enum":{"variants":[{"name":"Blue","ident":"Blue","doc":["The color of the sky."]},{"name":"Green","ident":"Green","doc":["The color of grass."]}],"listed":true}}}"#,
                 refs: &[],
             };
             &INFO
@@ -15,7 +15,7 @@ const _: () = {
     impl ::capi_runtime::schema::Schema for Mode {
         fn schema_info() -> &'static ::capi_runtime::schema::TypeInfo {
             static INFO: ::capi_runtime::schema::TypeInfo = ::capi_runtime::schema::TypeInfo {
-                model: r#"{"ident":"Mode","component":"example.com.golden.v1.Mode","doc":["A mode; the schema is a plain string."],"shape":{"enum":{"variants":[{"name":"fast","doc":["Fast."]},{"name":"safe","doc":["Safe."]}],"listed":false}}}"#,
+                model: r#"{"ident":"Mode","component":"example.com.golden.v1.Mode","doc":["A mode; the schema is a plain string."],"shape":{"enum":{"variants":[{"name":"fast","ident":"Fast","doc":["Fast."]},{"name":"safe","ident":"Safe","doc":["Safe."]}],"listed":false}}}"#,
                 refs: &[],
             };
             &INFO

@@ -1,6 +1,7 @@
 //! The ExtensionConfig API (`runtime.cluster.x-k8s.io`): how an operator registers a Runtime
 //! Extension with Cluster API.
 
+pub mod v1alpha1;
 pub mod v1beta2;
 
 /// The API group of ExtensionConfig.

@@ -20,17 +20,21 @@ pub struct Condition {
     pub last_transition_time: Option<metav1::Time>,
     /// Free-form text for humans with details about the latest transition; may be empty.
     #[serde(skip_serializing_if = "String::is_empty")]
+    #[schema(min_length = 1, max_length = 10240)]
     pub message: String,
     /// A brief CamelCase code saying why the condition last changed; may be empty.
     #[serde(skip_serializing_if = "String::is_empty")]
+    #[schema(min_length = 1, max_length = 256)]
     pub reason: String,
     /// How serious a `False` condition is: `Error`, `Warning` or `Info`. Left empty when the status
     /// is `True`.
     #[serde(skip_serializing_if = "String::is_empty")]
+    #[schema(max_length = 32)]
     pub severity: String,
     /// The state of the condition: `True`, `False` or `Unknown`.
     pub status: String,
     /// The name of the condition in CamelCase, for example `Ready`.
+    #[schema(min_length = 1, max_length = 256)]
     pub r#type: String,
 }
 

@@ -17,6 +17,35 @@ use crate::api::core::v1beta2::Condition as V1Beta1Condition;
     crate = "crate",
     package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
 )]
+#[crd(
+    group = "runtime.cluster.x-k8s.io",
+    version = "v1beta2",
+    plural = "extensionconfigs",
+    short_names("ext"),
+    categories("cluster-api"),
+    scope = "Cluster",
+    status,
+    storage,
+    printcolumn(
+        name = "Paused",
+        type = "string",
+        json_path = ".status.conditions[?(@.type==\"Paused\")].status",
+        description = "Whether reconciliation is paused",
+        priority = 10
+    ),
+    printcolumn(
+        name = "Discovered",
+        type = "string",
+        json_path = ".status.conditions[?(@.type==\"Discovered\")].status",
+        description = "Whether discovery of the extension succeeded"
+    ),
+    printcolumn(
+        name = "Age",
+        type = "date",
+        json_path = ".metadata.creationTimestamp",
+        description = "Time since creation"
+    )
+)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ExtensionConfig {
     /// `runtime.cluster.x-k8s.io/v1beta2`.
@@ -64,19 +93,22 @@ pub struct ExtensionConfigSpec {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(
     crate = "crate",
-    package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2",
+    min_properties = 1
 )]
 #[serde(default, rename_all = "camelCase")]
 pub struct ClientConfig {
     /// The extension's base URL, `https://host[:port][/path]`, without user info, query or
     /// fragment. Hook paths are appended to it.
     #[serde(skip_serializing_if = "String::is_empty")]
+    #[schema(min_length = 1, max_length = 512)]
     pub url: String,
     /// A Kubernetes Service in front of the extension.
     #[serde(skip_serializing_if = "is_default")]
     pub service: ServiceReference,
     /// PEM-encoded CA certificates that verify the extension's serving certificate.
     #[serde(skip_serializing_if = "is_default")]
+    #[schema(min_length = 1, max_length = 51200)]
     pub ca_bundle: ByteString,
 }
 
@@ -90,14 +122,15 @@ pub struct ClientConfig {
 pub struct ServiceReference {
     /// Namespace of the Service.
     #[serde(skip_serializing_if = "String::is_empty")]
-    #[schema(required)]
+    #[schema(required, min_length = 1, max_length = 63)]
     pub namespace: String,
     /// Name of the Service.
     #[serde(skip_serializing_if = "String::is_empty")]
-    #[schema(required)]
+    #[schema(required, min_length = 1, max_length = 63)]
     pub name: String,
     /// Path prefix put before every hook path.
     #[serde(skip_serializing_if = "String::is_empty")]
+    #[schema(min_length = 1, max_length = 512)]
     pub path: String,
     /// Port of the Service; 443 when absent.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -115,17 +148,18 @@ impl ServiceReference {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(
     crate = "crate",
-    package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1beta2",
+    min_properties = 1
 )]
 #[serde(default, rename_all = "camelCase")]
 pub struct ExtensionConfigStatus {
     /// Current state, in the standard Kubernetes condition form (`Discovered`, `Paused`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[schema(list_type = "map", list_map_keys("type"))]
+    #[schema(list_type = "map", list_map_keys("type"), max_items = 32)]
     pub conditions: Vec<metav1::Condition>,
     /// The handlers the extension reported in its last successful Discovery.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[schema(list_type = "map", list_map_keys("name"))]
+    #[schema(list_type = "map", list_map_keys("name"), max_items = 512)]
     pub handlers: Vec<ExtensionHandler>,
     /// Status fields kept for clients of the older API.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -168,7 +202,7 @@ pub struct ExtensionConfigV1Beta1DeprecatedStatus {
 pub struct ExtensionHandler {
     /// `<handler name>.<ExtensionConfig name>`.
     #[serde(skip_serializing_if = "String::is_empty")]
-    #[schema(required)]
+    #[schema(required, min_length = 1, max_length = 512)]
     pub name: String,
     /// The hook the handler implements.
     #[serde(skip_serializing_if = "is_default")]
@@ -176,6 +210,7 @@ pub struct ExtensionHandler {
     pub request_hook: GroupVersionHook,
     /// Seconds Cluster API waits for the handler; 10 when unset.
     #[serde(skip_serializing_if = "is_zero")]
+    #[schema(minimum = 1)]
     pub timeout_seconds: i32,
     /// What Cluster API does when calling the handler fails; Fail when unset.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -192,11 +227,11 @@ pub struct ExtensionHandler {
 pub struct GroupVersionHook {
     /// `<group>/<version>` of the hook.
     #[serde(skip_serializing_if = "String::is_empty")]
-    #[schema(required)]
+    #[schema(required, min_length = 1, max_length = 512)]
     pub api_version: String,
     /// The hook name.
     #[serde(skip_serializing_if = "String::is_empty")]
-    #[schema(required)]
+    #[schema(required, min_length = 1, max_length = 256)]
     pub hook: String,
 }
 

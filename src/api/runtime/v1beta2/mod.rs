@@ -1,6 +1,7 @@
 //! ExtensionConfig `runtime.cluster.x-k8s.io/v1beta2`: the served and stored version.
 
-mod extension_config;
+// Visible to the crate so that the generated conversion code can name the types.
+pub(crate) mod extension_config;
 
 pub use extension_config::*;
 
