@@ -167,6 +167,15 @@ pub fn schema(
     }?;
 
     let crd = attr::crd(cx, file, &input.attrs);
+    if let (Some((_, span)), Shape::Object { fields }) = (&crd, &shape)
+        && !fields.iter().any(|f| f.ident == "metadata")
+    {
+        cx.error(
+            file,
+            *span,
+            "a custom resource root needs a `metadata: ObjectMeta` field (kube's `Resource` reads it)",
+        );
+    }
     if let (Some((_, span)), false) = (&crd, matches!(shape, Shape::Object { .. })) {
         cx.error(file, *span, "`#[crd(...)]` belongs on the root struct of a custom resource version");
     }
