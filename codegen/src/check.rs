@@ -198,7 +198,11 @@ fn markers_fit(cx: &Diagnostics, model: &Model) {
                     cx.error(
                         def.file,
                         f.span,
-                        format!("`{name}` applies to {}, and field `{}` is not one", kind.noun(), f.name),
+                        format!(
+                            "`{name}` applies to {}, and field `{}` is not one",
+                            kind.noun(),
+                            f.name
+                        ),
                     );
                 }
             }

@@ -147,7 +147,7 @@ pub fn crd_files(
     let mut model = input.model.clone();
     let n = primary.len();
     for t in &mut model.types {
-        if !t.file.is_some_and(|f| f < n) {
+        if t.file.is_none_or(|f| f >= n) {
             t.crd = None;
         }
     }
@@ -160,13 +160,17 @@ pub fn crd_files(
 
 /// The conversion code for every type of `primary` with `#[schema(hub = ...)]`; `deps` are
 /// read for resolution only. `preamble` starts the file.
-pub fn conversion_code(primary: &[SourceFile], deps: &[SourceFile], preamble: &str) -> Result<String, Failure> {
+pub fn conversion_code(
+    primary: &[SourceFile],
+    deps: &[SourceFile],
+    preamble: &str,
+) -> Result<String, Failure> {
     let input = load_input(primary, deps)?;
     let mut model = input.model.clone();
     let n = primary.len();
     // Only the conversions declared in the primary files.
     for t in &mut model.types {
-        if !t.file.is_some_and(|f| f < n) {
+        if t.file.is_none_or(|f| f >= n) {
             t.conversion = None;
         }
     }

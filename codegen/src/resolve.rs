@@ -164,7 +164,9 @@ impl Resolver<'_> {
         self.active.borrow_mut().push(key);
         let mut found = None;
         for (_, glob) in m.uses.iter().filter(|(n, _)| n == "*") {
-            let Some(abs) = self.absolute(module, glob) else { continue };
+            let Some(abs) = self.absolute(module, glob) else {
+                continue;
+            };
             if let Some(g) = self.modules.iter().position(|x| x.path == abs)
                 && let Some(f) = self.use_target(g, name, depth + 1)
             {

@@ -134,9 +134,17 @@ fn ok_cases() {
         for (file, yaml) in crds {
             expect_file![out_dir.join(file)].assert_eq(&yaml);
         }
-        if model.types.iter().any(|t| t.file == Some(0) && t.conversion.is_some()) {
-            let code = capi_runtime_codegen::conversion_code(std::slice::from_ref(&src), &deps(), "// golden\n")
-                .unwrap_or_else(|f| panic!("ok case {name}: {}", f.render()));
+        if model
+            .types
+            .iter()
+            .any(|t| t.file == Some(0) && t.conversion.is_some())
+        {
+            let code = capi_runtime_codegen::conversion_code(
+                std::slice::from_ref(&src),
+                &deps(),
+                "// golden\n",
+            )
+            .unwrap_or_else(|f| panic!("ok case {name}: {}", f.render()));
             expect_file![out_dir.join("conversion.rs")].assert_eq(&code);
         }
     }

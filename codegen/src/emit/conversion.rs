@@ -98,18 +98,18 @@ struct Gen<'a> {
 impl Gen<'_> {
     fn pair(&mut self, s: usize, h: usize) {
         let (spoke, hub) = (&self.model.types[s], &self.model.types[h]);
-        if let Some(c) = &spoke.conversion {
-            if c.hub.id != Some(h) {
-                self.cx.error(
-                    spoke.file,
-                    c.hub.span,
-                    format!(
-                        "`{}` names `{}` as its hub, but its field types convert it to `{}`",
-                        spoke.ident, c.hub.path, hub.ident
-                    ),
-                );
-                return;
-            }
+        if let Some(c) = &spoke.conversion
+            && c.hub.id != Some(h)
+        {
+            self.cx.error(
+                spoke.file,
+                c.hub.span,
+                format!(
+                    "`{}` names `{}` as its hub, but its field types convert it to `{}`",
+                    spoke.ident, c.hub.path, hub.ident
+                ),
+            );
+            return;
         }
         match (&spoke.shape, &hub.shape) {
             (Shape::Object { .. }, Shape::Object { .. }) => {
@@ -172,7 +172,13 @@ impl Gen<'_> {
             }
         }
         let conv = spoke.conversion.as_ref();
-        let func = conv.and_then(|c| if to_hub { c.to_hub.as_ref() } else { c.from_hub.as_ref() });
+        let func = conv.and_then(|c| {
+            if to_hub {
+                c.to_hub.as_ref()
+            } else {
+                c.from_hub.as_ref()
+            }
+        });
         let call = match (func, manual.is_empty()) {
             (Some(f), _) => {
                 let f: TokenStream = relative(spoke, f).parse().expect("a path parses");
@@ -180,7 +186,11 @@ impl Gen<'_> {
                     "{} -> {}: {} ({})",
                     path(src),
                     path(dst),
-                    if manual.is_empty() { "nothing left".to_string() } else { manual.join(", ") },
+                    if manual.is_empty() {
+                        "nothing left".to_string()
+                    } else {
+                        manual.join(", ")
+                    },
                     relative(spoke, func.unwrap())
                 ));
                 quote!(#f(src, &mut out);)
@@ -204,7 +214,11 @@ impl Gen<'_> {
             }
         };
         let (sp, dp) = (tokens(src), tokens(dst));
-        let mutable = if call.is_empty() { quote!() } else { quote!(mut) };
+        let mutable = if call.is_empty() {
+            quote!()
+        } else {
+            quote!(mut)
+        };
         self.items.push(quote! {
             impl ::core::convert::From<&#sp> for #dp {
                 fn from(src: &#sp) -> Self {
@@ -243,7 +257,10 @@ impl Gen<'_> {
         }
         let variants = |d: &TypeDef| -> Vec<syn::Ident> {
             match &d.shape {
-                Shape::Enum { variants, .. } => variants.iter().map(|v| format_ident!("{}", raw(&v.ident))).collect(),
+                Shape::Enum { variants, .. } => variants
+                    .iter()
+                    .map(|v| format_ident!("{}", raw(&v.ident)))
+                    .collect(),
                 _ => Vec::new(),
             }
         };
@@ -293,7 +310,8 @@ impl Gen<'_> {
                 let (xd, yd) = (&self.model.types[xs], &self.model.types[ys]);
                 let same_shape = matches!(
                     (&xd.shape, &yd.shape),
-                    (Shape::Object { .. }, Shape::Object { .. }) | (Shape::Enum { .. }, Shape::Enum { .. })
+                    (Shape::Object { .. }, Shape::Object { .. })
+                        | (Shape::Enum { .. }, Shape::Enum { .. })
                 );
                 if !same_shape {
                     return None;

@@ -29,7 +29,10 @@ pub fn crds(model: &Model, generator: &str) -> Result<Vec<CrdFile>, Errors> {
     let mut kinds: BTreeMap<(String, String), Vec<&TypeDef>> = BTreeMap::new();
     for def in &model.types {
         if let Some(crd) = &def.crd {
-            kinds.entry((crd.group.clone(), def.ident.clone())).or_default().push(def);
+            kinds
+                .entry((crd.group.clone(), def.ident.clone()))
+                .or_default()
+                .push(def);
         }
     }
     let mut out = Vec::new();
@@ -48,7 +51,11 @@ pub fn crds(model: &Model, generator: &str) -> Result<Vec<CrdFile>, Errors> {
         names.insert("kind".into(), json!(kind));
         names.insert("listKind".into(), json!(format!("{kind}List")));
         names.insert("plural".into(), json!(first.plural));
-        let singular = if first.singular.is_empty() { kind.to_lowercase() } else { first.singular.clone() };
+        let singular = if first.singular.is_empty() {
+            kind.to_lowercase()
+        } else {
+            first.singular.clone()
+        };
         names.insert("singular".into(), json!(singular));
         if !first.short_names.is_empty() {
             names.insert("shortNames".into(), json!(first.short_names));
@@ -91,7 +98,10 @@ fn check_versions(cx: &Diagnostics, versions: &[&TypeDef]) -> bool {
     let first = crd_of(versions[0]);
     for def in versions {
         let c = crd_of(def);
-        if c.plural != first.plural || c.namespaced != first.namespaced || c.singular != first.singular {
+        if c.plural != first.plural
+            || c.namespaced != first.namespaced
+            || c.singular != first.singular
+        {
             cx.error(
                 def.file,
                 def.span,
@@ -108,7 +118,12 @@ fn check_versions(cx: &Diagnostics, versions: &[&TypeDef]) -> bool {
             cx.error(
                 def.file,
                 def.span,
-                format!("`{}` version {} is defined twice (also by {})", def.ident, crd_of(def).version, other.ident),
+                format!(
+                    "`{}` version {} is defined twice (also by {})",
+                    def.ident,
+                    crd_of(def).version,
+                    other.ident
+                ),
             );
         }
     }
@@ -167,7 +182,10 @@ fn version_entry(model: &Model, def: &TypeDef, single: bool) -> Value {
             .collect();
         v.insert("additionalPrinterColumns".into(), json!(cols));
     }
-    v.insert("schema".into(), json!({ "openAPIV3Schema": root_schema(model, def) }));
+    v.insert(
+        "schema".into(),
+        json!({ "openAPIV3Schema": root_schema(model, def) }),
+    );
     if crd.status {
         v.insert("subresources".into(), json!({ "status": {} }));
     }
@@ -178,10 +196,10 @@ fn version_entry(model: &Model, def: &TypeDef, single: bool) -> Value {
 /// server owns its schema).
 fn root_schema(model: &Model, def: &TypeDef) -> Value {
     let mut schema = Schemas { model }.object(def, 0);
-    if let Some(Value::Object(props)) = schema.get_mut("properties") {
-        if props.contains_key("metadata") {
-            props.insert("metadata".into(), json!({ "type": "object" }));
-        }
+    if let Some(Value::Object(props)) = schema.get_mut("properties")
+        && props.contains_key("metadata")
+    {
+        props.insert("metadata".into(), json!({ "type": "object" }));
     }
     let description = doc::crd(&def.doc);
     if !description.is_empty() {
@@ -214,7 +232,13 @@ impl Schemas<'_> {
         schema
     }
 
-    fn fields(&self, def: &TypeDef, properties: &mut Map<String, Value>, required: &mut Vec<String>, depth: usize) {
+    fn fields(
+        &self,
+        def: &TypeDef,
+        properties: &mut Map<String, Value>,
+        required: &mut Vec<String>,
+        depth: usize,
+    ) {
         for field in def.fields() {
             if field.flatten {
                 if let Ty::Named(n) = &field.ty {
@@ -222,7 +246,10 @@ impl Schemas<'_> {
                 }
                 continue;
             }
-            properties.insert(field.name.clone(), Value::Object(self.property(field, depth)));
+            properties.insert(
+                field.name.clone(),
+                Value::Object(self.property(field, depth)),
+            );
             if field.required {
                 required.push(field.name.clone());
             }
@@ -240,12 +267,18 @@ impl Schemas<'_> {
         }
         apply(&mut schema, &field.validation);
         for (key, value) in [
-            ("x-kubernetes-list-type", field.list_type.as_ref().map(|v| json!(v))),
+            (
+                "x-kubernetes-list-type",
+                field.list_type.as_ref().map(|v| json!(v)),
+            ),
             (
                 "x-kubernetes-list-map-keys",
                 (!field.list_map_keys.is_empty()).then(|| json!(field.list_map_keys)),
             ),
-            ("x-kubernetes-map-type", field.map_type.as_ref().map(|v| json!(v))),
+            (
+                "x-kubernetes-map-type",
+                field.map_type.as_ref().map(|v| json!(v)),
+            ),
         ] {
             if let Some(v) = value {
                 schema.insert(key.into(), v);
@@ -265,18 +298,32 @@ impl Schemas<'_> {
             Ty::Double => json!({ "type": "number", "format": "double" }),
             Ty::Option(inner) => return self.ty(inner, depth),
             Ty::List(inner) => json!({ "type": "array", "items": self.item(inner, depth) }),
-            Ty::Map(inner) => json!({ "type": "object", "additionalProperties": self.item(inner, depth) }),
+            Ty::Map(inner) => {
+                json!({ "type": "object", "additionalProperties": self.item(inner, depth) })
+            }
             Ty::Named(n) => {
                 let def = self.model.get(n);
                 let mut schema = match &def.shape {
                     Shape::Object { .. } if depth < MAX_DEPTH => self.object(def, depth + 1),
-                    Shape::Object { .. } => Map::from_iter([("x-kubernetes-preserve-unknown-fields".to_string(), json!(true))]),
+                    Shape::Object { .. } => Map::from_iter([(
+                        "x-kubernetes-preserve-unknown-fields".to_string(),
+                        json!(true),
+                    )]),
                     Shape::Enum { variants, .. } => {
                         let values: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
-                        Map::from_iter([("type".to_string(), json!("string")), ("enum".to_string(), json!(values))])
+                        Map::from_iter([
+                            ("type".to_string(), json!("string")),
+                            ("enum".to_string(), json!(values)),
+                        ])
                     }
                     Shape::Transparent { ty } => self.ty(ty, depth),
-                    Shape::Opaque { schema, .. } => def.crd_schema.as_ref().unwrap_or(schema).as_object().cloned().unwrap_or_default(),
+                    Shape::Opaque { schema, .. } => def
+                        .crd_schema
+                        .as_ref()
+                        .unwrap_or(schema)
+                        .as_object()
+                        .cloned()
+                        .unwrap_or_default(),
                 };
                 apply(&mut schema, &def.validation);
                 if let Some(m) = &def.map_type {
@@ -297,7 +344,9 @@ impl Schemas<'_> {
         if let Ty::Named(n) = ty {
             let def = self.model.get(n);
             let description = doc::crd(&def.doc);
-            if !description.is_empty() && matches!(def.shape, Shape::Object { .. } | Shape::Enum { .. }) {
+            if !description.is_empty()
+                && matches!(def.shape, Shape::Object { .. } | Shape::Enum { .. })
+            {
                 schema.insert("description".into(), json!(description));
             }
         }

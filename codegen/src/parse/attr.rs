@@ -363,15 +363,24 @@ fn validation(
         MAXIMUM => (MAXIMUM, v.maximum.replace(int(meta)?).is_some()),
         MIN_ITEMS => (MIN_ITEMS, v.min_items.replace(int(meta)?).is_some()),
         MAX_ITEMS => (MAX_ITEMS, v.max_items.replace(int(meta)?).is_some()),
-        MIN_PROPERTIES => (MIN_PROPERTIES, v.min_properties.replace(int(meta)?).is_some()),
-        MAX_PROPERTIES => (MAX_PROPERTIES, v.max_properties.replace(int(meta)?).is_some()),
+        MIN_PROPERTIES => (
+            MIN_PROPERTIES,
+            v.min_properties.replace(int(meta)?).is_some(),
+        ),
+        MAX_PROPERTIES => (
+            MAX_PROPERTIES,
+            v.max_properties.replace(int(meta)?).is_some(),
+        ),
         PATTERN => {
             let lit = lit_str(meta)?;
             (PATTERN, v.pattern.replace(lit.value()).is_some())
         }
         ENUM_VALUES => {
             let had = !v.enum_values.is_empty();
-            v.enum_values = string_list(meta)?.into_iter().map(serde_json::Value::String).collect();
+            v.enum_values = string_list(meta)?
+                .into_iter()
+                .map(serde_json::Value::String)
+                .collect();
             (ENUM_VALUES, had)
         }
         X_VALIDATION => {
@@ -385,13 +394,21 @@ fn validation(
                 } else {
                     let k = ident_of(&inner);
                     skip_value(&inner)?;
-                    cx.error(file, inner.path.span(), format!("unknown `x_validation` key `{k}` (expected `rule`, `message`)"));
+                    cx.error(
+                        file,
+                        inner.path.span(),
+                        format!("unknown `x_validation` key `{k}` (expected `rule`, `message`)"),
+                    );
                 }
                 Ok(())
             })?;
             match rule {
                 Some(rule) => v.rules.push(Rule { rule, message }),
-                None => cx.error(file, span, "`x_validation` needs `rule = \"<CEL expression>\"`"),
+                None => cx.error(
+                    file,
+                    span,
+                    "`x_validation` needs `rule = \"<CEL expression>\"`",
+                ),
             }
             (X_VALIDATION, false)
         }
@@ -405,7 +422,11 @@ fn validation(
 }
 
 /// Parses `#[crd(...)]` on the root type of a custom resource version.
-pub fn crd(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]) -> Option<(Crd, Span)> {
+pub fn crd(
+    cx: &Diagnostics,
+    file: Option<FileId>,
+    attrs: &[syn::Attribute],
+) -> Option<(Crd, Span)> {
     let mut out: Option<(Crd, Span)> = None;
     let mut scope: Option<String> = None;
     for attr in attrs.iter().filter(|a| a.path().is_ident(CRD)) {
@@ -427,7 +448,11 @@ pub fn crd(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]) -> 
                 PRINTCOLUMN => crd.printer_columns.push(printcolumn(cx, file, &meta)?),
                 _ => {
                     skip_value(&meta)?;
-                    cx.error(file, span, format!("unknown crd attribute `{key}`{}", suggest(&key, CRD_ATTRS)));
+                    cx.error(
+                        file,
+                        span,
+                        format!("unknown crd attribute `{key}`{}", suggest(&key, CRD_ATTRS)),
+                    );
                 }
             }
             Ok(())
@@ -438,18 +463,34 @@ pub fn crd(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]) -> 
     }
     let (mut crd, span) = out?;
     crd.namespaced = scope.as_deref() == Some("Namespaced");
-    for (value, what) in [(&crd.group, "group"), (&crd.version, "version"), (&crd.plural, "plural")] {
+    for (value, what) in [
+        (&crd.group, "group"),
+        (&crd.version, "version"),
+        (&crd.plural, "plural"),
+    ] {
         if value.is_empty() {
-            cx.error(file, span, format!("`#[crd(...)]` needs `{what} = \"...\"`"));
+            cx.error(
+                file,
+                span,
+                format!("`#[crd(...)]` needs `{what} = \"...\"`"),
+            );
         }
     }
     if scope.is_none() {
-        cx.error(file, span, "`#[crd(...)]` needs `scope = \"Cluster\"` or `scope = \"Namespaced\"`");
+        cx.error(
+            file,
+            span,
+            "`#[crd(...)]` needs `scope = \"Cluster\"` or `scope = \"Namespaced\"`",
+        );
     }
     Some((crd, span))
 }
 
-fn printcolumn(cx: &Diagnostics, file: Option<FileId>, meta: &ParseNestedMeta<'_>) -> syn::Result<PrinterColumn> {
+fn printcolumn(
+    cx: &Diagnostics,
+    file: Option<FileId>,
+    meta: &ParseNestedMeta<'_>,
+) -> syn::Result<PrinterColumn> {
     let mut col = PrinterColumn::default();
     let span = meta.path.span();
     meta.parse_nested_meta(|inner| {
@@ -475,7 +516,11 @@ fn printcolumn(cx: &Diagnostics, file: Option<FileId>, meta: &ParseNestedMeta<'_
         Ok(())
     })?;
     if col.name.is_empty() || col.ty.is_empty() || col.json_path.is_empty() {
-        cx.error(file, span, "a printcolumn needs `name`, `type` and `json_path`");
+        cx.error(
+            file,
+            span,
+            "a printcolumn needs `name`, `type` and `json_path`",
+        );
     }
     Ok(col)
 }

@@ -177,12 +177,20 @@ pub fn schema(
         );
     }
     if let (Some((_, span)), false) = (&crd, matches!(shape, Shape::Object { .. })) {
-        cx.error(file, *span, "`#[crd(...)]` belongs on the root struct of a custom resource version");
+        cx.error(
+            file,
+            *span,
+            "`#[crd(...)]` belongs on the root struct of a custom resource version",
+        );
     }
-    if let (Some(span), Shape::Enum { .. }) = (attrs.validation_span, &shape) {
-        if attrs.validation.min_properties.is_some() || attrs.validation.max_properties.is_some() {
-            cx.error(file, span, "`min_properties`/`max_properties` apply to objects, not to enums");
-        }
+    if let (Some(span), Shape::Enum { .. }) = (attrs.validation_span, &shape)
+        && (attrs.validation.min_properties.is_some() || attrs.validation.max_properties.is_some())
+    {
+        cx.error(
+            file,
+            span,
+            "`min_properties`/`max_properties` apply to objects, not to enums",
+        );
     }
     let conversion = match (attrs.hub, &attrs.to_hub, &attrs.from_hub) {
         (Some(hub), _, _) => Some(Conversion {
@@ -195,7 +203,11 @@ pub fn schema(
             from_hub: attrs.from_hub.as_ref().map(|l| l.value()),
         }),
         (None, Some(l), _) | (None, None, Some(l)) => {
-            cx.error(file, l.span(), "`to_hub`/`from_hub` need `hub = Type` naming the peer type");
+            cx.error(
+                file,
+                l.span(),
+                "`to_hub`/`from_hub` need `hub = Type` naming the peer type",
+            );
             None
         }
         (None, None, None) => None,
@@ -268,7 +280,12 @@ fn struct_shape(
     let mut out = Vec::new();
     for f in fields {
         let fa = attr::field(cx, file, &f.original.attrs);
-        for a in f.original.attrs.iter().filter(|a| a.path().is_ident(symbol::CRD)) {
+        for a in f
+            .original
+            .attrs
+            .iter()
+            .filter(|a| a.path().is_ident(symbol::CRD))
+        {
             cx.error(
                 file,
                 a.span(),
@@ -328,7 +345,13 @@ fn struct_shape(
             map_type: fa.map_type,
             patch_strategy: fa.patch_strategy,
             patch_merge_key: fa.patch_merge_key,
-            validation: checked_validation(cx, file, &ty_for_check, fa.validation, &fa.validation_spans),
+            validation: checked_validation(
+                cx,
+                file,
+                &ty_for_check,
+                fa.validation,
+                &fa.validation_spans,
+            ),
             span: f.original.span(),
         });
     }
@@ -392,7 +415,10 @@ fn checked_validation(
             cx.error(
                 file,
                 *span,
-                format!("`{name}` applies to {}, and this field is not one", kind.noun()),
+                format!(
+                    "`{name}` applies to {}, and this field is not one",
+                    kind.noun()
+                ),
             );
         }
     }

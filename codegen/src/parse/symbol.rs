@@ -38,8 +38,23 @@ pub const FROM_HUB: &str = "from_hub";
 
 /// Every container attribute of `#[schema(...)]`, for suggestions.
 pub const SCHEMA_CONTAINER: &[&str] = &[
-    PACKAGE, NAME, ENUM, REQUEST, RESPONSE, RETRYABLE, MAP_TYPE, CRATE, OPAQUE, INLINE, CRD_SCHEMA,
-    HUB, TO_HUB, FROM_HUB, MIN_PROPERTIES, MAX_PROPERTIES, X_VALIDATION,
+    PACKAGE,
+    NAME,
+    ENUM,
+    REQUEST,
+    RESPONSE,
+    RETRYABLE,
+    MAP_TYPE,
+    CRATE,
+    OPAQUE,
+    INLINE,
+    CRD_SCHEMA,
+    HUB,
+    TO_HUB,
+    FROM_HUB,
+    MIN_PROPERTIES,
+    MAX_PROPERTIES,
+    X_VALIDATION,
 ];
 
 // CRD validation markers, on fields (and some on types).
@@ -87,7 +102,16 @@ pub const PRINTCOLUMN: &str = "printcolumn";
 
 /// Every attribute of `#[crd(...)]`, for suggestions.
 pub const CRD_ATTRS: &[&str] = &[
-    GROUP, VERSION, PLURAL, SINGULAR, SHORT_NAMES, CATEGORIES, SCOPE, STATUS, STORAGE, DEPRECATED,
+    GROUP,
+    VERSION,
+    PLURAL,
+    SINGULAR,
+    SHORT_NAMES,
+    CATEGORIES,
+    SCOPE,
+    STATUS,
+    STORAGE,
+    DEPRECATED,
     PRINTCOLUMN,
 ];
 
