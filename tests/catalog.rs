@@ -81,6 +81,10 @@ fn gvh_display_and_parsing() {
     assert!(GroupVersionHook::default().is_empty());
 }
 
+// Which test responses carry `retryAfterSeconds`.
+const _: () = assert!(v1alpha1::RetryableFakeResponse::RETRYABLE);
+const _: () = assert!(!v1alpha1::FakeResponse::RETRYABLE);
+
 #[test]
 fn test_hooks_register_in_both_versions() {
     let catalog = test_hooks::catalog();
@@ -107,8 +111,6 @@ fn test_hooks_register_in_both_versions() {
     let v2 = GroupVersionHook::of::<v1alpha2::FakeHook>();
     assert!(!catalog.is_request_of::<v1alpha1::FakeRequest>(&v2));
     assert!(catalog.is_request_of::<v1alpha2::FakeRequest>(&v2));
-    assert!(v1alpha1::RetryableFakeResponse::RETRYABLE);
-    assert!(!v1alpha1::FakeResponse::RETRYABLE);
 }
 
 #[test]

@@ -6,6 +6,8 @@
 // - crate::api::runtime::v1alpha1::extension_config::ExtensionConfigStatus -> crate::api::runtime::v1beta2::extension_config::ExtensionConfigStatus: conditions, deprecated (crate::api::runtime::v1alpha1::conversion::status_to_hub)
 // - crate::api::runtime::v1beta2::extension_config::ExtensionConfigStatus -> crate::api::runtime::v1alpha1::extension_config::ExtensionConfigStatus: conditions, v1beta2 (crate::api::runtime::v1alpha1::conversion::status_from_hub)
 
+#![allow(clippy::clone_on_copy)]
+
 /// True for the zero value: what converts to `None` where one version has an `Option`.
 fn is_zero<T: ::core::default::Default + ::core::cmp::PartialEq>(v: &T) -> bool {
     *v == T::default()
@@ -16,7 +18,7 @@ impl ::core::convert::From<
     fn from(
         src: &crate::api::runtime::v1alpha1::extension_config::ExtensionConfig,
     ) -> Self {
-        let out = Self {
+        Self {
             api_version: if src.api_version.is_empty() {
                 String::new()
             } else {
@@ -34,9 +36,7 @@ impl ::core::convert::From<
             status: crate::api::runtime::v1beta2::extension_config::ExtensionConfigStatus::from(
                 &src.status,
             ),
-            ..::core::default::Default::default()
-        };
-        out
+        }
     }
 }
 impl ::core::convert::From<
@@ -45,7 +45,7 @@ impl ::core::convert::From<
     fn from(
         src: &crate::api::runtime::v1beta2::extension_config::ExtensionConfig,
     ) -> Self {
-        let out = Self {
+        Self {
             api_version: if src.api_version.is_empty() {
                 String::new()
             } else {
@@ -63,9 +63,7 @@ impl ::core::convert::From<
             status: crate::api::runtime::v1alpha1::extension_config::ExtensionConfigStatus::from(
                 &src.status,
             ),
-            ..::core::default::Default::default()
-        };
-        out
+        }
     }
 }
 impl ::core::convert::From<
@@ -78,9 +76,9 @@ impl ::core::convert::From<
             handlers: src
                 .handlers
                 .iter()
-                .map(|v| crate::api::runtime::v1beta2::extension_config::ExtensionHandler::from(
-                    v,
-                ))
+                .map(
+                    crate::api::runtime::v1beta2::extension_config::ExtensionHandler::from,
+                )
                 .collect(),
             ..::core::default::Default::default()
         };
@@ -98,9 +96,9 @@ impl ::core::convert::From<
             handlers: src
                 .handlers
                 .iter()
-                .map(|v| crate::api::runtime::v1alpha1::extension_config::ExtensionHandler::from(
-                    v,
-                ))
+                .map(
+                    crate::api::runtime::v1alpha1::extension_config::ExtensionHandler::from,
+                )
                 .collect(),
             ..::core::default::Default::default()
         };
@@ -114,15 +112,13 @@ impl ::core::convert::From<
     fn from(
         src: &crate::api::runtime::v1alpha1::extension_config::ExtensionConfigSpec,
     ) -> Self {
-        let out = Self {
+        Self {
             client_config: crate::api::runtime::v1beta2::extension_config::ClientConfig::from(
                 &src.client_config,
             ),
-            namespace_selector: src.namespace_selector.as_ref().map(|v| v.clone()),
+            namespace_selector: src.namespace_selector.clone(),
             settings: src.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-            ..::core::default::Default::default()
-        };
-        out
+        }
     }
 }
 impl ::core::convert::From<
@@ -131,15 +127,13 @@ impl ::core::convert::From<
     fn from(
         src: &crate::api::runtime::v1beta2::extension_config::ExtensionConfigSpec,
     ) -> Self {
-        let out = Self {
+        Self {
             client_config: crate::api::runtime::v1alpha1::extension_config::ClientConfig::from(
                 &src.client_config,
             ),
-            namespace_selector: src.namespace_selector.as_ref().map(|v| v.clone()),
+            namespace_selector: src.namespace_selector.clone(),
             settings: src.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-            ..::core::default::Default::default()
-        };
-        out
+        }
     }
 }
 impl ::core::convert::From<
@@ -148,25 +142,17 @@ impl ::core::convert::From<
     fn from(
         src: &crate::api::runtime::v1alpha1::extension_config::ExtensionHandler,
     ) -> Self {
-        let out = Self {
+        Self {
             name: src.name.clone(),
             request_hook: crate::api::runtime::v1beta2::extension_config::GroupVersionHook::from(
                 &src.request_hook,
             ),
-            timeout_seconds: src
-                .timeout_seconds
-                .as_ref()
-                .map(|v| v.clone())
-                .unwrap_or_default(),
+            timeout_seconds: src.timeout_seconds.unwrap_or_default(),
             failure_policy: src
                 .failure_policy
                 .as_ref()
-                .map(|v| crate::api::runtime::v1beta2::extension_config::FailurePolicy::from(
-                    v,
-                )),
-            ..::core::default::Default::default()
-        };
-        out
+                .map(crate::api::runtime::v1beta2::extension_config::FailurePolicy::from),
+        }
     }
 }
 impl ::core::convert::From<
@@ -175,7 +161,7 @@ impl ::core::convert::From<
     fn from(
         src: &crate::api::runtime::v1beta2::extension_config::ExtensionHandler,
     ) -> Self {
-        let out = Self {
+        Self {
             name: src.name.clone(),
             request_hook: crate::api::runtime::v1alpha1::extension_config::GroupVersionHook::from(
                 &src.request_hook,
@@ -183,17 +169,15 @@ impl ::core::convert::From<
             timeout_seconds: if is_zero(&src.timeout_seconds) {
                 None
             } else {
-                Some(src.timeout_seconds.clone())
+                Some(src.timeout_seconds)
             },
             failure_policy: src
                 .failure_policy
                 .as_ref()
-                .map(|v| crate::api::runtime::v1alpha1::extension_config::FailurePolicy::from(
-                    v,
-                )),
-            ..::core::default::Default::default()
-        };
-        out
+                .map(
+                    crate::api::runtime::v1alpha1::extension_config::FailurePolicy::from,
+                ),
+        }
     }
 }
 impl ::core::convert::From<
@@ -202,25 +186,23 @@ impl ::core::convert::From<
     fn from(
         src: &crate::api::runtime::v1alpha1::extension_config::ClientConfig,
     ) -> Self {
-        let out = Self {
-            url: src.url.as_ref().map(|v| v.clone()).unwrap_or_default(),
+        Self {
+            url: src.url.clone().unwrap_or_default(),
             service: src
                 .service
                 .as_ref()
-                .map(|v| crate::api::runtime::v1beta2::extension_config::ServiceReference::from(
-                    v,
-                ))
+                .map(
+                    crate::api::runtime::v1beta2::extension_config::ServiceReference::from,
+                )
                 .unwrap_or_default(),
             ca_bundle: src.ca_bundle.clone(),
-            ..::core::default::Default::default()
-        };
-        out
+        }
     }
 }
 impl ::core::convert::From<&crate::api::runtime::v1beta2::extension_config::ClientConfig>
 for crate::api::runtime::v1alpha1::extension_config::ClientConfig {
     fn from(src: &crate::api::runtime::v1beta2::extension_config::ClientConfig) -> Self {
-        let out = Self {
+        Self {
             url: if is_zero(&src.url) { None } else { Some(src.url.clone()) },
             service: if is_zero(&src.service) {
                 None
@@ -232,9 +214,7 @@ for crate::api::runtime::v1alpha1::extension_config::ClientConfig {
                 )
             },
             ca_bundle: src.ca_bundle.clone(),
-            ..::core::default::Default::default()
-        };
-        out
+        }
     }
 }
 impl ::core::convert::From<
@@ -243,12 +223,10 @@ impl ::core::convert::From<
     fn from(
         src: &crate::api::runtime::v1alpha1::extension_config::GroupVersionHook,
     ) -> Self {
-        let out = Self {
+        Self {
             api_version: src.api_version.clone(),
             hook: src.hook.clone(),
-            ..::core::default::Default::default()
-        };
-        out
+        }
     }
 }
 impl ::core::convert::From<
@@ -257,12 +235,10 @@ impl ::core::convert::From<
     fn from(
         src: &crate::api::runtime::v1beta2::extension_config::GroupVersionHook,
     ) -> Self {
-        let out = Self {
+        Self {
             api_version: src.api_version.clone(),
             hook: src.hook.clone(),
-            ..::core::default::Default::default()
-        };
-        out
+        }
     }
 }
 impl ::core::convert::From<
@@ -303,14 +279,12 @@ impl ::core::convert::From<
     fn from(
         src: &crate::api::runtime::v1alpha1::extension_config::ServiceReference,
     ) -> Self {
-        let out = Self {
+        Self {
             namespace: src.namespace.clone(),
             name: src.name.clone(),
-            path: src.path.as_ref().map(|v| v.clone()).unwrap_or_default(),
-            port: src.port.as_ref().map(|v| v.clone()),
-            ..::core::default::Default::default()
-        };
-        out
+            path: src.path.clone().unwrap_or_default(),
+            port: src.port,
+        }
     }
 }
 impl ::core::convert::From<
@@ -319,13 +293,11 @@ impl ::core::convert::From<
     fn from(
         src: &crate::api::runtime::v1beta2::extension_config::ServiceReference,
     ) -> Self {
-        let out = Self {
+        Self {
             namespace: src.namespace.clone(),
             name: src.name.clone(),
             path: if is_zero(&src.path) { None } else { Some(src.path.clone()) },
-            port: src.port.as_ref().map(|v| v.clone()),
-            ..::core::default::Default::default()
-        };
-        out
+            port: src.port,
+        }
     }
 }

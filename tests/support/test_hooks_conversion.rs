@@ -5,30 +5,30 @@
 // Fields completed by hand-written functions:
 // - crate::support::test_hooks::v1alpha1::FakeResponse -> crate::support::test_hooks::v1alpha2::FakeResponse: nothing left (crate::support::test_hooks::conversion::fake_response_to_hub)
 
+#![allow(clippy::clone_on_copy)]
+
 impl ::core::convert::From<&crate::support::test_hooks::v1alpha1::FakeRequest>
 for crate::support::test_hooks::v1alpha2::FakeRequest {
     fn from(src: &crate::support::test_hooks::v1alpha1::FakeRequest) -> Self {
-        let out = Self {
+        Self {
             settings: src.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
             cluster: src.cluster.clone(),
             second: src.second.clone(),
-            first: src.first.clone(),
+            first: src.first,
             ..::core::default::Default::default()
-        };
-        out
+        }
     }
 }
 impl ::core::convert::From<&crate::support::test_hooks::v1alpha2::FakeRequest>
 for crate::support::test_hooks::v1alpha1::FakeRequest {
     fn from(src: &crate::support::test_hooks::v1alpha2::FakeRequest) -> Self {
-        let out = Self {
+        Self {
             settings: src.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
             cluster: src.cluster.clone(),
             second: src.second.clone(),
-            first: src.first.clone(),
+            first: src.first,
             ..::core::default::Default::default()
-        };
-        out
+        }
     }
 }
 impl ::core::convert::From<&crate::support::test_hooks::v1alpha1::FakeResponse>
@@ -38,7 +38,7 @@ for crate::support::test_hooks::v1alpha2::FakeResponse {
             status: src.status.clone(),
             message: src.message.clone(),
             second: src.second.clone(),
-            first: src.first.clone(),
+            first: src.first,
             ..::core::default::Default::default()
         };
         crate::support::test_hooks::conversion::fake_response_to_hub(src, &mut out);
@@ -48,13 +48,12 @@ for crate::support::test_hooks::v1alpha2::FakeResponse {
 impl ::core::convert::From<&crate::support::test_hooks::v1alpha2::FakeResponse>
 for crate::support::test_hooks::v1alpha1::FakeResponse {
     fn from(src: &crate::support::test_hooks::v1alpha2::FakeResponse) -> Self {
-        let out = Self {
+        Self {
             status: src.status.clone(),
             message: src.message.clone(),
             second: src.second.clone(),
-            first: src.first.clone(),
+            first: src.first,
             ..::core::default::Default::default()
-        };
-        out
+        }
     }
 }

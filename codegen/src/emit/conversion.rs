@@ -71,6 +71,8 @@ pub fn conversions(model: &Model, preamble: &str) -> Result<String, Errors> {
         }
     }
     out.push('\n');
+    // The generator does not know which types are `Copy`; it clones them all.
+    out.push_str("#![allow(clippy::clone_on_copy)]\n\n");
     out.push_str(&prettyplease::unparse(&file));
     Ok(out)
 }
@@ -214,20 +216,24 @@ impl Gen<'_> {
             }
         };
         let (sp, dp) = (tokens(src), tokens(dst));
-        let mutable = if call.is_empty() {
-            quote!()
+        let rest = if inits.len() < dst.fields().len() {
+            quote!(..::core::default::Default::default())
         } else {
-            quote!(mut)
+            quote!()
+        };
+        let body = if call.is_empty() {
+            quote!(Self { #(#inits,)* #rest })
+        } else {
+            quote! {
+                let mut out = Self { #(#inits,)* #rest };
+                #call
+                out
+            }
         };
         self.items.push(quote! {
             impl ::core::convert::From<&#sp> for #dp {
                 fn from(src: &#sp) -> Self {
-                    let #mutable out = Self {
-                        #(#inits,)*
-                        ..::core::default::Default::default()
-                    };
-                    #call
-                    out
+                    #body
                 }
             }
         });
@@ -283,23 +289,26 @@ impl Gen<'_> {
     /// `by_ref`) to type `h`.
     fn expr(&mut self, s: &Ty, h: &Ty, e: TokenStream, by_ref: bool) -> Option<TokenStream> {
         let as_ref = if by_ref { e.clone() } else { quote!(&#e) };
+        let copied = if by_ref { quote!(*#e) } else { e.clone() };
         Some(match (s, h) {
-            (Ty::Option(a), Ty::Option(b)) => {
-                let inner = self.expr(a, b, quote!(v), true)?;
-                quote!(#e.as_ref().map(|v| #inner))
-            }
-            (Ty::Option(a), b) => {
-                let inner = self.expr(a, b, quote!(v), true)?;
-                quote!(#e.as_ref().map(|v| #inner).unwrap_or_default())
-            }
+            (Ty::Option(a), Ty::Option(b)) => match self.mapper(a, b)? {
+                Mapper::Clone if is_copy(a) => copied,
+                Mapper::Clone => quote!(#e.clone()),
+                Mapper::Func(f) => quote!(#e.as_ref().map(#f)),
+            },
+            (Ty::Option(a), b) => match self.mapper(a, b)? {
+                Mapper::Clone if is_copy(a) => quote!(#copied.unwrap_or_default()),
+                Mapper::Clone => quote!(#e.clone().unwrap_or_default()),
+                Mapper::Func(f) => quote!(#e.as_ref().map(#f).unwrap_or_default()),
+            },
             (a, Ty::Option(b)) => {
                 let inner = self.expr(a, b, e.clone(), by_ref)?;
                 quote!(if is_zero(#as_ref) { None } else { Some(#inner) })
             }
-            (Ty::List(a), Ty::List(b)) => {
-                let inner = self.expr(a, b, quote!(v), true)?;
-                quote!(#e.iter().map(|v| #inner).collect())
-            }
+            (Ty::List(a), Ty::List(b)) => match self.mapper(a, b)? {
+                Mapper::Clone => quote!(#e.clone()),
+                Mapper::Func(f) => quote!(#e.iter().map(#f).collect()),
+            },
             (Ty::Map(a), Ty::Map(b)) => {
                 let inner = self.expr(a, b, quote!(v), true)?;
                 quote!(#e.iter().map(|(k, v)| (k.clone(), #inner)).collect())
@@ -330,9 +339,26 @@ impl Gen<'_> {
                 let target = tokens(yd);
                 quote!(#target::from(#as_ref))
             }
+            (a, b) if same_scalar(a, b) && is_copy(a) => copied,
             (a, b) if same_scalar(a, b) => quote!(#e.clone()),
             _ => return None,
         })
+    }
+
+    /// How each element of type `s` becomes an `h`: a plain clone (same type), or a function
+    /// taking a reference.
+    fn mapper(&mut self, s: &Ty, h: &Ty) -> Option<Mapper> {
+        let inner = self.expr(s, h, quote!(v), true)?;
+        let text = inner.to_string();
+        if text == quote!(v.clone()).to_string() || text == quote!(*v).to_string() {
+            return Some(Mapper::Clone);
+        }
+        // `Target::from(v)` is passed as the function itself.
+        if let Some(path) = text.strip_suffix(":: from (v)") {
+            let f: TokenStream = format!("{path}:: from").parse().expect("a path parses");
+            return Some(Mapper::Func(f));
+        }
+        Some(Mapper::Func(quote!(|v| #inner)))
     }
 
     /// `Some(true)` when `a` is a spoke module whose hub module is `b`, `Some(false)` for the
@@ -349,6 +375,19 @@ impl Gen<'_> {
             }
         })
     }
+}
+
+/// What to do with each element of an `Option` or a list.
+enum Mapper {
+    /// The element types are the same: clone the container.
+    Clone,
+    /// Convert each element with this function (or closure) of `&element`.
+    Func(TokenStream),
+}
+
+/// Scalars that are `Copy` (everything but `String`).
+fn is_copy(t: &Ty) -> bool {
+    matches!(t, Ty::Bool | Ty::Int32 | Ty::Int64 | Ty::Float | Ty::Double)
 }
 
 fn same_scalar(a: &Ty, b: &Ty) -> bool {

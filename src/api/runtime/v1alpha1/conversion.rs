@@ -12,12 +12,17 @@ use crate::api::runtime::v1beta2;
 
 /// Completes the conversion of a v1alpha1 status to v1beta2.
 pub fn status_to_hub(src: &ExtensionConfigStatus, dst: &mut v1beta2::ExtensionConfigStatus) {
-    dst.conditions = src.v1beta2.as_ref().map(|v| v.conditions.clone()).unwrap_or_default();
-    dst.deprecated = (!src.conditions.is_empty()).then(|| v1beta2::ExtensionConfigDeprecatedStatus {
-        v1beta1: Some(v1beta2::ExtensionConfigV1Beta1DeprecatedStatus {
-            conditions: src.conditions.clone(),
-        }),
-    });
+    dst.conditions = src
+        .v1beta2
+        .as_ref()
+        .map(|v| v.conditions.clone())
+        .unwrap_or_default();
+    dst.deprecated =
+        (!src.conditions.is_empty()).then(|| v1beta2::ExtensionConfigDeprecatedStatus {
+            v1beta1: Some(v1beta2::ExtensionConfigV1Beta1DeprecatedStatus {
+                conditions: src.conditions.clone(),
+            }),
+        });
 }
 
 /// Completes the conversion of a v1beta2 status to v1alpha1.

@@ -57,7 +57,10 @@ pub struct ExtensionConfig {
 
 /// Where the extension is and which Clusters it serves.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
-#[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/runtime/v1alpha1")]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1alpha1"
+)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ExtensionConfigSpec {
     /// How to reach the extension.
@@ -73,7 +76,10 @@ pub struct ExtensionConfigSpec {
 
 /// How to connect to the extension: exactly one of `url` and `service`, and the CA bundle.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
-#[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/runtime/v1alpha1")]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1alpha1"
+)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ClientConfig {
     /// The extension's base URL, `https://host[:port][/path]`.
@@ -91,7 +97,10 @@ pub struct ClientConfig {
 
 /// A Service in front of an extension.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Schema)]
-#[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/runtime/v1alpha1")]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1alpha1"
+)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ServiceReference {
     /// Namespace of the Service.
@@ -134,7 +143,10 @@ pub struct ExtensionConfigStatus {
 
 /// The v1beta2-style status fields, carried inside the older version.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
-#[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/runtime/v1alpha1")]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1alpha1"
+)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ExtensionConfigV1Beta2Status {
     /// Current state, in the standard Kubernetes condition form.
@@ -145,7 +157,10 @@ pub struct ExtensionConfigV1Beta2Status {
 
 /// One handler of the extension, as recorded by discovery.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Schema)]
-#[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/runtime/v1alpha1")]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1alpha1"
+)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ExtensionHandler {
     /// `<handler name>.<ExtensionConfig name>`.
@@ -163,7 +178,10 @@ pub struct ExtensionHandler {
 
 /// Identifies a hook.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Schema)]
-#[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/runtime/v1alpha1")]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1alpha1"
+)]
 #[serde(default, rename_all = "camelCase")]
 pub struct GroupVersionHook {
     /// `<group>/<version>` of the hook.
@@ -176,7 +194,10 @@ pub struct GroupVersionHook {
 
 /// What Cluster API does when calling a handler fails.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Schema)]
-#[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/runtime/v1alpha1")]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/v1alpha1"
+)]
 pub enum FailurePolicy {
     /// Errors calling the handler are ignored.
     Ignore,

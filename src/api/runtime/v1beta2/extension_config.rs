@@ -46,6 +46,8 @@ use crate::api::core::v1beta2::Condition as V1Beta1Condition;
         description = "Time since creation"
     )
 )]
+// Two printer columns have `type = "string"`; clippy takes that for a repeated attribute.
+#[allow(clippy::duplicated_attributes)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ExtensionConfig {
     /// `runtime.cluster.x-k8s.io/v1beta2`.
