@@ -30,7 +30,9 @@ pub fn artifacts(root: &Path) -> Result<Vec<Artifact>, String> {
     let conversion = capi_runtime_codegen::conversion_code(
         &sources,
         &[],
-        &format!("{PREAMBLE}//! Conversions between the ExtensionConfig versions (hub: v1beta2).\n"),
+        &format!(
+            "{PREAMBLE}//! Conversions between the ExtensionConfig versions (hub: v1beta2).\n"
+        ),
     )
     .map_err(|f| f.render())?;
     let test_hooks = source::SourceFile {
@@ -39,8 +41,9 @@ pub fn artifacts(root: &Path) -> Result<Vec<Artifact>, String> {
         text: std::fs::read_to_string(root.join("tests/support/test_hooks.rs"))
             .map_err(|e| format!("tests/support/test_hooks.rs: {e}"))?,
     };
-    let runtime = source::read_crate_dir(&root.join("src"), &["hooks", "api"], "src/", "capi_runtime")
-        .map_err(|e| format!("reading src/: {e}"))?;
+    let runtime =
+        source::read_crate_dir(&root.join("src"), &["hooks", "api"], "src/", "capi_runtime")
+            .map_err(|e| format!("reading src/: {e}"))?;
     let test_conversion = capi_runtime_codegen::conversion_code(
         &[test_hooks],
         &runtime,

@@ -45,7 +45,10 @@ fn main() -> ExitCode {
 fn run(args: Args) -> Result<(), String> {
     let sources: Vec<SourceFile> = match &args.input {
         Some(dir) => {
-            let subs: Vec<&str> = ["hooks", "api"].into_iter().filter(|s| dir.join(s).exists()).collect();
+            let subs: Vec<&str> = ["hooks", "api"]
+                .into_iter()
+                .filter(|s| dir.join(s).exists())
+                .collect();
             source::read_crate_dir(dir, &subs, &format!("{}/", dir.display()), "crate")
                 .map_err(|e| format!("error: cannot read {}: {e}", dir.display()))?
         }
@@ -54,7 +57,8 @@ fn run(args: Args) -> Result<(), String> {
             .map(|(shown, rel, text)| SourceFile::in_crate(*shown, rel, *text))
             .collect(),
     };
-    let files = capi_runtime_codegen::crd_files(&sources, &[], GENERATOR).map_err(|f| f.render())?;
+    let files =
+        capi_runtime_codegen::crd_files(&sources, &[], GENERATOR).map_err(|f| f.render())?;
     if files.is_empty() {
         return Err("error: no type carries #[crd(...)]; nothing to write".into());
     }
@@ -79,7 +83,13 @@ fn check(dir: &Path, files: &[(String, String)]) -> Result<(), String> {
         if current != *yaml {
             out.push_str(&format!("error: {} is stale\n", path.display()));
             let diff = similar::TextDiff::from_lines(current.as_str(), yaml.as_str());
-            out.push_str(&diff.unified_diff().context_radius(2).header("current", "generated").to_string());
+            out.push_str(
+                &diff
+                    .unified_diff()
+                    .context_radius(2)
+                    .header("current", "generated")
+                    .to_string(),
+            );
         }
     }
     if out.is_empty() { Ok(()) } else { Err(out) }
