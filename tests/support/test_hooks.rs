@@ -80,7 +80,10 @@ pub mod v1alpha1 {
 
     /// A test request.
     #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
-    #[schema(package = "sigs.k8s.io/cluster-api/internal/runtime/test/v1alpha1", request)]
+    #[schema(
+        package = "sigs.k8s.io/cluster-api/internal/runtime/test/v1alpha1",
+        request
+    )]
     #[serde(default)]
     pub struct SecondFakeRequest {
         /// apiVersion.
@@ -105,7 +108,10 @@ pub mod v1alpha1 {
 
     /// A test request.
     #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
-    #[schema(package = "sigs.k8s.io/cluster-api/internal/runtime/test/v1alpha1", request)]
+    #[schema(
+        package = "sigs.k8s.io/cluster-api/internal/runtime/test/v1alpha1",
+        request
+    )]
     #[serde(default)]
     pub struct RetryableFakeRequest {
         /// apiVersion.
@@ -157,7 +163,10 @@ pub mod v1alpha1 {
 
     /// A test response.
     #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
-    #[schema(package = "sigs.k8s.io/cluster-api/internal/runtime/test/v1alpha1", response)]
+    #[schema(
+        package = "sigs.k8s.io/cluster-api/internal/runtime/test/v1alpha1",
+        response
+    )]
     #[serde(default)]
     pub struct SecondFakeResponse {
         /// apiVersion.
@@ -181,7 +190,10 @@ pub mod v1alpha1 {
 
     /// A blocking test response.
     #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
-    #[schema(package = "sigs.k8s.io/cluster-api/internal/runtime/test/v1alpha1", retryable)]
+    #[schema(
+        package = "sigs.k8s.io/cluster-api/internal/runtime/test/v1alpha1",
+        retryable
+    )]
     #[serde(default)]
     pub struct RetryableFakeResponse {
         /// apiVersion.
@@ -231,7 +243,10 @@ pub mod v1alpha2 {
 
     /// A test request.
     #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
-    #[schema(package = "sigs.k8s.io/cluster-api/internal/runtime/test/v1alpha2", request)]
+    #[schema(
+        package = "sigs.k8s.io/cluster-api/internal/runtime/test/v1alpha2",
+        request
+    )]
     #[serde(default)]
     pub struct FakeRequest {
         /// apiVersion.
@@ -256,7 +271,10 @@ pub mod v1alpha2 {
 
     /// A test response.
     #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
-    #[schema(package = "sigs.k8s.io/cluster-api/internal/runtime/test/v1alpha2", response)]
+    #[schema(
+        package = "sigs.k8s.io/cluster-api/internal/runtime/test/v1alpha2",
+        response
+    )]
     #[serde(default)]
     pub struct FakeResponse {
         /// apiVersion.
