@@ -1,28 +1,37 @@
 //! The Cluster API Runtime SDK for Rust.
 //!
 //! Cluster API calls external HTTPS services, Runtime Extensions, at points of a Cluster's
-//! lifecycle. This crate holds the typed hook API and the catalog of hooks; the runtime client
-//! and the extension server build on them.
+//! lifecycle. This crate holds both sides of that contract:
 //!
-//! Start with [`hooks::v1alpha1`] for the request and response types, and [`catalog`] for
-//! looking hooks up. Modules are listed in dependency order.
+//! - the typed hook API: [`hooks::v1alpha1`] (request and response types of the 17 hooks),
+//!   [`api`] (Cluster API core types and the ExtensionConfig in both versions), and the
+//!   [`catalog`] that looks hooks up;
+//! - with feature `client`, the [`registry`] of discovered handlers and the [`client`] that
+//!   calls extensions (what Cluster API's controllers use);
+//! - with feature `server`, the [`server`] that serves typed hook handlers and the
+//!   [`topology_mutation`] helpers (what extension authors use).
+//!
+//! `#[derive(Schema)]` and `#[derive(Hook)]` describe wire types and hooks for the generator
+//! (`runtime-openapi-gen`), which publishes them as an OpenAPI document. Layers, from the
+//! bottom: `schema`/`hook`/`object` (traits), `api`/`hooks` (data), `catalog`, then `registry`
+//! and `client`, or `server`.
 
 pub mod _private;
+pub mod schema;
+pub mod hook;
+pub mod object;
 pub mod api;
+pub mod hooks;
 pub mod catalog;
 #[cfg(feature = "client")]
-pub mod client;
-mod generated;
-pub mod hook;
-pub mod hooks;
-pub mod object;
-#[cfg(feature = "client")]
 pub mod registry;
-pub mod schema;
+#[cfg(feature = "client")]
+pub mod client;
 #[cfg(feature = "server")]
 pub mod server;
 #[cfg(feature = "server")]
 pub mod topology_mutation;
+mod generated;
 
 pub use capi_runtime_derive::{Hook, Schema};
 pub use catalog::{Catalog, GroupVersionHook};

@@ -42,7 +42,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     step(
         &root,
         &cargo,
-        &["test", "--workspace", "--all-features"],
+        &["test", "--workspace", "--all-features", "--no-fail-fast"],
         "tests",
     )?;
     eprintln!("xtask test: everything passed");

@@ -525,13 +525,18 @@ fn printcolumn(
     Ok(col)
 }
 
-/// Rejects `#[schema(...)]` where it has no meaning (enum variants, tuple fields).
+/// Rejects `#[schema(...)]` and `#[crd(...)]` where they have no meaning (enum variants,
+/// newtype fields).
 pub fn reject(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute], what: &str) {
-    for attr in attrs.iter().filter(|a| a.path().is_ident(SCHEMA)) {
+    for attr in attrs
+        .iter()
+        .filter(|a| a.path().is_ident(SCHEMA) || a.path().is_ident(CRD))
+    {
+        let name = if attr.path().is_ident(CRD) { CRD } else { SCHEMA };
         cx.error(
             file,
             attr.span(),
-            format!("`#[schema(...)]` is not supported on {what}"),
+            format!("`#[{name}(...)]` is not supported on {what}"),
         );
     }
 }
