@@ -532,7 +532,11 @@ pub fn reject(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute], 
         .iter()
         .filter(|a| a.path().is_ident(SCHEMA) || a.path().is_ident(CRD))
     {
-        let name = if attr.path().is_ident(CRD) { CRD } else { SCHEMA };
+        let name = if attr.path().is_ident(CRD) {
+            CRD
+        } else {
+            SCHEMA
+        };
         cx.error(
             file,
             attr.span(),
