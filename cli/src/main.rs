@@ -7,12 +7,10 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use capi_runtime_codegen::{OpenApiOpt, SourceFile, emit, fs, source};
+use capi_runtime_codegen::{OpenApiOpt, emit, fs};
 use clap::Parser;
 
-mod embedded {
-    include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
-}
+mod inputs;
 
 /// Generate the OpenAPI document of the Cluster API Runtime SDK hooks.
 #[derive(Parser, Debug)]
@@ -59,7 +57,7 @@ fn run(args: Args) -> Result<(), String> {
     };
     let target = args.check.as_deref().unwrap_or(&args.output_file);
     let format = format_of(target)?;
-    let (primary, deps) = sources(args.input.as_deref())?;
+    let (primary, deps) = inputs::sources(args.input.as_deref())?;
     let model = capi_runtime_codegen::load_crate(&primary, &deps).map_err(|f| f.render())?;
     let doc = emit::openapi::document(&model, &OpenApiOpt::with_version(version));
     let text = match format {
@@ -67,7 +65,11 @@ fn run(args: Args) -> Result<(), String> {
         Format::Json => capi_runtime_codegen::to_json(&doc),
     };
     match &args.check {
-        Some(path) => check(path, &text),
+        Some(path) => inputs::check(
+            path,
+            &text,
+            "regenerate it with runtime-openapi-gen (--output-file)",
+        ),
         None => fs::write_atomic(&args.output_file, text.as_bytes())
             .map_err(|e| format!("error: cannot write {}: {e}", args.output_file.display())),
     }
@@ -82,49 +84,4 @@ fn format_of(path: &Path) -> Result<Format, String> {
             path.display()
         )),
     }
-}
-
-/// The input files and their dependencies: the built-in hook types, or the given crate with
-/// the built-in hook types available to it as the crate `capi_runtime`.
-fn sources(input: Option<&Path>) -> Result<(Vec<SourceFile>, Vec<SourceFile>), String> {
-    let builtin = |krate: &str| {
-        embedded::SOURCES
-            .iter()
-            .map(|(shown, rel, text)| SourceFile::in_named_crate(krate, *shown, rel, *text))
-            .collect::<Vec<_>>()
-    };
-    match input {
-        Some(dir) => {
-            let subs: Vec<&str> = ["hooks", "api"]
-                .into_iter()
-                .filter(|s| dir.join(s).exists())
-                .collect();
-            let prefix = format!("{}/", dir.display());
-            let files = source::read_crate_dir(dir, &subs, &prefix, "crate")
-                .map_err(|e| format!("error: cannot read {}: {e}", dir.display()))?;
-            Ok((files, builtin("capi_runtime")))
-        }
-        None => Ok((builtin("crate"), Vec::new())),
-    }
-}
-
-fn check(path: &Path, expected: &str) -> Result<(), String> {
-    let current = std::fs::read_to_string(path)
-        .map_err(|e| format!("error: cannot read {}: {e}", path.display()))?;
-    if current == expected {
-        return Ok(());
-    }
-    let diff = similar::TextDiff::from_lines(current.as_str(), expected);
-    let mut out = format!(
-        "error: {} is stale; regenerate it with runtime-openapi-gen (--output-file)\n",
-        path.display()
-    );
-    out.push_str(
-        &diff
-            .unified_diff()
-            .context_radius(2)
-            .header(&format!("{} (current)", path.display()), "generated")
-            .to_string(),
-    );
-    Err(out)
 }

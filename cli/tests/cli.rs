@@ -239,3 +239,53 @@ pub struct HelloResponse {
             .is_object()
     );
 }
+
+#[test]
+fn crd_gen_writes_the_extensionconfig_crd_and_checks_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let crd_gen = env!("CARGO_BIN_EXE_runtime-crd-gen");
+    let out = Command::new(crd_gen)
+        .args(["--output-dir", "."])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let name = "runtime.cluster.x-k8s.io_extensionconfigs.yaml";
+    assert_eq!(files(tmp.path()), [name]);
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../golden/sdk/crd")
+        .join(name);
+    assert_eq!(
+        std::fs::read_to_string(tmp.path().join(name)).unwrap(),
+        std::fs::read_to_string(golden).unwrap()
+    );
+    let fresh = Command::new(crd_gen)
+        .args(["--check", "."])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert!(fresh.status.success(), "{}", stderr(&fresh));
+    std::fs::write(tmp.path().join(name), "---\n").unwrap();
+    let stale = Command::new(crd_gen)
+        .args(["--check", "."])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert!(!stale.status.success());
+    assert!(
+        stderr(&stale).contains("is stale; regenerate it with runtime-crd-gen"),
+        "{}",
+        stderr(&stale)
+    );
+    let bad = Command::new(crd_gen)
+        .args(["--output-dir", "missing/dir"])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(
+        stderr(&bad).starts_with("error: cannot write missing/dir/"),
+        "{}",
+        stderr(&bad)
+    );
+}

@@ -144,13 +144,7 @@ pub fn crd_files(
     generator: &str,
 ) -> Result<Vec<(String, String)>, Failure> {
     let input = load_input(primary, deps)?;
-    let mut model = input.model.clone();
-    let n = primary.len();
-    for t in &mut model.types {
-        if t.file.is_none_or(|f| f >= n) {
-            t.crd = None;
-        }
-    }
+    let model = input.primary_only(primary.len(), |t| t.crd = None);
     let crds = emit::crd::crds(&model, generator).map_err(|e| input.failure(e))?;
     Ok(crds
         .into_iter()
@@ -166,14 +160,8 @@ pub fn conversion_code(
     preamble: &str,
 ) -> Result<String, Failure> {
     let input = load_input(primary, deps)?;
-    let mut model = input.model.clone();
-    let n = primary.len();
     // Only the conversions declared in the primary files.
-    for t in &mut model.types {
-        if t.file.is_none_or(|f| f >= n) {
-            t.conversion = None;
-        }
-    }
+    let model = input.primary_only(primary.len(), |t| t.conversion = None);
     emit::conversion::conversions(&model, preamble).map_err(|e| input.failure(e))
 }
 
@@ -186,6 +174,18 @@ pub struct Input {
 }
 
 impl Input {
+    /// A copy of the model where `clear` has been applied to every type that does not come
+    /// from the first `n` (primary) files.
+    fn primary_only(&self, n: usize, clear: impl Fn(&mut model::TypeDef)) -> Model {
+        let mut model = self.model.clone();
+        for t in &mut model.types {
+            if t.file.is_none_or(|f| f >= n) {
+                clear(t);
+            }
+        }
+        model
+    }
+
     /// A failure of a later stage, rendered against this input's files.
     pub fn failure(&self, errors: Errors) -> Failure {
         Failure {

@@ -4,15 +4,14 @@
 //! Like `runtime-openapi-gen`, it reads the types built into the binary (or `--input`) and
 //! leaves all logic to `capi-runtime-codegen`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use capi_runtime_codegen::{SourceFile, fs, source};
+use capi_runtime_codegen::fs;
 use clap::Parser;
 
-mod embedded {
-    include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
-}
+#[path = "../inputs.rs"]
+mod inputs;
 
 /// Generate the CRD manifests of the Runtime SDK's custom resources.
 #[derive(Parser, Debug)]
@@ -43,27 +42,24 @@ fn main() -> ExitCode {
 }
 
 fn run(args: Args) -> Result<(), String> {
-    let sources: Vec<SourceFile> = match &args.input {
-        Some(dir) => {
-            let subs: Vec<&str> = ["hooks", "api"]
-                .into_iter()
-                .filter(|s| dir.join(s).exists())
-                .collect();
-            source::read_crate_dir(dir, &subs, &format!("{}/", dir.display()), "crate")
-                .map_err(|e| format!("error: cannot read {}: {e}", dir.display()))?
-        }
-        None => embedded::SOURCES
-            .iter()
-            .map(|(shown, rel, text)| SourceFile::in_crate(*shown, rel, *text))
-            .collect(),
-    };
+    let (primary, deps) = inputs::sources(args.input.as_deref())?;
     let files =
-        capi_runtime_codegen::crd_files(&sources, &[], GENERATOR).map_err(|f| f.render())?;
+        capi_runtime_codegen::crd_files(&primary, &deps, GENERATOR).map_err(|f| f.render())?;
     if files.is_empty() {
         return Err("error: no type carries #[crd(...)]; nothing to write".into());
     }
     match &args.check {
-        Some(dir) => check(dir, &files),
+        Some(dir) => {
+            let mut stale = String::new();
+            for (name, yaml) in &files {
+                if let Err(e) =
+                    inputs::check(&dir.join(name), yaml, "regenerate it with runtime-crd-gen")
+                {
+                    stale.push_str(&e);
+                }
+            }
+            if stale.is_empty() { Ok(()) } else { Err(stale) }
+        }
         None => {
             for (name, yaml) in &files {
                 let path = args.output_dir.join(name);
@@ -73,24 +69,4 @@ fn run(args: Args) -> Result<(), String> {
             Ok(())
         }
     }
-}
-
-fn check(dir: &Path, files: &[(String, String)]) -> Result<(), String> {
-    let mut out = String::new();
-    for (name, yaml) in files {
-        let path = dir.join(name);
-        let current = std::fs::read_to_string(&path).unwrap_or_default();
-        if current != *yaml {
-            out.push_str(&format!("error: {} is stale\n", path.display()));
-            let diff = similar::TextDiff::from_lines(current.as_str(), yaml.as_str());
-            out.push_str(
-                &diff
-                    .unified_diff()
-                    .context_radius(2)
-                    .header("current", "generated")
-                    .to_string(),
-            );
-        }
-    }
-    if out.is_empty() { Ok(()) } else { Err(out) }
 }
