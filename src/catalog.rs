@@ -10,7 +10,7 @@ use std::any::{Any, TypeId, type_name};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
-use crate::hook::{Hook, HookMeta};
+use crate::hook::{Hook, HookMeta, Message};
 use crate::schema::HookInfo;
 
 /// Identifies a hook: API group, version and hook name.
@@ -135,12 +135,64 @@ pub struct HookDescriptor {
     hook_type: TypeId,
     request_type: TypeId,
     response_type: TypeId,
+    encode_request: fn(&dyn Any) -> Result<Vec<u8>, String>,
+    decode_response: DecodeResponse,
+}
+
+/// Decodes a response body of one hook version: the response (type-erased) and the `status`
+/// the extension wrote.
+type DecodeResponse =
+    fn(&[u8]) -> Result<(Box<dyn Any + Send>, String), crate::decode::DecodeError>;
+
+/// The request of hook `H` (given type-erased) as JSON, with its `apiVersion` and `kind` set.
+fn encode_request<H: Hook>(request: &dyn Any) -> Result<Vec<u8>, String> {
+    let request = request
+        .downcast_ref::<H::Request>()
+        .ok_or_else(|| format!("the request is not a {}", H::REQUEST_KIND))?;
+    let mut typed = request.clone();
+    typed.set_type_meta(H::API_VERSION, H::REQUEST_KIND);
+    serde_json::to_vec(&typed).map_err(|e| e.to_string())
+}
+
+/// A response body of hook `H`, decoded as tolerantly as Go decodes it.
+fn decode_response<H: Hook>(
+    bytes: &[u8],
+) -> Result<(Box<dyn Any + Send>, String), crate::decode::DecodeError> {
+    let (response, crate::decode::RawStatus(status)) =
+        crate::decode::decode_response::<H::Response>(bytes)?;
+    Ok((Box::new(response), status))
 }
 
 impl HookDescriptor {
     /// The path of the hook for handler `name` (or the singleton path when `name` is empty).
     pub fn path(&self, name: &str) -> String {
         gvh_to_path(&self.gvh, name)
+    }
+
+    /// The type of the hook's request.
+    pub fn request_type(&self) -> TypeId {
+        self.request_type
+    }
+
+    /// The type of the hook's response.
+    pub fn response_type(&self) -> TypeId {
+        self.response_type
+    }
+
+    /// Serializes a request of this hook, given type-erased (it must be of
+    /// [`HookDescriptor::request_type`]), with its `apiVersion` and `kind` set.
+    pub fn encode_request(&self, request: &dyn Any) -> Result<Vec<u8>, String> {
+        (self.encode_request)(request)
+    }
+
+    /// Decodes a response body of this hook (tolerantly, as Go does): the response, of
+    /// [`HookDescriptor::response_type`], and the `status` the extension wrote.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
+    pub(crate) fn decode_response(
+        &self,
+        bytes: &[u8],
+    ) -> Result<(Box<dyn Any + Send>, String), crate::decode::DecodeError> {
+        (self.decode_response)(bytes)
     }
 }
 
@@ -264,6 +316,8 @@ impl Catalog {
                 hook_type,
                 request_type,
                 response_type,
+                encode_request: encode_request::<H>,
+                decode_response: decode_response::<H>,
             },
         );
         Ok(self)
@@ -320,6 +374,20 @@ impl Catalog {
             }),
         );
         self
+    }
+
+    /// True when a conversion from the type `from` to the type `to` is registered.
+    pub fn has_conversion(&self, from: TypeId, to: TypeId) -> bool {
+        self.conversions.contains_key(&(from, to))
+    }
+
+    /// Converts a type-erased value of type `from` with the registered conversion to `to`;
+    /// `None` when there is none (or `value` is not a `from`).
+    pub fn convert_any(&self, value: &dyn Any, from: TypeId, to: TypeId) -> Option<Box<dyn Any>> {
+        if value.type_id() != from {
+            return None;
+        }
+        self.conversions.get(&(from, to)).map(|f| f(value))
     }
 
     /// Converts `a` with the registered conversion from `A` to `B`.

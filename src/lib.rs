@@ -23,6 +23,7 @@ pub mod object;
 pub mod api;
 pub mod hooks;
 pub mod catalog;
+mod decode;
 #[cfg(feature = "client")]
 pub mod registry;
 #[cfg(feature = "client")]

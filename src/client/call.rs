@@ -1,11 +1,11 @@
 //! Calling handlers: one by name, or every handler of a hook.
 
+use std::any::TypeId;
 use std::sync::Arc;
 
 use tracing::Instrument;
 
 use super::aggregate::aggregate_responses;
-use super::decode::RawStatus;
 use super::error::{CallError, ExchangeError};
 use super::exchange::{Request, exchange};
 use super::fan_out;
@@ -13,6 +13,7 @@ use super::target::{CallAllOptions, ForObject};
 use super::{Client, urls};
 use crate::api::runtime::v1beta2::FailurePolicy;
 use crate::catalog::{GroupHook, GroupVersionHook};
+use crate::decode::{DecodeError, RawStatus, decode_response};
 use crate::hook::{Hook, HookRequest, HookResponse, Message};
 use crate::hooks::v1alpha1::ResponseStatus;
 use crate::registry::Registration;
@@ -161,15 +162,34 @@ impl Client {
         request: &H::Request,
     ) -> Result<H::Response, CallError> {
         let handler = registration.name.as_str();
-        if registration.gvh != *gvh {
-            // Only the version can differ here; converting between hook versions is not
-            // supported yet, so such a handler is a misconfiguration.
-            return Err(CallError::HookMismatch {
-                handler: handler.to_string(),
-                expected: gvh.group_hook(),
-                registered: Box::new(registration.gvh.clone()),
-            });
-        }
+        let catalog = &*self.inner.catalog;
+        // A handler may speak another version of the hook (group and name match, see the
+        // callers): the request goes to its version and the response comes back through the
+        // catalog's conversions, checked here so that a missing one is a misconfiguration
+        // rather than a failed call.
+        let peer = if registration.gvh == *gvh {
+            None
+        } else {
+            let peer =
+                catalog
+                    .hook(&registration.gvh)
+                    .map_err(|source| CallError::HookNotInCatalog {
+                        handler: handler.to_string(),
+                        source,
+                    })?;
+            let request_down =
+                catalog.has_conversion(TypeId::of::<H::Request>(), peer.request_type());
+            let response_up =
+                catalog.has_conversion(peer.response_type(), TypeId::of::<H::Response>());
+            if !(request_down && response_up) {
+                return Err(CallError::NoConversion {
+                    handler: handler.to_string(),
+                    caller: Box::new(gvh.clone()),
+                    registered: Box::new(registration.gvh.clone()),
+                });
+            }
+            Some(peer)
+        };
         let timeout = registration.timeout();
         let (http, url) = self
             .endpoint(
@@ -188,8 +208,35 @@ impl Client {
             hook: Box::new(gvh.clone()),
             source,
         };
-        let body = serde_json::to_vec(&outgoing_request::<H>(registration, request))
-            .map_err(|e| exchange_error(ExchangeError::Encode(e.to_string())))?;
+        let outgoing = outgoing_request::<H>(registration, request);
+        let body = match peer {
+            None => serde_json::to_vec(&outgoing).map_err(|e| e.to_string()),
+            Some(peer) => {
+                let down = catalog
+                    .convert_any(&outgoing, TypeId::of::<H::Request>(), peer.request_type())
+                    .expect("the conversion was checked above");
+                peer.encode_request(&*down)
+            }
+        }
+        .map_err(|e| exchange_error(ExchangeError::Encode(e)))?;
+        // Decodes the body in the handler's version and converts it up to the caller's.
+        let decode = |bytes: &[u8]| -> Result<(H::Response, RawStatus), DecodeError> {
+            let Some(peer) = peer else {
+                return decode_response::<H::Response>(bytes);
+            };
+            let (response, status) = peer.decode_response(bytes)?;
+            let up = catalog
+                .convert_any(
+                    &*response,
+                    peer.response_type(),
+                    TypeId::of::<H::Response>(),
+                )
+                .expect("the conversion was checked above");
+            let up = up
+                .downcast::<H::Response>()
+                .map_err(|_| DecodeError::new("the response conversion produced another type"))?;
+            Ok((*up, RawStatus(status)))
+        };
         let span = tracing::debug_span!(
             "call_extension",
             extension_handler = handler,
@@ -199,16 +246,19 @@ impl Client {
             status = tracing::field::Empty,
         );
         tracing::debug!(parent: &span, "calling extension handler");
-        let result = exchange::<H::Response>(Request {
-            http: &http,
-            url: &url,
-            host: &urls::host_label(&url),
-            hook: gvh,
-            timeout,
-            body: body.into(),
-            max_body: self.inner.max_response_bytes,
-            metrics: &self.inner.metrics,
-        })
+        let result = exchange(
+            Request {
+                http: &http,
+                url: &url,
+                host: &urls::host_label(&url),
+                hook: gvh,
+                timeout,
+                body: body.into(),
+                max_body: self.inner.max_response_bytes,
+                metrics: &self.inner.metrics,
+            },
+            decode,
+        )
         .instrument(span.clone())
         .await;
         let (mut response, RawStatus(status)) = match result {

@@ -6,13 +6,13 @@ use std::collections::HashSet;
 use serde::Deserialize;
 use tracing::Instrument;
 
-use super::decode::RawStatus;
 use super::error::DiscoveryError;
 use super::exchange::{Request, exchange};
 use super::names::{dns1123_label_errors, name_for_handler};
 use super::{Client, DISCOVERY_TIMEOUT, urls};
 use crate::api::runtime::v1beta2::{self as api, ExtensionConfig};
 use crate::catalog::{Catalog, GroupVersionHook};
+use crate::decode::RawStatus;
 use crate::hook::{Hook, Message};
 use crate::hooks::v1alpha1::{DEFAULT_HANDLERS_TIMEOUT_SECONDS, Discovery, DiscoveryRequest};
 use crate::registry::parse_group_version;
@@ -218,16 +218,19 @@ impl Client {
             code = tracing::field::Empty,
             status = tracing::field::Empty,
         );
-        let (response, RawStatus(status)) = exchange::<RawDiscoveryResponse>(Request {
-            http: &http,
-            url: &url,
-            host: &urls::host_label(&url),
-            hook: &gvh,
-            timeout: DISCOVERY_TIMEOUT,
-            body: body.into(),
-            max_body: self.inner.max_response_bytes,
-            metrics: &self.inner.metrics,
-        })
+        let (response, RawStatus(status)) = exchange(
+            Request {
+                http: &http,
+                url: &url,
+                host: &urls::host_label(&url),
+                hook: &gvh,
+                timeout: DISCOVERY_TIMEOUT,
+                body: body.into(),
+                max_body: self.inner.max_response_bytes,
+                metrics: &self.inner.metrics,
+            },
+            crate::decode::decode_response::<RawDiscoveryResponse>,
+        )
         .instrument(span)
         .await
         .map_err(|source| DiscoveryError::Exchange {

@@ -9,10 +9,10 @@ use std::time::Duration;
 use crate::catalog::{CatalogError, GroupHook, GroupVersionHook};
 use crate::registry::{RegistryError, aggregate};
 
-use super::decode::DecodeError;
 use super::discovery::ValidationError;
 use super::tls::TlsError;
 use super::urls::UrlError;
+use crate::decode::DecodeError;
 
 /// Why no HTTP client could be made for an ExtensionConfig's client config.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -154,6 +154,19 @@ pub enum CallError {
         /// The hook the handler is registered for.
         registered: Box<GroupVersionHook>,
     },
+    /// The handler speaks another version of the hook and the catalog cannot convert the
+    /// request to it or the response from it. A misconfiguration: never ignored.
+    #[error(
+        "failed to call extension handler {handler:?}: no conversion between hook {caller} and the handler's version {registered}"
+    )]
+    NoConversion {
+        /// The handler's full name.
+        handler: String,
+        /// The hook (and version) of the call.
+        caller: Box<GroupVersionHook>,
+        /// The hook version the handler is registered for.
+        registered: Box<GroupVersionHook>,
+    },
     /// The handler's namespace selector does not select the object's namespace.
     #[error(
         "failed to call extension handler {handler:?}: namespaceSelector did not match object {namespace}/{name}"
@@ -243,6 +256,7 @@ impl CallError {
             CallError::HookNotInCatalog { handler, .. }
             | CallError::Registry { handler, .. }
             | CallError::HookMismatch { handler, .. }
+            | CallError::NoConversion { handler, .. }
             | CallError::NamespaceMismatch { handler, .. }
             | CallError::HttpClient { handler, .. }
             | CallError::Exchange { handler, .. }

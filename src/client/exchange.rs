@@ -4,13 +4,12 @@
 use std::error::Error as StdError;
 use std::time::{Duration, Instant};
 
-use serde::de::DeserializeOwned;
 use url::Url;
 
-use super::decode::{RawStatus, decode_response};
 use super::error::ExchangeError;
 use super::metrics::Metrics;
 use crate::catalog::GroupVersionHook;
+use crate::decode::{DecodeError, RawStatus};
 
 /// How many bytes of a non-200 body an error message quotes.
 const EXCERPT_BYTES: usize = 512;
@@ -80,10 +79,11 @@ fn excerpt(body: &[u8]) -> String {
     format!("{text:?}")
 }
 
-/// Runs the exchange and records its metrics. On success returns the decoded response and the
-/// status the extension wrote.
-pub(crate) async fn exchange<T: DeserializeOwned>(
+/// Runs the exchange and records its metrics. On success returns the response `decode` made of
+/// the body and the status the extension wrote.
+pub(crate) async fn exchange<T>(
     req: Request<'_>,
+    decode: impl FnOnce(&[u8]) -> Result<(T, RawStatus), DecodeError>,
 ) -> Result<(T, RawStatus), ExchangeError> {
     let start = Instant::now();
     let mut code: Option<u16> = None;
@@ -133,7 +133,7 @@ pub(crate) async fn exchange<T: DeserializeOwned>(
                 cause,
             },
         })?;
-        decode_response::<T>(&body).map_err(|source| ExchangeError::Decode {
+        decode(&body).map_err(|source| ExchangeError::Decode {
             url: url.to_string(),
             source,
         })

@@ -11,6 +11,10 @@
 //!   matches the object's namespace and aggregates the answers, one at a time or
 //!   concurrently ([`CallAllOptions`]).
 //!
+//! A handler registered for another version of the hook than the caller's is called in its
+//! own version: the request is converted down and the response up through the catalog's
+//! conversions (a missing conversion is a misconfiguration, never ignored).
+//!
 //! What a handler's failure policy covers: with `Ignore`, an error *communicating* with the
 //! extension (connection, TLS, timeout, a status other than 200, a body too large or that does
 //! not decode) gives a `Success` response with no message. It never covers a misconfiguration
@@ -20,7 +24,6 @@
 
 mod aggregate;
 mod call;
-mod decode;
 mod discovery;
 mod error;
 mod exchange;
@@ -36,8 +39,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use crate::decode::DecodeError;
 pub use aggregate::{aggregate_responses, lowest_non_zero};
-pub use decode::DecodeError;
 pub use discovery::ValidationError;
 pub use error::{BuildError, CallError, ClientConfigError, DiscoveryError, ExchangeError};
 pub use metrics::{DURATION_BUCKETS, Metrics};

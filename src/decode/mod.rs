@@ -1,4 +1,6 @@
-//! Tolerant decoding of extension responses, compatible with Go extensions.
+//! Tolerant decoding of hook responses, compatible with Go extensions. It lives beside the
+//! catalog (not inside the client) because the catalog's type-erased hook codecs use it to
+//! decode a response of any hook version.
 //!
 //! Extensions written with Cluster API's Go helpers answer without `apiVersion`, `kind` or a
 //! JSON content type, and Go's decoder accepts field names in any case (`"Status"`), ignores
@@ -19,6 +21,14 @@ use value::{Value, parse_first};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct DecodeError(String);
+
+impl DecodeError {
+    /// An error with this message.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
+    pub(crate) fn new(message: impl Into<String>) -> Self {
+        DecodeError(message.into())
+    }
+}
 
 /// The `status` of a response as the extension wrote it (empty when absent or null).
 #[derive(Debug, Clone, PartialEq, Eq)]
