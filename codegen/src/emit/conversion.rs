@@ -315,28 +315,7 @@ impl Gen<'_> {
             }
             (Ty::Named(x), Ty::Named(y)) if x.id == y.id => quote!(#e.clone()),
             (Ty::Named(x), Ty::Named(y)) => {
-                let (xs, ys) = (x.id.expect("resolved"), y.id.expect("resolved"));
-                let (xd, yd) = (&self.model.types[xs], &self.model.types[ys]);
-                let same_shape = matches!(
-                    (&xd.shape, &yd.shape),
-                    (Shape::Object { .. }, Shape::Object { .. })
-                        | (Shape::Enum { .. }, Shape::Enum { .. })
-                );
-                if !same_shape {
-                    return None;
-                }
-                // Only peers convert automatically: a type of a spoke module and one of its hub
-                // module. Shared types (core, Kubernetes) with different shapes are the
-                // author's business. Pairs are recorded spoke first.
-                let pair = match self.module_pair(&xd.module, &yd.module) {
-                    Some(true) => (xs, ys),
-                    Some(false) => (ys, xs),
-                    None => return None,
-                };
-                if !self.pairs.contains(&pair) {
-                    self.pairs.push(pair);
-                }
-                let target = tokens(yd);
+                let target = self.peer(x, y)?;
                 quote!(#target::from(#as_ref))
             }
             (a, b) if same_scalar(a, b) && is_copy(a) => copied,
@@ -345,20 +324,45 @@ impl Gen<'_> {
         })
     }
 
-    /// How each element of type `s` becomes an `h`: a plain clone (same type), or a function
-    /// taking a reference.
+    /// How each element of type `s` becomes an `h`: a plain clone (same type), the peer's
+    /// `from` (peer types), or a closure.
     fn mapper(&mut self, s: &Ty, h: &Ty) -> Option<Mapper> {
-        let inner = self.expr(s, h, quote!(v), true)?;
-        let text = inner.to_string();
-        if text == quote!(v.clone()).to_string() || text == quote!(*v).to_string() {
-            return Some(Mapper::Clone);
+        match (s, h) {
+            (Ty::Named(x), Ty::Named(y)) if x.id == y.id => Some(Mapper::Clone),
+            (Ty::Named(x), Ty::Named(y)) => {
+                let target = self.peer(x, y)?;
+                Some(Mapper::Func(quote!(#target::from)))
+            }
+            (a, b) if same_scalar(a, b) => Some(Mapper::Clone),
+            _ => {
+                let inner = self.expr(s, h, quote!(v), true)?;
+                Some(Mapper::Func(quote!(|v| #inner)))
+            }
         }
-        // `Target::from(v)` is passed as the function itself.
-        if let Some(path) = text.strip_suffix(":: from (v)") {
-            let f: TokenStream = format!("{path}:: from").parse().expect("a path parses");
-            return Some(Mapper::Func(f));
+    }
+
+    /// The path of `y` when it is the peer of `x` (a type of a spoke module and one of its hub
+    /// module, same shape), recording the pair for generation. Shared types (core, Kubernetes)
+    /// with different shapes are the author's business.
+    fn peer(&mut self, x: &crate::model::Named, y: &crate::model::Named) -> Option<TokenStream> {
+        let (xs, ys) = (x.id.expect("resolved"), y.id.expect("resolved"));
+        let (xd, yd) = (&self.model.types[xs], &self.model.types[ys]);
+        let same_shape = matches!(
+            (&xd.shape, &yd.shape),
+            (Shape::Object { .. }, Shape::Object { .. }) | (Shape::Enum { .. }, Shape::Enum { .. })
+        );
+        if !same_shape {
+            return None;
         }
-        Some(Mapper::Func(quote!(|v| #inner)))
+        // Pairs are recorded spoke first.
+        let pair = match self.module_pair(&xd.module, &yd.module)? {
+            true => (xs, ys),
+            false => (ys, xs),
+        };
+        if !self.pairs.contains(&pair) {
+            self.pairs.push(pair);
+        }
+        Some(tokens(yd))
     }
 
     /// `Some(true)` when `a` is a spoke module whose hub module is `b`, `Some(false)` for the

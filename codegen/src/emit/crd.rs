@@ -94,7 +94,11 @@ fn crd_of(def: &TypeDef) -> &Crd {
 //
 //     #[crd(version = "v1", storage, ..)] struct X;   #[crd(version = "v2", storage, ..)] struct X;
 fn check_versions(cx: &Diagnostics, versions: &[&TypeDef]) -> bool {
-    let ok_before = !cx.has_errors();
+    let mut ok = true;
+    let mut error = |def: &TypeDef, msg: String| {
+        ok = false;
+        cx.error(def.file, def.span, msg);
+    };
     let first = crd_of(versions[0]);
     for def in versions {
         let c = crd_of(def);
@@ -102,9 +106,8 @@ fn check_versions(cx: &Diagnostics, versions: &[&TypeDef]) -> bool {
             || c.namespaced != first.namespaced
             || c.singular != first.singular
         {
-            cx.error(
-                def.file,
-                def.span,
+            error(
+                def,
                 format!(
                     "version {} of `{}` disagrees with version {} on plural, singular or scope",
                     c.version, def.ident, first.version
@@ -115,9 +118,8 @@ fn check_versions(cx: &Diagnostics, versions: &[&TypeDef]) -> bool {
     let mut seen = BTreeMap::new();
     for def in versions {
         if let Some(other) = seen.insert(&crd_of(def).version, def) {
-            cx.error(
-                def.file,
-                def.span,
+            error(
+                def,
                 format!(
                     "`{}` version {} is defined twice (also by {})",
                     def.ident,
@@ -131,9 +133,8 @@ fn check_versions(cx: &Diagnostics, versions: &[&TypeDef]) -> bool {
         let stored: Vec<&&TypeDef> = versions.iter().filter(|d| crd_of(d).storage).collect();
         match stored.as_slice() {
             [_] => {}
-            [] => cx.error(
-                versions[0].file,
-                versions[0].span,
+            [] => error(
+                versions[0],
                 format!(
                     "no version of `{}` is marked `storage`; mark exactly one with `#[crd(storage)]`",
                     versions[0].ident
@@ -141,16 +142,18 @@ fn check_versions(cx: &Diagnostics, versions: &[&TypeDef]) -> bool {
             ),
             [_, rest @ ..] => {
                 for def in rest {
-                    cx.error(
-                        def.file,
-                        def.span,
-                        format!("two versions of `{}` are marked `storage`; only one can be", def.ident),
+                    error(
+                        def,
+                        format!(
+                            "two versions of `{}` are marked `storage`; only one can be",
+                            def.ident
+                        ),
                     );
                 }
             }
         }
     }
-    ok_before && !cx.has_errors()
+    ok
 }
 
 fn version_entry(model: &Model, def: &TypeDef, single: bool) -> Value {

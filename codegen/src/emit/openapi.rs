@@ -93,7 +93,7 @@ pub fn document(model: &Model, opt: &OpenApiOpt) -> Value {
     let mut paths = Map::new();
     let mut components = Components::new(model);
     for hook in &model.hooks {
-        let (path, item) = path_item(model, hook, &mut components);
+        let (path, item) = path_item(hook, &mut components);
         paths.insert(path, item);
     }
     let schemas = components.finish();
@@ -123,7 +123,7 @@ pub fn components_of(model: &Model, roots: impl IntoIterator<Item = usize>) -> V
     canonical(Value::Object(components.finish()))
 }
 
-fn path_item(model: &Model, hook: &HookDef, components: &mut Components<'_>) -> (String, Value) {
+fn path_item(hook: &HookDef, components: &mut Components<'_>) -> (String, Value) {
     let name = if hook.singleton { "" } else { "{name}" };
     let path = hook_path(&hook.group, &hook.version, &hook.name, name);
     let request = components.reference(&hook.request);
@@ -169,7 +169,6 @@ fn path_item(model: &Model, hook: &HookDef, components: &mut Components<'_>) -> 
     if hook.deprecated {
         op.insert("deprecated".into(), json!(true));
     }
-    let _ = model;
     (path, json!({ "post": op }))
 }
 
@@ -376,10 +375,11 @@ impl<'a> Components<'a> {
         }
     }
 
-    /// The schema of a list item or map value: the type plus its implicit element default.
+    /// The schema of a list item or map value: the type plus the default of an element that is
+    /// always written (optional elements get none).
     fn item(&mut self, ty: &Ty) -> Value {
         let mut schema = self.ty(ty);
-        if let Some(d) = self.element_default(ty) {
+        if let Some(d) = self.implicit_default(ty, false) {
             schema.insert("default".into(), d);
         }
         Value::Object(schema)
@@ -403,12 +403,6 @@ impl<'a> Components<'a> {
             },
             scalar => (!omit_empty).then(|| zero(scalar)),
         }
-    }
-
-    /// The implicit default of a list item or map value: like a property that is always
-    /// serialized, except that optional elements get none.
-    fn element_default(&self, ty: &Ty) -> Option<Value> {
-        self.implicit_default(ty, false)
     }
 
     fn listed_enum(&self, ty: &Ty) -> Option<&'a [crate::model::Variant]> {
