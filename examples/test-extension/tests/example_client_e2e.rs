@@ -6,6 +6,7 @@
 
 #[path = "../../../tests/support/server_pki.rs"]
 mod server_pki;
+mod started;
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -21,11 +22,11 @@ use capi_runtime::hooks::v1alpha1::{
     BeforeClusterDeleteRequest, DiscoverVariables, DiscoverVariablesRequest, ResponseStatus,
 };
 use capi_runtime::registry::{Registry, RegistryError};
-use capi_test_extension::lifecycle::{BLOCKING_SETTING, DEFAULT_BLOCKING_RETRY_SECONDS, Script};
+use capi_test_extension::lifecycle::{BLOCKING_SETTING, DEFAULT_BLOCKING_RETRY_SECONDS};
 use capi_test_extension::{HANDLERS, topology};
 use k8s_openapi::ByteString;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
-use server_pki::{TestCa, write_atomically};
+use server_pki::write_atomically;
 
 /// The apiVersion of the built-in hooks.
 const HOOKS: &str = "hooks.runtime.cluster.x-k8s.io/v1alpha1";
@@ -102,24 +103,18 @@ where
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn client_discovers_registers_and_calls_the_example_extension() {
     // The extension, with TLS on loopback and BeforeClusterCreate scripted to block.
-    let dir = tempfile::tempdir().unwrap();
-    let ca = TestCa::new("client-e2e-ca");
-    ca.write_serving(dir.path());
-    let responses = dir.path().join("hookresponses.yaml");
-    let record = dir.path().join("hookresponses.actual.yaml");
-    write_atomically(
-        &responses,
-        "BeforeClusterCreate-preloadedResponse: '{\"Status\": \"Success\", \"RetryAfterSeconds\": 5, \"Message\": \"hold on\"}'\n",
-    );
-    let script = Script::new(&responses, &record);
-    let watcher = tokio::spawn(script.clone().watch(Duration::from_millis(50)));
-    let mut builder = capi_test_extension::server_builder(&script).unwrap();
-    builder
-        .host("127.0.0.1".parse().unwrap())
-        .port(0)
-        .cert_dir(dir.path());
-    let running = builder.build().start().await.unwrap();
-    let url = format!("https://127.0.0.1:{}", running.local_addr().port());
+    let started = started::Started::new("client-e2e-ca", "BeforeClusterCreate-preloadedResponse: '{\"Status\": \"Success\", \"RetryAfterSeconds\": 5, \"Message\": \"hold on\"}'\n").await;
+    let port = started.port();
+    // `_dir` keeps the certificate and script files until the end of the test.
+    let started::Started {
+        dir: _dir,
+        ca,
+        responses,
+        record,
+        watcher,
+        running,
+    } = started;
+    let url = format!("https://127.0.0.1:{}", port);
 
     // The client, over a registry that is not warmed up yet.
     let registry = Registry::new();

@@ -4,6 +4,7 @@
 
 #[path = "../../../tests/support/server_pki.rs"]
 mod server_pki;
+mod started;
 
 use std::time::Duration;
 
@@ -11,31 +12,24 @@ use capi_runtime::hooks::v1alpha1::{
     BeforeClusterCreateRequest, BeforeClusterCreateResponse, DiscoveryResponse, ResponseStatus,
 };
 use capi_test_extension::HANDLERS;
-use capi_test_extension::lifecycle::Script;
-use server_pki::{TestCa, https_client, write_atomically};
+use server_pki::{https_client, write_atomically};
 
 const BASE: &str = "hooks.runtime.cluster.x-k8s.io/v1alpha1";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn discovery_then_blocking_hook_then_success() {
-    let dir = tempfile::tempdir().unwrap();
-    let ca = TestCa::new("e2e-ca");
-    ca.write_serving(dir.path());
-    let responses = dir.path().join("hookresponses.yaml");
-    let record = dir.path().join("hookresponses.actual.yaml");
-    write_atomically(
-        &responses,
-        "BeforeClusterCreate-preloadedResponse: '{\"Status\": \"Success\", \"RetryAfterSeconds\": 5, \"Message\": \"hold on\"}'\n",
-    );
-    let script = Script::new(&responses, &record);
-    let watcher = tokio::spawn(script.clone().watch(Duration::from_millis(50)));
-    let mut builder = capi_test_extension::server_builder(&script).unwrap();
-    builder
-        .host("127.0.0.1".parse().unwrap())
-        .port(0)
-        .cert_dir(dir.path());
-    let running = builder.build().start().await.unwrap();
-    let base = format!("https://localhost:{}", running.local_addr().port());
+    let started = started::Started::new("e2e-ca", "BeforeClusterCreate-preloadedResponse: '{\"Status\": \"Success\", \"RetryAfterSeconds\": 5, \"Message\": \"hold on\"}'\n").await;
+    let port = started.port();
+    // `_dir` keeps the certificate and script files until the end of the test.
+    let started::Started {
+        dir: _dir,
+        ca,
+        responses,
+        record,
+        watcher,
+        running,
+    } = started;
+    let base = format!("https://localhost:{}", port);
     let client = https_client(&ca.pem());
 
     // Discovery lists every handler under upstream's names, with Cluster API's defaults.
