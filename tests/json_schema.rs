@@ -1,0 +1,1 @@
+//! Embedding the API types in a kube-derive CRD (written next).
