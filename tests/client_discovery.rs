@@ -224,11 +224,9 @@ async fn failure_and_unknown_statuses_fail_discovery() {
 
 #[tokio::test]
 async fn an_unreachable_or_misconfigured_extension_fails_discovery() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    // A port that stays bound (so no other test can take it) and refuses connections.
+    let refused = tls::RefusedPort::new();
+    let port = refused.port;
     let ca = TestCa::new("ca");
     let client = ready_client(&[]);
     let err = client

@@ -155,12 +155,9 @@ async fn a_certificate_for_another_host_is_a_tls_error() {
 
 #[tokio::test]
 async fn a_refused_connection_is_a_transport_error() {
-    // Bind then drop a listener to get a port nobody listens on.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    // A port that stays bound (so no other test can take it) and refuses connections.
+    let refused = tls::RefusedPort::new();
+    let port = refused.port;
     let ca = TestCa::new("ca");
     let client = ready_client(&[config(
         "ext",

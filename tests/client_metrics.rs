@@ -33,11 +33,9 @@ async fn calls_are_counted_and_timed_with_upstream_names_and_labels() {
         }),
     )
     .await;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    // A port that stays bound (so no other test can take it) and refuses connections.
+    let refused = tls::RefusedPort::new();
+    let port = refused.port;
     let metrics = Metrics::new();
     let mut prom = PromRegistry::default();
     metrics.register(&mut prom);

@@ -11,7 +11,9 @@ use capi_runtime::hooks::v1alpha1::{
     BeforeClusterDelete, BeforeClusterDeleteRequest, BeforeClusterDeleteResponse,
 };
 use capi_runtime::server::{RunningServer, Server, ServerError};
-use server_pki::{TestCa, https_client, https_client_with_identity, write_atomically};
+use server_pki::{
+    TestCa, https_client, https_client_with_identity, plain_client, write_atomically,
+};
 
 const DISCOVERY: &str = "/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery";
 
@@ -101,7 +103,7 @@ async fn health_listener_and_graceful_shutdown() {
     ca.write_serving(dir.path());
     let running = start(dir.path(), false).await.unwrap();
     let health = running.health_addr().unwrap();
-    let plain = reqwest::Client::builder().no_proxy().build().unwrap();
+    let plain = plain_client();
     let body = plain
         .get(format!("http://{health}/healthz"))
         .send()

@@ -79,30 +79,60 @@ pub fn write_atomically(path: &Path, contents: &str) {
     std::fs::rename(&tmp, path).unwrap();
 }
 
-/// Installs ring as rustls's process-wide provider; reqwest is built without one.
-pub fn install_crypto_provider() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+/// A reqwest client for plain HTTP (health and metrics listeners).
+///
+/// Every client these tests build goes through this module, and each one carries its own
+/// rustls configuration with the ring provider named explicitly: reqwest is built without a
+/// provider of its own (`rustls-no-provider`), and relying on a process-wide default would make
+/// a test pass or fail depending on which other test happened to run first.
+pub fn plain_client() -> reqwest::Client {
+    builder(rustls::RootCertStore::empty(), None)
+        .build()
+        .unwrap()
 }
 
 /// A client that trusts only `ca_pem` and opens a new connection for every request, so a
 /// rotated serving certificate is seen at once.
 pub fn https_client(ca_pem: &str) -> reqwest::Client {
-    client_builder(ca_pem).build().unwrap()
+    builder(roots(ca_pem), None).build().unwrap()
 }
 
 /// Like [`https_client`], presenting `identity` as client certificate.
 pub fn https_client_with_identity(ca_pem: &str, identity: &Leaf) -> reqwest::Client {
-    let pem = format!("{}{}", identity.cert_pem, identity.key_pem);
-    client_builder(ca_pem)
-        .identity(reqwest::Identity::from_pem(pem.as_bytes()).unwrap())
-        .build()
-        .unwrap()
+    builder(roots(ca_pem), Some(identity)).build().unwrap()
 }
 
-fn client_builder(ca_pem: &str) -> reqwest::ClientBuilder {
-    install_crypto_provider();
+fn roots(ca_pem: &str) -> rustls::RootCertStore {
+    use rustls::pki_types::CertificateDer;
+    use rustls::pki_types::pem::PemObject;
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in CertificateDer::pem_slice_iter(ca_pem.as_bytes()) {
+        roots.add(cert.unwrap()).unwrap();
+    }
+    roots
+}
+
+fn builder(roots: rustls::RootCertStore, identity: Option<&Leaf>) -> reqwest::ClientBuilder {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots);
+    let mut config = match identity {
+        None => config.with_no_client_auth(),
+        Some(leaf) => {
+            let chain = CertificateDer::pem_slice_iter(leaf.cert_pem.as_bytes())
+                .collect::<Result<Vec<_>, _>>()
+                .unwrap();
+            let key = PrivateKeyDer::from_pem_slice(leaf.key_pem.as_bytes()).unwrap();
+            config.with_client_auth_cert(chain, key).unwrap()
+        }
+    };
+    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
     reqwest::Client::builder()
-        .tls_certs_only([reqwest::Certificate::from_pem(ca_pem.as_bytes()).unwrap()])
+        .tls_backend_preconfigured(config)
         .pool_max_idle_per_host(0)
         .no_proxy()
 }

@@ -223,3 +223,26 @@ impl Drop for TestServer {
         self.handle.shutdown();
     }
 }
+
+/// A loopback port that refuses connections for as long as this value lives.
+///
+/// The socket is bound but never listens: the port stays ours, so no other test can start a
+/// server on it in the meantime, and every connection attempt is refused at once.
+pub struct RefusedPort {
+    _socket: tokio::net::TcpSocket,
+    /// The port.
+    pub port: u16,
+}
+
+impl RefusedPort {
+    /// Binds a fresh loopback port without listening on it.
+    pub fn new() -> RefusedPort {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(SocketAddr::from(([127, 0, 0, 1], 0))).unwrap();
+        let port = socket.local_addr().unwrap().port();
+        RefusedPort {
+            _socket: socket,
+            port,
+        }
+    }
+}

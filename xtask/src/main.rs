@@ -8,6 +8,7 @@
 
 mod bench;
 mod codegen;
+mod isolation;
 mod test;
 
 use std::process::ExitCode;

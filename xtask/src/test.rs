@@ -3,7 +3,9 @@
 //! 1. installs the external validators (pinned in `xtask/tools/`) under `target/tools/` when
 //!    they are missing or their pins changed;
 //! 2. checks formatting, generated files and clippy (warnings are errors);
-//! 3. runs every test of the workspace with every feature.
+//! 3. runs every test of the workspace with every feature;
+//! 4. runs every integration test once more alone in its own process, so that a test which
+//!    passes only after another one ran first is caught (`isolation.rs`).
 //!
 //! `cargo xtask tools` does step 1 only.
 
@@ -45,6 +47,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         &["test", "--workspace", "--all-features", "--no-fail-fast"],
         "tests",
     )?;
+    crate::isolation::run(&root, &cargo)?;
     eprintln!("xtask test: everything passed");
     Ok(())
 }

@@ -1,0 +1,183 @@
+//! The order-independence pass of `cargo xtask test`.
+//!
+//! A test that passes only because another test of the same binary ran before it (and left
+//! process-wide state behind: a rustls crypto provider, a tracing subscriber, an environment
+//! variable, a file) passes or fails by chance in CI. The normal run cannot show that, so this
+//! pass runs every test of the integration-test binaries alone, one process per test, and
+//! reports each one that fails there.
+//!
+//! The binaries come from `cargo test --no-run --message-format=json` (already built by the
+//! normal run, so nothing is compiled again); each test is listed with `--list` and run with
+//! `--exact`, from its package's directory as cargo would, two at a time.
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+
+/// Test binaries that only drive external tools over checked-in files (minutes of work, and no
+/// process-wide state of ours): run once in the normal pass, not again test by test.
+const SKIP: &[&str] = &["example_contract", "openapi_validators", "ui", "golden"];
+
+/// One test binary.
+struct Binary {
+    name: String,
+    executable: PathBuf,
+    package_dir: PathBuf,
+}
+
+/// One test to run alone.
+struct Case<'a> {
+    binary: &'a Binary,
+    test: String,
+}
+
+/// Runs every test of every integration-test binary alone in its own process.
+pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
+    let binaries = binaries(root, cargo)?;
+    let mut queue = VecDeque::new();
+    for binary in &binaries {
+        for test in list(binary)? {
+            queue.push_back(Case { binary, test });
+        }
+    }
+    let total = queue.len();
+    eprintln!(
+        "xtask test: order independence: {total} tests of {} binaries, each in its own process",
+        binaries.len()
+    );
+    let queue = Mutex::new(queue);
+    let failures = Mutex::new(Vec::new());
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let Some(case) = queue.lock().unwrap().pop_front() else {
+                        return;
+                    };
+                    if let Err(output) = run_alone(root, &case) {
+                        failures
+                            .lock()
+                            .unwrap()
+                            .push(format!("{} {}\n{output}", case.binary.name, case.test));
+                    }
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    if failures.is_empty() {
+        eprintln!("xtask test: order independence: {total} passed, 0 failed");
+        return Ok(());
+    }
+    for failure in &failures {
+        eprintln!("---- alone: {failure}");
+    }
+    Err(format!(
+        "{} of {total} tests fail when run alone (they depend on another test having run first)",
+        failures.len()
+    ))
+}
+
+/// The integration-test binaries of the workspace, as the normal run built them.
+fn binaries(root: &Path, cargo: &str) -> Result<Vec<Binary>, String> {
+    let output = Command::new(cargo)
+        .args([
+            "test",
+            "--workspace",
+            "--all-features",
+            "--no-run",
+            "--message-format=json",
+        ])
+        .current_dir(root)
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run {cargo}: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "building the test binaries failed ({})",
+            output.status
+        ));
+    }
+    let mut binaries = Vec::new();
+    for line in String::from_utf8_lossy(&output.stdout).lines() {
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if message["reason"] != "compiler-artifact" {
+            continue;
+        }
+        let target = &message["target"];
+        let is_integration_test = target["kind"]
+            .as_array()
+            .is_some_and(|kinds| kinds.iter().any(|k| k == "test"));
+        let (Some(name), Some(executable), Some(manifest)) = (
+            target["name"].as_str(),
+            message["executable"].as_str(),
+            message["manifest_path"].as_str(),
+        ) else {
+            continue;
+        };
+        if !is_integration_test || SKIP.contains(&name) {
+            continue;
+        }
+        binaries.push(Binary {
+            name: name.to_string(),
+            executable: PathBuf::from(executable),
+            package_dir: Path::new(manifest)
+                .parent()
+                .ok_or_else(|| format!("manifest path without a directory: {manifest}"))?
+                .to_path_buf(),
+        });
+    }
+    binaries.sort_by(|a, b| a.name.cmp(&b.name));
+    if binaries.is_empty() {
+        return Err("no integration-test binaries found".into());
+    }
+    Ok(binaries)
+}
+
+/// The names of the tests of one binary.
+fn list(binary: &Binary) -> Result<Vec<String>, String> {
+    let output = Command::new(&binary.executable)
+        .args(["--list", "--format", "terse"])
+        .current_dir(&binary.package_dir)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", binary.executable.display()))?;
+    if !output.status.success() {
+        return Err(format!(
+            "listing the tests of {} failed ({})",
+            binary.name, output.status
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| line.strip_suffix(": test"))
+        .map(str::to_string)
+        .collect())
+}
+
+/// Runs one test alone; on failure, returns what it printed.
+fn run_alone(root: &Path, case: &Case<'_>) -> Result<(), String> {
+    let output = Command::new(&case.binary.executable)
+        .args(["--exact", &case.test, "--test-threads=1"])
+        .current_dir(&case.binary.package_dir)
+        .env("CARGO_MANIFEST_DIR", &case.binary.package_dir)
+        .env("CAPI_TOOLS_DIR", root.join("target/tools"))
+        .env("REDOCLY_TELEMETRY", "off")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", case.binary.executable.display()))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    // Exactly one test must have run: a filter that matched nothing would prove nothing.
+    let ran_one = stdout.contains(" 1 passed;") || stdout.contains(" 1 ignored;");
+    if output.status.success() && ran_one {
+        Ok(())
+    } else {
+        Err(format!(
+            "{stdout}{}",
+            String::from_utf8_lossy(&output.stderr)
+        ))
+    }
+}
