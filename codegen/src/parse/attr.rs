@@ -8,7 +8,9 @@ use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 
+use super::meta::{ident_of, lit_str, one_of, skip_value, string_list, suggest};
 use super::symbol::*;
+use super::validation;
 use crate::diag::{Diagnostics, FileId};
 use crate::model::Validation;
 
@@ -147,7 +149,7 @@ pub fn container(
                 FROM_HUB => set_once(cx, file, &mut out.from_hub, lit_str(&meta)?, span, FROM_HUB),
                 MIN_PROPERTIES | MAX_PROPERTIES | X_VALIDATION => {
                     out.validation_span.get_or_insert(span);
-                    super::crd::validation(cx, file, &meta, &key, &mut out.validation).map(|_| ())
+                    validation::marker(cx, file, &meta, &key, &mut out.validation).map(|_| ())
                 }
                 _ => {
                     let hint = if SCHEMA_FIELD.contains(&key.as_str()) {
@@ -228,7 +230,7 @@ pub fn field(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]) -
                 MIN_LENGTH | MAX_LENGTH | MINIMUM | MAXIMUM | PATTERN | ENUM_VALUES | MIN_ITEMS
                 | MAX_ITEMS | MIN_PROPERTIES | MAX_PROPERTIES | X_VALIDATION => {
                     if let Some(name) =
-                        super::crd::validation(cx, file, &meta, &key, &mut out.validation)?
+                        validation::marker(cx, file, &meta, &key, &mut out.validation)?
                     {
                         out.validation_spans.push((name, span));
                     }
@@ -364,13 +366,6 @@ pub fn reject(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute], 
     }
 }
 
-pub(super) fn ident_of(meta: &ParseNestedMeta<'_>) -> String {
-    meta.path
-        .get_ident()
-        .map(|i| i.to_string())
-        .unwrap_or_else(|| quote::quote!(#(meta.path)).to_string().replace(' ', ""))
-}
-
 fn set_once<T>(
     cx: &Diagnostics,
     file: Option<FileId>,
@@ -383,53 +378,6 @@ fn set_once<T>(
         cx.error(file, span, format!("duplicate attribute `{name}`"));
     } else {
         *slot = Some(value);
-    }
-    Ok(())
-}
-
-pub(super) fn lit_str(meta: &ParseNestedMeta<'_>) -> syn::Result<syn::LitStr> {
-    let value = meta.value()?;
-    let lit: syn::Lit = value.parse()?;
-    match lit {
-        syn::Lit::Str(s) => Ok(s),
-        other => Err(syn::Error::new(other.span(), "expected a string literal")),
-    }
-}
-
-pub(super) fn one_of(
-    cx: &Diagnostics,
-    file: Option<FileId>,
-    meta: &ParseNestedMeta<'_>,
-    allowed: &[&str],
-) -> syn::Result<String> {
-    let lit = lit_str(meta)?;
-    let v = lit.value();
-    if !allowed.contains(&v.as_str()) {
-        cx.error(
-            file,
-            lit.span(),
-            format!(
-                "`{v}` is not one of {}",
-                allowed
-                    .iter()
-                    .map(|a| format!("\"{a}\""))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        );
-    }
-    Ok(v)
-}
-
-/// Consumes `= value` or `(...)` after an unknown key, so parsing can go on with the next key.
-pub(super) fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-    if meta.input.peek(syn::Token![=]) {
-        let _ = meta.value()?;
-        let _: syn::Expr = meta.input.parse()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        let _content;
-        syn::parenthesized!(_content in meta.input);
-        let _: proc_macro2::TokenStream = _content.parse()?;
     }
     Ok(())
 }
@@ -450,17 +398,6 @@ fn json_lit(
     }
 }
 
-/// `("a", "b", ...)` after a key.
-pub(super) fn string_list(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<String>> {
-    let content;
-    syn::parenthesized!(content in meta.input);
-    let items = content.parse_terminated(
-        |p: syn::parse::ParseStream<'_>| p.parse::<syn::LitStr>(),
-        syn::Token![,],
-    )?;
-    Ok(items.into_iter().map(|s| s.value()).collect())
-}
-
 fn lit_to_json(lit: &syn::Lit) -> Option<serde_json::Value> {
     Some(match lit {
         syn::Lit::Str(s) => serde_json::Value::String(s.value()),
@@ -477,29 +414,4 @@ fn attrs_span(attrs: &[syn::Attribute]) -> Span {
         .find(|a| a.path().is_ident(SCHEMA))
         .map(|a| a.span())
         .unwrap_or_else(Span::call_site)
-}
-
-/// ` (did you mean `x`?)` for the closest known name, or nothing when none is close.
-pub(super) fn suggest(unknown: &str, known: &[&str]) -> String {
-    known
-        .iter()
-        .map(|k| (edit_distance(unknown, k), *k))
-        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
-        .min()
-        .map(|(_, k)| format!("; did you mean `{k}`?"))
-        .unwrap_or_default()
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }

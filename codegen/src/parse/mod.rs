@@ -6,8 +6,10 @@ pub mod crd;
 pub mod doc;
 pub mod file;
 mod hook;
+mod meta;
 pub mod symbol;
 pub mod ty;
+mod validation;
 
 pub use hook::hook;
 

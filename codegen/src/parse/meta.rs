@@ -1,0 +1,97 @@
+//! Small readers of attribute syntax shared by the `#[schema(...)]`, `#[hook(...)]` and
+//! `#[crd(...)]` grammars: one key's name, a string value, a list of strings, a value to skip
+//! after an unknown key, and the "did you mean" hint.
+
+use syn::meta::ParseNestedMeta;
+
+use crate::diag::{Diagnostics, FileId};
+
+pub(super) fn ident_of(meta: &ParseNestedMeta<'_>) -> String {
+    meta.path
+        .get_ident()
+        .map(|i| i.to_string())
+        .unwrap_or_else(|| quote::quote!(#(meta.path)).to_string().replace(' ', ""))
+}
+
+pub(super) fn lit_str(meta: &ParseNestedMeta<'_>) -> syn::Result<syn::LitStr> {
+    let value = meta.value()?;
+    let lit: syn::Lit = value.parse()?;
+    match lit {
+        syn::Lit::Str(s) => Ok(s),
+        other => Err(syn::Error::new(other.span(), "expected a string literal")),
+    }
+}
+
+pub(super) fn one_of(
+    cx: &Diagnostics,
+    file: Option<FileId>,
+    meta: &ParseNestedMeta<'_>,
+    allowed: &[&str],
+) -> syn::Result<String> {
+    let lit = lit_str(meta)?;
+    let v = lit.value();
+    if !allowed.contains(&v.as_str()) {
+        cx.error(
+            file,
+            lit.span(),
+            format!(
+                "`{v}` is not one of {}",
+                allowed
+                    .iter()
+                    .map(|a| format!("\"{a}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    }
+    Ok(v)
+}
+
+/// Consumes `= value` or `(...)` after an unknown key, so parsing can go on with the next key.
+pub(super) fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        let _ = meta.value()?;
+        let _: syn::Expr = meta.input.parse()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let _content;
+        syn::parenthesized!(_content in meta.input);
+        let _: proc_macro2::TokenStream = _content.parse()?;
+    }
+    Ok(())
+}
+
+/// `("a", "b", ...)` after a key.
+pub(super) fn string_list(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<String>> {
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let items = content.parse_terminated(
+        |p: syn::parse::ParseStream<'_>| p.parse::<syn::LitStr>(),
+        syn::Token![,],
+    )?;
+    Ok(items.into_iter().map(|s| s.value()).collect())
+}
+
+/// ` (did you mean `x`?)` for the closest known name, or nothing when none is close.
+pub(super) fn suggest(unknown: &str, known: &[&str]) -> String {
+    known
+        .iter()
+        .map(|k| (edit_distance(unknown, k), *k))
+        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
+        .min()
+        .map(|(_, k)| format!("; did you mean `{k}`?"))
+        .unwrap_or_default()
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
