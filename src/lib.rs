@@ -8,8 +8,9 @@
 //!   [`catalog`] that looks hooks up;
 //! - with feature `client`, the [`registry`] of discovered handlers and the [`client`] that
 //!   calls extensions (what Cluster API's controllers use);
-//! - with feature `server`, the [`server`] that serves typed hook handlers and the
-//!   [`topology_mutation`] helpers (what extension authors use).
+//! - with feature `server`, the [`server`] that serves typed hook handlers, and with feature
+//!   `topology-mutation` (which `server` enables) the [`topology_mutation`] helpers, plain data
+//!   over the hook types (what extension authors use).
 //!
 //! `#[derive(Schema)]` and `#[derive(Hook)]` describe wire types and hooks for the generator
 //! (`runtime-openapi-gen`), which publishes them as an OpenAPI document. Layers, from the
@@ -30,7 +31,7 @@ pub mod registry;
 pub mod client;
 #[cfg(feature = "server")]
 pub mod server;
-#[cfg(feature = "server")]
+#[cfg(feature = "topology-mutation")]
 pub mod topology_mutation;
 mod generated;
 

@@ -1,7 +1,7 @@
 //! Reading and merging topology-mutation variables.
 
 use capi_runtime::hooks::v1alpha1::{Builtins, Variable};
-use capi_runtime::topology_mutation::{Variables, paths};
+use capi_runtime::topology_mutation::{VariableError, Variables, paths};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -162,6 +162,57 @@ fn invalid_builtin_fails_the_merge() {
             "failed to merge builtin variables: failed to unmarshal builtin variable: "
         ),
         "{error}"
+    );
+}
+
+#[test]
+fn a_builtin_on_one_side_only_is_kept_as_it_came() {
+    // Fields Builtins does not model, and a value it could not decode, as a newer Cluster API
+    // might send them: with nothing to merge with, nothing is checked or dropped.
+    let lone = json!({
+        "cluster": {"name": "c", "futureField": {"a": [1, 2]}},
+        "controlPlane": {"replicas": "three"},
+        "somethingNew": true
+    });
+    let plain = variables(&[("a", json!(1))]);
+    for maps in [
+        [&plain, &variables(&[("builtin", lone.clone())])],
+        [&variables(&[("builtin", lone.clone())]), &plain],
+    ] {
+        let merged = Variables::merge(&maps).unwrap();
+        assert_eq!(merged.raw("builtin"), Some(&lone));
+        assert_eq!(
+            merged.get("builtin.cluster.futureField.a[1]").unwrap(),
+            &json!(2)
+        );
+        assert_eq!(
+            merged.get_string(paths::builtin::CLUSTER_NAME).unwrap(),
+            "c"
+        );
+    }
+    let alone = Variables::merge(&[&variables(&[("builtin", lone.clone())])]).unwrap();
+    assert_eq!(alone.raw("builtin"), Some(&lone));
+}
+
+#[test]
+fn builtins_on_both_sides_are_checked_and_merged() {
+    // The first piece is checked too once there is something to merge it with.
+    let global = variables(&[("builtin", json!({"controlPlane": {"replicas": "three"}}))]);
+    let item = variables(&[("builtin", json!({"cluster": {"name": "c"}}))]);
+    let error = Variables::merge(&[&global, &item]).unwrap_err();
+    assert!(matches!(error, VariableError::MergeBuiltins(_)), "{error}");
+    // Three maps, two of them with a builtin: merged, the third map's variables win.
+    let middle = variables(&[("x", json!("middle"))]);
+    let first = variables(&[("builtin", json!({"cluster": {"name": "a", "uid": "u"}}))]);
+    let last = variables(&[
+        ("x", json!("last")),
+        ("builtin", json!({"cluster": {"name": "b"}})),
+    ]);
+    let merged = Variables::merge(&[&first, &middle, &last]).unwrap();
+    assert_eq!(merged.get_string("x").unwrap(), "last");
+    assert_eq!(
+        merged.raw("builtin"),
+        Some(&json!({"cluster": {"name": "b", "uid": "u"}}))
     );
 }
 

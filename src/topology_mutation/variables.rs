@@ -2,10 +2,11 @@
 //!
 //! A request carries global variables and, per item, template-specific ones; the values that
 //! apply to a template are the two merged, the item's winning. The builtin variable is merged
-//! field by field instead, since Cluster API splits it between the two lists.
+//! field by field instead when both lists carry it, since Cluster API splits it between them.
 
 use std::collections::BTreeMap;
 
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -78,32 +79,44 @@ impl Variables {
     }
 
     /// Merges `maps` in order: a later map replaces a variable of an earlier one, except the
-    /// builtin variable, whose objects are merged field by field (nested objects merge, other
-    /// values are replaced) and then checked against the [`Builtins`] shape, which drops
-    /// unknown fields.
+    /// builtin variable, which Cluster API splits between the global list and each item's.
+    ///
+    /// A builtin value found in one map only is kept exactly as it came, unknown fields and all.
+    /// When several maps carry one, they are merged as upstream decodes each onto the previous
+    /// into the typed [`Builtins`]: each must be a valid builtin value, objects merge field by
+    /// field (nested objects merge, other values are replaced), and the result has the
+    /// [`Builtins`] shape, which drops the fields it does not model.
     pub fn merge(maps: &[&Variables]) -> Result<Variables, VariableError> {
         let mut merged = BTreeMap::new();
         let mut builtin: Option<Value> = None;
+        let mut pieces = 0usize;
         for map in maps {
             for (name, value) in &map.0 {
-                if name == BUILTINS_NAME {
-                    // Each piece must be a valid builtin value on its own, as upstream decodes
-                    // each one onto the previous.
-                    serde_json::from_value::<Builtins>(value.clone())
-                        .map_err(VariableError::MergeBuiltins)?;
-                    match &mut builtin {
-                        Some(b) => merge_json(b, value),
-                        None => builtin = Some(value.clone()),
-                    }
-                } else {
+                if name != BUILTINS_NAME {
                     merged.insert(name.clone(), value.clone());
+                    continue;
+                }
+                pieces += 1;
+                match &mut builtin {
+                    None => builtin = Some(value.clone()),
+                    Some(b) => {
+                        if pieces == 2 {
+                            check_builtins(b)?;
+                        }
+                        check_builtins(value)?;
+                        merge_json(b, value);
+                    }
                 }
             }
         }
         if let Some(b) = builtin {
-            let typed: Builtins =
-                serde_json::from_value(b).map_err(VariableError::MergeBuiltins)?;
-            let value = serde_json::to_value(typed).map_err(VariableError::MergeBuiltins)?;
+            let value = if pieces > 1 {
+                let typed: Builtins =
+                    serde_json::from_value(b).map_err(VariableError::MergeBuiltins)?;
+                serde_json::to_value(typed).map_err(VariableError::MergeBuiltins)?
+            } else {
+                b
+            };
             merged.insert(BUILTINS_NAME.to_string(), value);
         }
         Ok(Variables(merged))
@@ -183,6 +196,13 @@ impl Variables {
             other => other,
         }
     }
+}
+
+/// Fails unless `value` decodes as a builtin value on its own.
+fn check_builtins(value: &Value) -> Result<(), VariableError> {
+    Builtins::deserialize(value)
+        .map(drop)
+        .map_err(VariableError::MergeBuiltins)
 }
 
 /// Recursive JSON merge: objects merge member by member, anything else is replaced.
