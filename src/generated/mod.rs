@@ -4,3 +4,6 @@
 mod conversion;
 #[rustfmt::skip]
 mod external_schemas;
+#[cfg(feature = "schemars")]
+#[rustfmt::skip]
+mod json_schema;

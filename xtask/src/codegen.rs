@@ -50,6 +50,19 @@ pub fn artifacts(root: &Path) -> Result<Vec<Artifact>, String> {
         &format!("{PREAMBLE}//! Conversions between the FakeHook versions of the test hooks (hub: v1alpha2).\n"),
     )
     .map_err(|f| f.render())?;
+    let json_schema = {
+        let input = capi_runtime_codegen::load_input(&sources, &[]).map_err(|f| f.render())?;
+        let n = sources.len();
+        emit::schemars::impls(
+            &input.model,
+            |t| t.file.is_some_and(|f| f < n),
+            &format!(
+                "{PREAMBLE}//! `schemars::JsonSchema` for the API and hook types (feature `schemars`): \
+                 the CRD schema of each type, from the model.\n\n"
+            ),
+        )
+        .map_err(|e| input.failure(e).render())?
+    };
     let mut out = Vec::new();
     for (name, yaml) in crds {
         out.push(Artifact {
@@ -60,6 +73,10 @@ pub fn artifacts(root: &Path) -> Result<Vec<Artifact>, String> {
     out.push(Artifact {
         path: "src/generated/conversion.rs".into(),
         contents: conversion,
+    });
+    out.push(Artifact {
+        path: "src/generated/json_schema.rs".into(),
+        contents: json_schema,
     });
     out.push(Artifact {
         path: "tests/support/test_hooks_conversion.rs".into(),

@@ -1,15 +1,18 @@
 //! Model → CustomResourceDefinition, following controller-gen's rules: structural schemas with
 //! every object written in place, descriptions that keep their line breaks, `required` sorted,
 //! validation markers mapped one to one, versions sorted by name, and no implicit defaults
-//! (those are openapi-gen's, see `openapi.rs`).
+//! (those are openapi-gen's, see `openapi.rs`). A type used inside itself (a recursive type,
+//! which a structural schema cannot express) is written there as
+//! `x-kubernetes-preserve-unknown-fields: true`.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
 use super::doc;
 use crate::diag::{Diagnostics, Errors};
-use crate::model::{Crd, DefaultRule, Field, Model, Shape, Ty, TypeDef, Validation};
+use crate::model::{Crd, DefaultRule, Field, Model, Named, Shape, Ty, TypeDef, Validation};
 
 /// The annotation that says which tool wrote the manifest.
 pub const GENERATED_BY: &str = "runtime.cluster.x-k8s.io/generated-by";
@@ -198,7 +201,7 @@ fn version_entry(model: &Model, def: &TypeDef, single: bool) -> Value {
 /// The root schema: like any object, except that `metadata` is only `{type: object}` (the API
 /// server owns its schema).
 fn root_schema(model: &Model, def: &TypeDef) -> Value {
-    let mut schema = Schemas { model }.object(def, 0);
+    let mut schema = Schemas::new(model).object(def, 0);
     if let Some(Value::Object(props)) = schema.get_mut("properties")
         && props.contains_key("metadata")
     {
@@ -211,14 +214,48 @@ fn root_schema(model: &Model, def: &TypeDef) -> Value {
     Value::Object(schema)
 }
 
-struct Schemas<'a> {
-    model: &'a Model,
+/// The schema a CRD writes for a value of the type `named` at a use site that adds nothing of
+/// its own (no field description, no field markers): the type's schema written in place, with
+/// the type's doc comment as description for objects and enums, as for a list item. This is
+/// what `schemars::JsonSchema` returns for the type (`emit::schemars`).
+pub fn type_schema(model: &Model, named: &Named) -> Value {
+    Schemas::new(model).item(&Ty::Named(named.clone()), 0)
 }
 
-/// Deeper nesting is a recursive type, which a structural schema cannot express.
+struct Schemas<'a> {
+    model: &'a Model,
+    /// The object types being written, outermost first: a use of one of them inside itself is
+    /// a recursive type (such as `JSONSchemaProps`), which a structural schema cannot express.
+    open: RefCell<Vec<usize>>,
+}
+
+/// A guard against nesting deeper than any real API (recursion itself is caught by `open`).
 const MAX_DEPTH: usize = 32;
 
-impl Schemas<'_> {
+impl<'a> Schemas<'a> {
+    fn new(model: &'a Model) -> Self {
+        Schemas {
+            model,
+            open: RefCell::new(Vec::new()),
+        }
+    }
+
+    fn is_open(&self, n: &Named) -> bool {
+        self.open
+            .borrow()
+            .contains(&n.id.expect("reference resolved before emission"))
+    }
+
+    /// The object schema of `def` (which `n` names), marked open while its fields are written.
+    fn nested(&self, n: &Named, def: &TypeDef, depth: usize) -> Map<String, Value> {
+        self.open
+            .borrow_mut()
+            .push(n.id.expect("reference resolved before emission"));
+        let schema = self.object(def, depth + 1);
+        self.open.borrow_mut().pop();
+        schema
+    }
+
     fn object(&self, def: &TypeDef, depth: usize) -> Map<String, Value> {
         let mut properties = Map::new();
         let mut required = Vec::new();
@@ -307,7 +344,9 @@ impl Schemas<'_> {
             Ty::Named(n) => {
                 let def = self.model.get(n);
                 let mut schema = match &def.shape {
-                    Shape::Object { .. } if depth < MAX_DEPTH => self.object(def, depth + 1),
+                    Shape::Object { .. } if depth < MAX_DEPTH && !self.is_open(n) => {
+                        self.nested(n, def, depth)
+                    }
                     Shape::Object { .. } => Map::from_iter([(
                         "x-kubernetes-preserve-unknown-fields".to_string(),
                         json!(true),

@@ -6,3 +6,4 @@ pub mod crd;
 pub mod doc;
 pub mod openapi;
 pub mod rust;
+pub mod schemars;

@@ -296,7 +296,7 @@ fn raw_if_needed(ident: &syn::Ident) -> TokenStream {
 }
 
 /// A raw string literal (`r#"..."#`), which keeps JSON readable in expansions.
-fn raw_str(s: &str) -> TokenStream {
+pub(crate) fn raw_str(s: &str) -> TokenStream {
     let mut hashes = String::from("#");
     while s.contains(&format!("\"{hashes}")) {
         hashes.push('#');

@@ -4,13 +4,14 @@
 //! Every hook is a unit type implementing [`Hook`](crate::Hook); [`add_to_catalog`] is the one
 //! place that lists them all.
 
-mod builtins;
-mod common;
-mod discovery;
-mod in_place_update;
-mod lifecycle;
-mod topology_mutation;
-mod upgrade_plan;
+// `pub(crate)` so that generated code (`crate::generated`) can name the types by module.
+pub(crate) mod builtins;
+pub(crate) mod common;
+pub(crate) mod discovery;
+pub(crate) mod in_place_update;
+pub(crate) mod lifecycle;
+pub(crate) mod topology_mutation;
+pub(crate) mod upgrade_plan;
 
 pub use builtins::*;
 pub use common::*;

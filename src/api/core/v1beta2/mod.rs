@@ -5,12 +5,13 @@
 //! optional scalars are `Option`, optional strings and collections are left out when empty,
 //! and struct values are left out when zero.
 
-mod cluster;
-mod cluster_class;
-mod common;
-mod machine;
-mod machine_set;
-mod topology;
+// `pub(crate)` so that generated code (`crate::generated`) can name the types by module.
+pub(crate) mod cluster;
+pub(crate) mod cluster_class;
+pub(crate) mod common;
+pub(crate) mod machine;
+pub(crate) mod machine_set;
+pub(crate) mod topology;
 
 pub use cluster::*;
 pub use cluster_class::*;
