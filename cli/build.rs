@@ -3,10 +3,19 @@
 
 use std::path::{Path, PathBuf};
 
+// The folders the generator reads, from the one place the generator defines them.
+#[path = "../codegen/src/layout.rs"]
+mod layout;
+
 fn main() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../src");
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    println!(
+        "cargo:rerun-if-changed={}",
+        manifest.join("../codegen/src/layout.rs").display()
+    );
+    let src = manifest.join("../src");
     let mut files = Vec::new();
-    for sub in ["hooks", "api"] {
+    for sub in layout::CRATE_LAYOUT {
         let dir = src.join(sub);
         println!("cargo:rerun-if-changed={}", dir.display());
         collect(&dir, &mut files);

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use capi_runtime_codegen::{OpenApiOpt, emit, fs};
+use capi_runtime_codegen::{Options, fs, generate};
 use clap::Parser;
 
 mod inputs;
@@ -58,8 +58,16 @@ fn run(args: Args) -> Result<(), String> {
     let target = args.check.as_deref().unwrap_or(&args.output_file);
     let format = format_of(target)?;
     let (primary, deps) = inputs::sources(args.input.as_deref())?;
-    let model = capi_runtime_codegen::load_crate(&primary, &deps).map_err(|f| f.render())?;
-    let doc = emit::openapi::document(&model, &OpenApiOpt::with_version(version));
+    let out =
+        generate(&Options::new(primary).deps(deps).openapi(version)).map_err(|f| f.render())?;
+    if out.hooks() == 0 {
+        let input = args.input.as_deref().unwrap_or(Path::new("<built-in>"));
+        return Err(format!(
+            "error: --input {}: no hook found (no #[derive(Hook)] type under its hooks/ or api/)",
+            input.display()
+        ));
+    }
+    let doc = out.openapi.expect("asked for");
     let text = match format {
         Format::Yaml => capi_runtime_codegen::to_yaml(&doc),
         Format::Json => capi_runtime_codegen::to_json(&doc),

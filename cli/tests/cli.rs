@@ -289,3 +289,320 @@ fn crd_gen_writes_the_extensionconfig_crd_and_checks_it() {
         stderr(&bad)
     );
 }
+
+/// Runs `bin` in `dir`; a run that does not end within a minute is killed and fails the test
+/// (a hang is the defect some of these tests look for; the deadline is not synchronisation).
+/// Its output is read while it runs, so a long diff cannot fill the pipe and stall it.
+fn run_bin(bin: &str, dir: &Path, args: &[&str]) -> Output {
+    use std::io::Read;
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(bin)
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            pipe.read_to_end(&mut buf).expect("pipe is readable");
+            buf
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait works") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{bin} {args:?} did not finish within a minute");
+        }
+        std::thread::park_timeout(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
+}
+
+const OPENAPI_GEN: &str = env!("CARGO_BIN_EXE_runtime-openapi-gen");
+const CRD_GEN: &str = env!("CARGO_BIN_EXE_runtime-crd-gen");
+
+/// A crate `src/` with one hook (`Hello`) in `hooks/mod.rs`.
+fn hello_crate(src: &Path) {
+    std::fs::create_dir_all(src.join("hooks")).unwrap();
+    std::fs::write(
+        src.join("hooks/mod.rs"),
+        r#"use capi_runtime::hooks::v1alpha1::ResponseStatus;
+use capi_runtime::{Hook, Schema};
+
+/// Says hello.
+#[derive(Hook)]
+#[hook(group = "hello.example.com", version = "v1", request = HelloRequest, response = HelloResponse)]
+pub struct Hello;
+
+/// Request.
+#[derive(Schema)]
+#[schema(package = "example.com/hello/v1", request)]
+pub struct HelloRequest {
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub kind: String,
+}
+
+/// Response.
+#[derive(Schema)]
+#[schema(package = "example.com/hello/v1", response)]
+pub struct HelloResponse {
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub kind: String,
+    pub status: ResponseStatus,
+    pub message: String,
+}
+"#,
+    )
+    .unwrap();
+}
+
+/// Asserts a failed run printed exactly one line starting with `prefix` and wrote nothing.
+fn one_line_failure(out: &Output, dir: &Path, prefix: &str) -> String {
+    let err = stderr(out);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.starts_with(prefix),
+        "expected `{prefix}...`, got: {err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!dir.join("runtime-sdk-openapi.yaml").exists());
+    err
+}
+
+#[test]
+fn input_that_is_missing_a_file_or_without_hooks_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let args = |input: &'static str| ["--version", "v1", "--input", input];
+    let out = run_bin(OPENAPI_GEN, dir, &args("nowhere"));
+    one_line_failure(&out, dir, "error: --input nowhere: no such directory");
+
+    std::fs::write(dir.join("lib.rs"), "pub struct A;\n").unwrap();
+    let out = run_bin(OPENAPI_GEN, dir, &args("lib.rs"));
+    one_line_failure(
+        &out,
+        dir,
+        "error: --input lib.rs: not a directory (give the crate's src/ directory)",
+    );
+
+    // A directory without hooks/ or api/, and one whose hooks/ defines no hook.
+    std::fs::create_dir(dir.join("empty")).unwrap();
+    let out = run_bin(OPENAPI_GEN, dir, &args("empty"));
+    one_line_failure(&out, dir, "error: --input empty: no hook found");
+    std::fs::create_dir_all(dir.join("plain/hooks")).unwrap();
+    std::fs::write(
+        dir.join("plain/hooks/mod.rs"),
+        "use capi_runtime::Schema;\n\n#[derive(Schema)]\n#[schema(package = \"x.io/v1\")]\npub struct Thing {\n    pub name: String,\n}\n",
+    )
+    .unwrap();
+    let out = run_bin(OPENAPI_GEN, dir, &args("plain"));
+    one_line_failure(&out, dir, "error: --input plain: no hook found");
+
+    // The CRD generator names the missing input, not the missing #[crd].
+    let out = run_bin(CRD_GEN, dir, &["--input", "nowhere", "--output-dir", "."]);
+    one_line_failure(&out, dir, "error: --input nowhere: no such directory");
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinked_directories_are_read_once_and_loops_are_errors() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // hooks/ is a link to a directory elsewhere, and a link under api/ reaches it again: it
+    // is read once, so the hook is generated once.
+    hello_crate(&dir.join("shared"));
+    std::fs::create_dir_all(dir.join("src/api")).unwrap();
+    symlink(dir.join("shared/hooks"), dir.join("src/hooks")).unwrap();
+    symlink("../../shared/hooks", dir.join("src/api/again")).unwrap();
+    let out = run_bin(
+        OPENAPI_GEN,
+        dir,
+        &[
+            "--version",
+            "v1",
+            "--input",
+            "src",
+            "--output-file",
+            "a.json",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("a.json")).unwrap()).unwrap();
+    assert_eq!(doc["paths"].as_object().unwrap().len(), 1);
+
+    // One loop (a link to the crate root) and two loops: one error line each, no hang.
+    let looped = dir.join("looped");
+    hello_crate(&looped);
+    symlink("..", looped.join("hooks/up")).unwrap();
+    let out = run_bin(OPENAPI_GEN, dir, &["--version", "v1", "--input", "looped"]);
+    let err = one_line_failure(&out, dir, "error: looped/hooks/up: symlink loop");
+    assert!(err.contains("back to looped"), "{err}");
+    symlink(".", looped.join("hooks/here")).unwrap();
+    let out = run_bin(OPENAPI_GEN, dir, &["--version", "v1", "--input", "looped"]);
+    let err = stderr(&out);
+    assert!(!out.status.success());
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with("error: looped/hooks/here: symlink loop"),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with("error: looped/hooks/up: symlink loop"),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_of_an_unreadable_file_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir(dir.join("adir.yaml")).unwrap();
+    std::fs::write(dir.join("latin1.yaml"), b"caf\xe9\n").unwrap();
+    let mut cases = vec![
+        ("missing.yaml", "No such file or directory"),
+        ("adir.yaml", "is a directory"),
+        ("latin1.yaml", "not UTF-8"),
+    ];
+    #[cfg(unix)]
+    {
+        let made = Command::new("mkfifo")
+            .arg(dir.join("fifo.yaml"))
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+        cases.push(("fifo.yaml", "not a regular file"));
+    }
+    for (name, reason) in cases {
+        let out = run_bin(OPENAPI_GEN, dir, &["--version", "v1", "--check", name]);
+        let err = stderr(&out);
+        assert!(!out.status.success(), "{name}: {err}");
+        assert!(
+            err.starts_with(&format!("error: cannot read {name}: ")) && err.contains(reason),
+            "{name}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+    }
+    // The CRD generator's check reads its manifests the same way.
+    let out = run_bin(CRD_GEN, dir, &["--check", "adir.yaml"]);
+    let err = stderr(&out);
+    assert!(!out.status.success());
+    assert!(
+        err.starts_with(
+            "error: cannot read adir.yaml/runtime.cluster.x-k8s.io_extensionconfigs.yaml: "
+        ),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn writes_go_through_symlinks_and_keep_permissions() {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir(dir.join("real")).unwrap();
+    std::fs::write(dir.join("real/doc.yaml"), "old\n").unwrap();
+    std::fs::set_permissions(
+        dir.join("real/doc.yaml"),
+        std::fs::Permissions::from_mode(0o640),
+    )
+    .unwrap();
+    symlink("real/doc.yaml", dir.join("doc.yaml")).unwrap();
+    let out = run_bin(
+        OPENAPI_GEN,
+        dir,
+        &["--version", "v1", "--output-file", "doc.yaml"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let link = std::fs::symlink_metadata(dir.join("doc.yaml")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link was replaced");
+    let text = std::fs::read_to_string(dir.join("real/doc.yaml")).unwrap();
+    assert!(text.contains("version: v1"), "{text}");
+    let mode = std::fs::metadata(dir.join("real/doc.yaml"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o7777, 0o640);
+    assert_eq!(files(dir), ["doc.yaml", "real"]);
+    assert_eq!(files(&dir.join("real")), ["doc.yaml"]);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_later_run_removes_its_own_stale_temporaries_only() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // Process ids are always below pid_max, so this one belongs to no process: a temporary
+    // left by a killed run. The test's own id is alive: a run in progress, kept.
+    let pid_max = std::fs::read_to_string("/proc/sys/kernel/pid_max").unwrap();
+    let dead = format!(".doc.yaml.tmp-{}", pid_max.trim());
+    let alive = format!(".doc.yaml.tmp-{}", std::process::id());
+    let other = ".notes.yaml.tmp-1".to_string();
+    for name in [&dead, &alive, &other] {
+        std::fs::write(dir.join(name), "partial").unwrap();
+    }
+    let out = run_bin(
+        OPENAPI_GEN,
+        dir,
+        &["--version", "v1", "--output-file", "doc.yaml"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut expected = vec![alive, other, "doc.yaml".to_string()];
+    expected.sort();
+    assert_eq!(files(dir), expected);
+}
+
+#[test]
+fn error_locations_of_an_absolute_input_are_paths_that_exist() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bad = "use capi_runtime::Schema;\n\n#[derive(Schema)]\n#[schema(package = \"x.io/v1\")]\npub struct Bad {\n    pub size: usize,\n}\n";
+    let src = tmp.path().join("work/src");
+    std::fs::create_dir_all(src.join("hooks")).unwrap();
+    std::fs::write(src.join("hooks/mod.rs"), bad).unwrap();
+    let src = src.canonicalize().unwrap();
+    let input = src.to_str().unwrap();
+    // Under the working directory: relative to it.
+    let work = tmp.path().join("work");
+    let out = run_bin(OPENAPI_GEN, &work, &["--version", "v1", "--input", input]);
+    let err = stderr(&out);
+    assert!(!out.status.success());
+    assert!(
+        err.starts_with("src/hooks/mod.rs:6:15: unsupported field type `usize`"),
+        "{err}"
+    );
+    assert!(work.join("src/hooks/mod.rs").exists());
+    // Elsewhere: absolute.
+    let other = tmp.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    let out = run_bin(OPENAPI_GEN, &other, &["--version", "v1", "--input", input]);
+    let err = stderr(&out);
+    assert!(!out.status.success());
+    let shown = format!("{}/hooks/mod.rs", src.display());
+    assert!(
+        err.starts_with(&format!("{shown}:6:15: unsupported field type `usize`")),
+        "{err}"
+    );
+    assert!(Path::new(&shown).exists());
+}

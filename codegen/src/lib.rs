@@ -2,12 +2,13 @@
 //!
 //! One pipeline (parse → resolve → check → emit) serves three frontends:
 //! - the derive macros (`capi-runtime-derive`), through [`expand_schema`] and [`expand_hook`];
-//! - the `runtime-openapi-gen` CLI, through [`load`] and [`emit::openapi::document`];
-//! - `cargo xtask codegen`, which regenerates every checked-in artifact.
+//! - the `runtime-openapi-gen` and `runtime-crd-gen` CLIs and `cargo xtask codegen`, through
+//!   [`read_crate`] (the [`CRATE_LAYOUT`] folders of a crate's `src/`), [`Options`] and
+//!   [`generate`].
 //!
 //! The derive sees one type at a time, so it serializes the model of that type into its
-//! expansion and leaves the links to the compiler; [`resolve::link_derived`] rebuilds the same
-//! [`model::Model`] from those pieces, and a test asserts that both frontends yield the same
+//! expansion and leaves the links to the compiler; `resolve::link_derived` rebuilds the same
+//! [`Model`] from those pieces, and a test asserts that both frontends yield the same
 //! document. This crate depends on no runtime crate (no kube, no k8s-openapi).
 //!
 //! # OpenAPI rules (Kubernetes openapi-gen, as Cluster API uses it)
@@ -20,22 +21,30 @@
 //!   values get their element's default.
 //! - `#[schema(enum)]` lists the values of a string enum, sorted.
 
-pub mod check;
+mod check;
 pub mod diag;
+#[doc(hidden)]
 pub mod emit;
 pub mod fs;
-pub mod markers;
+mod layout;
+mod markers;
+#[doc(hidden)]
 pub mod model;
+#[doc(hidden)]
 pub mod parse;
+#[doc(hidden)]
 pub mod resolve;
+#[doc(hidden)]
 pub mod source;
 
 use proc_macro2::TokenStream;
 
 pub use diag::{Diagnostics, Errors};
+pub use emit::crd::CrdFile;
 pub use emit::openapi::OpenApiOpt;
+pub use layout::CRATE_LAYOUT;
 pub use model::Model;
-pub use source::SourceFile;
+pub use source::{InputError, InputErrors, SourceFile, read_crate};
 
 /// The expansion of `#[derive(Schema)]`: the trait impls, or the errors as `compile_error!`.
 pub fn expand_schema(input: &syn::DeriveInput) -> TokenStream {
@@ -92,8 +101,184 @@ impl std::fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
-/// The CLI pipeline up to a checked model: parses `sources` plus the known external types,
-/// resolves every reference and runs the cross-cutting checks.
+/// What [`generate`] should produce, and from which sources.
+///
+/// ```no_run
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use capi_runtime_codegen::{Options, generate, read_crate};
+/// let sources = read_crate("src".as_ref(), "crate")?;
+/// let out = generate(&Options::new(sources).openapi("v1.2.3"))?;
+/// let document = out.openapi.expect("asked for");
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct Options {
+    /// The crate being generated (usually from [`read_crate`] with the name `crate`).
+    pub sources: Vec<SourceFile>,
+    /// Crates its files refer to (e.g. this SDK as `capi_runtime`): read to resolve names,
+    /// never generated themselves.
+    pub deps: Vec<SourceFile>,
+    /// Write the OpenAPI document of the hooks of [`sources`](Self::sources), with these
+    /// document options.
+    pub openapi: Option<OpenApiOpt>,
+    /// Write the CRD of every `#[crd(...)]` root of `sources`, naming this generator in the
+    /// manifests' annotation.
+    pub crds: Option<String>,
+    /// Write the conversion code of every `#[schema(hub = ...)]` type of `sources`, starting
+    /// the file with this preamble.
+    pub conversion: Option<String>,
+    /// Write the `Schema` impls of the known external types (k8s-openapi, serde_json).
+    pub external_impls: bool,
+}
+
+impl Options {
+    /// Options that read `sources` and produce nothing yet.
+    pub fn new(sources: Vec<SourceFile>) -> Self {
+        Options {
+            sources,
+            ..Self::default()
+        }
+    }
+
+    /// Adds crates the sources refer to.
+    pub fn deps(mut self, deps: Vec<SourceFile>) -> Self {
+        self.deps = deps;
+        self
+    }
+
+    /// Asks for the OpenAPI document, with `info.version` set to `version`.
+    pub fn openapi(mut self, version: impl Into<String>) -> Self {
+        self.openapi = Some(OpenApiOpt::with_version(version));
+        self
+    }
+
+    /// Asks for the CRD manifests, annotated as written by `generator`.
+    pub fn crds(mut self, generator: impl Into<String>) -> Self {
+        self.crds = Some(generator.into());
+        self
+    }
+
+    /// Asks for the conversion code, starting with `preamble`.
+    pub fn conversion(mut self, preamble: impl Into<String>) -> Self {
+        self.conversion = Some(preamble.into());
+        self
+    }
+
+    /// Asks for the `Schema` impls of the known external types.
+    pub fn external_impls(mut self) -> Self {
+        self.external_impls = true;
+        self
+    }
+}
+
+/// What [`generate`] produced: each output that [`Options`] asked for.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Generated {
+    /// The OpenAPI document (render it with [`to_yaml`] or [`to_json`]).
+    pub openapi: Option<serde_json::Value>,
+    /// The CRD manifests, sorted by file name (see also [`Generated::crd_yaml`]).
+    pub crds: Vec<CrdFile>,
+    /// The conversion code.
+    pub conversion: Option<String>,
+    /// The `Schema` impls of the external types.
+    pub external_impls: Option<String>,
+    /// The checked model: every type of the sources and their dependencies, the hooks of the
+    /// sources only. For emitters outside this list.
+    #[doc(hidden)]
+    pub model: Model,
+    primary: usize,
+    paths: Vec<String>,
+}
+
+impl Generated {
+    /// How many hooks the sources define (dependencies not counted).
+    pub fn hooks(&self) -> usize {
+        self.model.hooks.len()
+    }
+
+    /// The CRD manifests as `(file name, YAML text)`, each text starting with `---`.
+    #[cfg(feature = "yaml")]
+    pub fn crd_yaml(&self) -> Vec<(String, String)> {
+        self.crds
+            .iter()
+            .map(|c| {
+                (
+                    c.file_name.clone(),
+                    format!("---\n{}", to_yaml(&c.manifest)),
+                )
+            })
+            .collect()
+    }
+
+    /// True when `def` comes from the sources rather than from a dependency.
+    #[doc(hidden)]
+    pub fn is_primary(&self, def: &model::TypeDef) -> bool {
+        def.file.is_some_and(|f| f < self.primary)
+    }
+
+    /// Errors of a later stage, rendered against the input files.
+    #[doc(hidden)]
+    pub fn failure(&self, errors: Errors) -> Failure {
+        Failure {
+            errors,
+            paths: self.paths.clone(),
+        }
+    }
+}
+
+/// Runs the generator: parses the sources and their dependencies with the known external
+/// types, resolves and checks them, then emits each output `opts` asks for. Every error of the
+/// first stage that fails is returned at once.
+pub fn generate(opts: &Options) -> Result<Generated, Failure> {
+    let input = load_input(&opts.sources, &opts.deps)?;
+    let primary = opts.sources.len();
+    let mut model = input.model;
+    model.hooks.retain(|h| h.file.is_some_and(|f| f < primary));
+    let mut out = Generated {
+        openapi: None,
+        crds: Vec::new(),
+        conversion: None,
+        external_impls: None,
+        model,
+        primary,
+        paths: input.paths,
+    };
+    if let Some(opt) = &opts.openapi {
+        out.openapi = Some(emit::openapi::document(&out.model, opt));
+    }
+    if let Some(generator) = &opts.crds {
+        let model = primary_only(&out.model, primary, |t| t.crd = None);
+        out.crds = emit::crd::crds(&model, generator).map_err(|e| out.failure(e))?;
+    }
+    if let Some(preamble) = &opts.conversion {
+        let model = primary_only(&out.model, primary, |t| t.conversion = None);
+        out.conversion =
+            Some(emit::conversion::conversions(&model, preamble).map_err(|e| out.failure(e))?);
+    }
+    if opts.external_impls {
+        out.external_impls = Some(external_schema_impls()?);
+    }
+    Ok(out)
+}
+
+/// A copy of `model` where `clear` has been applied to every type that does not come from
+/// the first `n` (primary) files.
+fn primary_only(model: &Model, n: usize, clear: impl Fn(&mut model::TypeDef)) -> Model {
+    let mut model = model.clone();
+    for t in &mut model.types {
+        if t.file.is_none_or(|f| f >= n) {
+            clear(t);
+        }
+    }
+    model
+}
+
+/// The pipeline up to a checked model: parses `sources` plus the known external types,
+/// resolves every reference and runs the cross-cutting checks. [`generate`] is the entry point;
+/// this stays for the tests that compare the CLI's model with the derive's.
+#[doc(hidden)]
 pub fn load(sources: &[SourceFile]) -> Result<Model, Failure> {
     let all: Vec<SourceFile> = sources.iter().cloned().chain(source::external()).collect();
     let paths: Vec<String> = all.iter().map(|s| s.path.clone()).collect();
@@ -115,8 +300,9 @@ pub fn load(sources: &[SourceFile]) -> Result<Model, Failure> {
     Ok(model)
 }
 
-/// The Rust source of `src/generated/external_schemas.rs` in the runtime crate: `Schema` impls
-/// for the known external types.
+/// The `Schema` impls of the known external types; [`generate`] with
+/// [`Options::external_impls`] is the entry point.
+#[doc(hidden)]
 pub fn external_schema_impls() -> Result<String, Failure> {
     let sources = source::external();
     let paths: Vec<String> = sources.iter().map(|s| s.path.clone()).collect();
@@ -134,38 +320,8 @@ pub fn external_schema_impls() -> Result<String, Failure> {
     emit::rust::external_impls(&files).map_err(|errors| Failure { errors, paths })
 }
 
-/// The CRD manifests of every custom resource in `primary` (the types with `#[crd(...)]`), as
-/// `(file name, YAML)` pairs; `deps` are read for resolution only. `generator` is written into
-/// the manifests' annotation.
-#[cfg(feature = "yaml")]
-pub fn crd_files(
-    primary: &[SourceFile],
-    deps: &[SourceFile],
-    generator: &str,
-) -> Result<Vec<(String, String)>, Failure> {
-    let input = load_input(primary, deps)?;
-    let model = input.primary_only(primary.len(), |t| t.crd = None);
-    let crds = emit::crd::crds(&model, generator).map_err(|e| input.failure(e))?;
-    Ok(crds
-        .into_iter()
-        .map(|c| (c.file_name, format!("---\n{}", to_yaml(&c.manifest))))
-        .collect())
-}
-
-/// The conversion code for every type of `primary` with `#[schema(hub = ...)]`; `deps` are
-/// read for resolution only. `preamble` starts the file.
-pub fn conversion_code(
-    primary: &[SourceFile],
-    deps: &[SourceFile],
-    preamble: &str,
-) -> Result<String, Failure> {
-    let input = load_input(primary, deps)?;
-    // Only the conversions declared in the primary files.
-    let model = input.primary_only(primary.len(), |t| t.conversion = None);
-    emit::conversion::conversions(&model, preamble).map_err(|e| input.failure(e))
-}
-
 /// A loaded input: the checked model and the display paths of its files.
+#[doc(hidden)]
 #[derive(Debug)]
 pub struct Input {
     /// The model.
@@ -174,18 +330,6 @@ pub struct Input {
 }
 
 impl Input {
-    /// A copy of the model where `clear` has been applied to every type that does not come
-    /// from the first `n` (primary) files.
-    fn primary_only(&self, n: usize, clear: impl Fn(&mut model::TypeDef)) -> Model {
-        let mut model = self.model.clone();
-        for t in &mut model.types {
-            if t.file.is_none_or(|f| f >= n) {
-                clear(t);
-            }
-        }
-        model
-    }
-
     /// A failure of a later stage, rendered against this input's files.
     pub fn failure(&self, errors: Errors) -> Failure {
         Failure {
@@ -195,7 +339,8 @@ impl Input {
     }
 }
 
-/// [`load`] with the paths kept, for stages after loading.
+/// [`load`] of `primary` and `deps` with the paths kept, for stages after loading.
+#[doc(hidden)]
 pub fn load_input(primary: &[SourceFile], deps: &[SourceFile]) -> Result<Input, Failure> {
     let all: Vec<SourceFile> = primary.iter().chain(deps).cloned().collect();
     let model = load(&all)?;
@@ -207,15 +352,31 @@ pub fn load_input(primary: &[SourceFile], deps: &[SourceFile]) -> Result<Input, 
     Ok(Input { model, paths })
 }
 
-/// Like [`load`] for a crate with dependencies: `deps` (e.g. the `capi_runtime` crate's own
-/// sources) are read for resolution, but only the hooks of `primary` stay in the model.
-pub fn load_crate(primary: &[SourceFile], deps: &[SourceFile]) -> Result<Model, Failure> {
-    let all: Vec<SourceFile> = primary.iter().chain(deps).cloned().collect();
-    let mut model = load(&all)?;
-    model
-        .hooks
-        .retain(|h| h.file.is_some_and(|f| f < primary.len()));
-    Ok(model)
+/// Replaced by [`generate`] with [`Options::crds`]; kept until every caller has moved.
+#[doc(hidden)]
+#[cfg(feature = "yaml")]
+pub fn crd_files(
+    primary: &[SourceFile],
+    deps: &[SourceFile],
+    generator: &str,
+) -> Result<Vec<(String, String)>, Failure> {
+    let opts = Options::new(primary.to_vec())
+        .deps(deps.to_vec())
+        .crds(generator);
+    Ok(generate(&opts)?.crd_yaml())
+}
+
+/// Replaced by [`generate`] with [`Options::conversion`]; kept until every caller has moved.
+#[doc(hidden)]
+pub fn conversion_code(
+    primary: &[SourceFile],
+    deps: &[SourceFile],
+    preamble: &str,
+) -> Result<String, Failure> {
+    let opts = Options::new(primary.to_vec())
+        .deps(deps.to_vec())
+        .conversion(preamble);
+    Ok(generate(&opts)?.conversion.unwrap_or_default())
 }
 
 /// Renders a document as YAML (the canonical form of the published artifact).

@@ -12,7 +12,9 @@
 
 use std::path::{Path, PathBuf};
 
-use capi_runtime_codegen::{SourceFile, emit, expand_hook, expand_schema};
+use capi_runtime_codegen::{
+    Failure, Generated, Options, SourceFile, emit, expand_hook, expand_schema, generate,
+};
 use expect_test::expect_file;
 
 fn root() -> PathBuf {
@@ -38,13 +40,18 @@ fn source(dir: &str, name: &str, path: &Path) -> SourceFile {
 
 /// The runtime crate's own hook and API types, which cases use as `capi_runtime`.
 fn deps() -> Vec<SourceFile> {
-    capi_runtime_codegen::source::read_crate_dir(
-        &root().join("src"),
-        &["hooks", "api"],
-        "src/",
-        "capi_runtime",
-    )
-    .expect("readable runtime sources")
+    capi_runtime_codegen::read_crate(&root().join("src"), "capi_runtime")
+        .expect("readable runtime sources")
+}
+
+/// Every output of one case, as the CLI and xtask ask for them.
+fn generate_case(src: &SourceFile) -> Result<Generated, Failure> {
+    let opts = Options::new(vec![src.clone()])
+        .deps(deps())
+        .openapi("golden")
+        .crds("golden")
+        .conversion("// golden\n");
+    generate(&opts)
 }
 
 /// The expansion of every item of the file that carries one of our derives.
@@ -97,10 +104,11 @@ fn derives(attrs: &[syn::Attribute]) -> Vec<String> {
 fn ok_cases() {
     for (name, path) in cases("testdata/ok") {
         let src = source("testdata/ok", &name, &path);
-        let model = match capi_runtime_codegen::load_crate(std::slice::from_ref(&src), &deps()) {
-            Ok(m) => m,
+        let out = match generate_case(&src) {
+            Ok(out) => out,
             Err(f) => panic!("ok case {name} failed:\n{}", f.render()),
         };
+        let model = &out.model;
         // The fragment: the case's hooks (paths and their components) and the components of
         // every object type the case defines.
         let own: Vec<usize> = model
@@ -110,11 +118,8 @@ fn ok_cases() {
             .filter(|(_, t)| t.file == Some(0))
             .map(|(i, _)| i)
             .collect();
-        let mut doc = emit::openapi::document(
-            &model,
-            &capi_runtime_codegen::OpenApiOpt::with_version("golden"),
-        );
-        let extra = emit::openapi::components_of(&model, own);
+        let mut doc = out.openapi.clone().expect("asked for");
+        let extra = emit::openapi::components_of(model, own);
         let schemas = doc["components"]["schemas"].as_object_mut().unwrap();
         for (k, v) in extra.as_object().unwrap() {
             schemas.insert(k.clone(), v.clone());
@@ -129,9 +134,7 @@ fn ok_cases() {
             .assert_eq(&capi_runtime_codegen::to_yaml(&fragment));
         expect_file![out_dir.join("expand.rs")].assert_eq(&expand_file(&src.text));
         // Cases with custom resources or conversions also pin those outputs.
-        let crds = capi_runtime_codegen::crd_files(std::slice::from_ref(&src), &deps(), "golden")
-            .unwrap_or_else(|f| panic!("ok case {name}: {}", f.render()));
-        for (file, yaml) in crds {
+        for (file, yaml) in out.crd_yaml() {
             expect_file![out_dir.join(file)].assert_eq(&yaml);
         }
         if model
@@ -139,13 +142,8 @@ fn ok_cases() {
             .iter()
             .any(|t| t.file == Some(0) && t.conversion.is_some())
         {
-            let code = capi_runtime_codegen::conversion_code(
-                std::slice::from_ref(&src),
-                &deps(),
-                "// golden\n",
-            )
-            .unwrap_or_else(|f| panic!("ok case {name}: {}", f.render()));
-            expect_file![out_dir.join("conversion.rs")].assert_eq(&code);
+            let code = out.conversion.as_deref().expect("asked for");
+            expect_file![out_dir.join("conversion.rs")].assert_eq(code);
         }
     }
 }
@@ -155,10 +153,7 @@ fn err_cases() {
     for (name, path) in cases("testdata/err") {
         let src = source("testdata/err", &name, &path);
         // Loading, then the CRD and conversion emitters: the first stage that fails.
-        let one = std::slice::from_ref(&src);
-        let rendered = capi_runtime_codegen::load_crate(one, &deps())
-            .and_then(|_| capi_runtime_codegen::crd_files(one, &deps(), "golden"))
-            .and_then(|_| capi_runtime_codegen::conversion_code(one, &deps(), ""))
+        let rendered = generate_case(&src)
             .map(|_| panic!("err case {name} produced no error"))
             .unwrap_err()
             .render();
@@ -177,12 +172,7 @@ fn err_cases() {
 fn derive_reports_the_same_single_type_errors() {
     for (name, path) in cases("testdata/err") {
         let src = source("testdata/err", &name, &path);
-        let one = std::slice::from_ref(&src);
-        let cli = capi_runtime_codegen::load_crate(one, &deps())
-            .and_then(|_| capi_runtime_codegen::crd_files(one, &deps(), "golden"))
-            .and_then(|_| capi_runtime_codegen::conversion_code(one, &deps(), ""))
-            .map(|_| ())
-            .unwrap_err();
+        let cli = generate_case(&src).map(|_| ()).unwrap_err();
         let Ok(file) = syn::parse_file(&src.text) else {
             continue; // a syntax error: nothing for the derive to see
         };

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use capi_runtime_codegen::fs;
+use capi_runtime_codegen::{Options, fs, generate};
 use clap::Parser;
 
 #[path = "../inputs.rs"]
@@ -43,8 +43,9 @@ fn main() -> ExitCode {
 
 fn run(args: Args) -> Result<(), String> {
     let (primary, deps) = inputs::sources(args.input.as_deref())?;
-    let files =
-        capi_runtime_codegen::crd_files(&primary, &deps, GENERATOR).map_err(|f| f.render())?;
+    let files = generate(&Options::new(primary).deps(deps).crds(GENERATOR))
+        .map_err(|f| f.render())?
+        .crd_yaml();
     if files.is_empty() {
         return Err("error: no type carries #[crd(...)]; nothing to write".into());
     }
@@ -55,7 +56,8 @@ fn run(args: Args) -> Result<(), String> {
                 if let Err(e) =
                     inputs::check(&dir.join(name), yaml, "regenerate it with runtime-crd-gen")
                 {
-                    stale.push_str(&e);
+                    stale.push_str(e.trim_end());
+                    stale.push('\n');
                 }
             }
             if stale.is_empty() { Ok(()) } else { Err(stale) }
