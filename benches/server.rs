@@ -58,8 +58,7 @@ fn generate_patches(request: &GeneratePatchesRequest) -> GeneratePatchesResponse
 }
 
 fn kit_router() -> Router {
-    let mut builder = Server::builder();
-    builder
+    Server::builder()
         .handle(BeforeClusterCreate, "bench", |r: BeforeClusterCreateRequest| async move {
             Ok::<_, String>(before_cluster_create(&r))
         })
@@ -67,8 +66,9 @@ fn kit_router() -> Router {
         .handle(GeneratePatches, "bench", |r: GeneratePatchesRequest| async move {
             Ok::<_, String>(generate_patches(&r))
         })
-        .unwrap();
-    builder.build().router()
+        .unwrap()
+        .build()
+        .router()
 }
 
 fn json_response(body: Vec<u8>) -> Response {

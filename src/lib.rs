@@ -30,12 +30,25 @@ pub mod registry;
 #[cfg(feature = "client")]
 pub mod client;
 #[cfg(feature = "server")]
+pub mod https;
+#[cfg(feature = "server")]
 pub mod server;
 #[cfg(feature = "topology-mutation")]
 pub mod topology_mutation;
 mod generated;
 
 pub use capi_runtime_derive::{Hook, Schema};
+/// The k8s-openapi crate whose types (`ObjectMeta`, `LabelSelector`, ...) this crate's API
+/// uses. A binary still chooses its Kubernetes version with one of k8s-openapi's version
+/// features (see the README).
+pub use k8s_openapi;
+
+/// The traits a hook author or caller needs in scope, for `use capi_runtime::prelude::*;`:
+/// with them, `XResponse::success()` and `XResponse::failure(..)`, `request.settings()` and
+/// friends are callable.
+pub mod prelude {
+    pub use crate::hook::{Hook, HookRequest, HookResponse, Message};
+}
 pub use catalog::{Catalog, GroupVersionHook};
 pub use hook::{Hook, HookRequest, HookResponse, Message};
 pub use schema::Schema;

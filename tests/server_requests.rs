@@ -27,8 +27,7 @@ const DISCOVERY_PATH: &str = "/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery
 /// `fail` returns an error, `panic` panics, `hang` never answers, anything else succeeds with
 /// retryAfterSeconds 7.
 fn server(calls: Arc<AtomicUsize>) -> Server {
-    let mut builder = Server::builder();
-    builder
+    Server::builder()
         .handle(
             BeforeClusterCreate,
             HandlerOptions::new("bcc").timeout_seconds(1),
@@ -57,8 +56,8 @@ fn server(calls: Arc<AtomicUsize>) -> Server {
                 Ok::<_, String>(AfterControlPlaneInitializedResponse::success())
             },
         )
-        .unwrap();
-    builder.build()
+        .unwrap()
+        .build()
 }
 
 async fn send(
@@ -243,6 +242,33 @@ async fn unknown_paths_are_404_and_other_methods_405() {
 }
 
 #[tokio::test]
+async fn discovery_decodes_its_request_like_every_hook() {
+    // Upstream decodes the Discovery request like any other and answers Failure for a body
+    // that is not a DiscoveryRequest.
+    let router = server(Arc::default()).router();
+    for body in ["not json", "[]", r#"{"apiVersion": 1}"#] {
+        let answer = post_json(&router, DISCOVERY_PATH, body).await;
+        assert_eq!(answer["kind"], "DiscoveryResponse", "{body}");
+        assert_eq!(answer["status"], "Failure", "{body}");
+        assert!(
+            answer["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("error unmarshalling request"),
+            "{body}: {answer}"
+        );
+        assert!(answer.get("handlers").is_none(), "{body}: {answer}");
+    }
+    let answer = post_json(
+        &router,
+        DISCOVERY_PATH,
+        r#"{"apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1", "kind": "DiscoveryRequest"}"#,
+    )
+    .await;
+    assert_eq!(answer["status"], "Success");
+}
+
+#[tokio::test]
 async fn query_strings_are_ignored() {
     let router = server(Arc::default()).router();
     let answer = post_json(&router, &format!("{BCC_PATH}?timeout=10s"), "{}").await;
@@ -252,8 +278,7 @@ async fn query_strings_are_ignored() {
 #[tokio::test]
 async fn discovery_lists_the_registered_handlers_sorted() {
     let router = server(Arc::default()).router();
-    // Discovery ignores its body, as upstream.
-    let answer = post_json(&router, DISCOVERY_PATH, "not json").await;
+    let answer = post_json(&router, DISCOVERY_PATH, "{}").await;
     assert_eq!(
         answer,
         json!({
@@ -331,17 +356,20 @@ fn noop(
 
 #[test]
 fn registration_errors_name_the_problem() {
-    let mut builder = ServerBuilder::new();
-    builder.handle(BeforeClusterCreate, "one", noop).unwrap();
+    let builder = || {
+        ServerBuilder::new()
+            .handle(BeforeClusterCreate, "one", noop)
+            .unwrap()
+    };
 
-    let error = builder
+    let error = builder()
         .handle(BeforeClusterCreate, "One", noop)
         .unwrap_err();
     assert_eq!(
         error.to_string(),
         "invalid handler name \"One\": must consist of lower case alphanumeric characters or '-'"
     );
-    let error = builder
+    let error = builder()
         .handle(BeforeClusterCreate, "one", noop)
         .unwrap_err();
     assert_eq!(
@@ -349,7 +377,7 @@ fn registration_errors_name_the_problem() {
         "there is already a handler registered for path \
          \"/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/one\""
     );
-    let error = builder
+    let error = builder()
         .handle(
             BeforeClusterCreate,
             HandlerOptions::new("two").timeout_seconds(31),
@@ -369,6 +397,7 @@ fn registration_errors_name_the_problem() {
             .starts_with("hook \"BeforeClusterCreate\" does not exist in catalog: "),
         "{error}"
     );
+    let builder = builder();
     let names: Vec<_> = builder.registered().map(|(_, n)| n.to_string()).collect();
     assert_eq!(names, ["one"]);
 }

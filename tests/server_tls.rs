@@ -18,8 +18,7 @@ use server_pki::{
 const DISCOVERY: &str = "/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery";
 
 async fn start(dir: &std::path::Path, client_ca: bool) -> Result<RunningServer, ServerError> {
-    let mut builder = Server::builder();
-    builder
+    let mut builder = Server::builder()
         .host("127.0.0.1".parse().unwrap())
         .port(0)
         .cert_dir(dir)
@@ -33,7 +32,7 @@ async fn start(dir: &std::path::Path, client_ca: bool) -> Result<RunningServer, 
             },
         )?;
     if client_ca {
-        builder.client_ca_name("ca.crt");
+        builder = builder.client_ca_name("ca.crt");
     }
     builder.build().start().await
 }

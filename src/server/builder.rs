@@ -2,25 +2,25 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::future::Future;
-use std::marker::PhantomData;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Body;
+use axum::extract::Request;
 use axum::routing::{MethodRouter, post};
+use prometheus_client::registry::Registry;
 
 use super::Server;
 use super::discovery::{Advertised, discovery_response, validate_handler_name};
 use super::error::ServerError;
-use super::handler::{Endpoint, HandlerOptions};
-use super::metrics::ServerMetrics;
-use super::tls::TlsFiles;
+use super::handler::{Endpoint, Handler, HandlerOptions};
+use super::intake::Limits;
+use super::metrics::Metrics;
 use crate::catalog::{Catalog, GroupVersionHook, gvh_to_path};
 use crate::hook::Hook;
 use crate::hooks::v1alpha1::DEFAULT_HANDLERS_TIMEOUT_SECONDS;
+use crate::https::{HostOptions, Timeouts, TlsFiles};
 
 /// The port the server listens on unless told otherwise, as upstream.
 pub const DEFAULT_PORT: u16 = 9443;
@@ -54,7 +54,10 @@ pub struct ServerBuilder {
     tls_reload_interval: Duration,
     shutdown_grace: Duration,
     health_addr: Option<SocketAddr>,
-    metrics: ServerMetrics,
+    timeouts: Timeouts,
+    limits: Limits,
+    metrics: Metrics,
+    exposed: Option<Arc<Registry>>,
     handlers: BTreeMap<String, (Advertised, MethodRouter)>,
 }
 
@@ -95,64 +98,95 @@ impl ServerBuilder {
             tls_reload_interval: Duration::from_secs(2),
             shutdown_grace: Duration::from_secs(10),
             health_addr: None,
-            metrics: ServerMetrics::new(),
+            timeouts: Timeouts::default(),
+            limits: Limits::default(),
+            metrics: Metrics::new(),
+            exposed: None,
             handlers: BTreeMap::new(),
         }
     }
 
     /// The address to listen on (all interfaces by default).
-    pub fn host(&mut self, host: IpAddr) -> &mut Self {
+    pub fn host(mut self, host: IpAddr) -> Self {
         self.host = host;
         self
     }
 
     /// The port to listen on (9443 by default; 0 picks a free port, handy in tests).
-    pub fn port(&mut self, port: u16) -> &mut Self {
+    pub fn port(mut self, port: u16) -> Self {
         self.port = port;
         self
     }
 
     /// The directory holding the serving certificate and key.
-    pub fn cert_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+    pub fn cert_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.cert_dir = dir.into();
         self
     }
 
     /// The certificate file name in the certificate directory (`tls.crt` by default).
-    pub fn cert_name(&mut self, name: impl Into<String>) -> &mut Self {
+    pub fn cert_name(mut self, name: impl Into<String>) -> Self {
         self.cert_name = name.into();
         self
     }
 
     /// The key file name in the certificate directory (`tls.key` by default).
-    pub fn key_name(&mut self, name: impl Into<String>) -> &mut Self {
+    pub fn key_name(mut self, name: impl Into<String>) -> Self {
         self.key_name = name.into();
         self
     }
 
     /// A CA file name in the certificate directory. When set, clients must present a
     /// certificate signed by it (mutual TLS).
-    pub fn client_ca_name(&mut self, name: impl Into<String>) -> &mut Self {
+    pub fn client_ca_name(mut self, name: impl Into<String>) -> Self {
         self.client_ca_name = Some(name.into());
         self
     }
 
     /// How often the certificate files are checked for changes (2 s by default).
-    pub fn tls_reload_interval(&mut self, interval: Duration) -> &mut Self {
+    pub fn tls_reload_interval(mut self, interval: Duration) -> Self {
         self.tls_reload_interval = interval;
         self
     }
 
     /// How long a graceful shutdown waits for requests in flight (10 s by default).
-    pub fn shutdown_grace(&mut self, grace: Duration) -> &mut Self {
+    pub fn shutdown_grace(mut self, grace: Duration) -> Self {
         self.shutdown_grace = grace;
+        self
+    }
+
+    /// The connection deadlines (TLS handshake, request head, idle); see [`Timeouts`].
+    pub fn timeouts(mut self, timeouts: Timeouts) -> Self {
+        self.timeouts = timeouts;
+        self
+    }
+
+    /// Limits on the requests taken on at once, the body deadline and the body cap; see
+    /// [`Limits`].
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Records into `metrics` instead of metrics of the server's own; register them into your
+    /// registry with [`Metrics::register`].
+    pub fn metrics(mut self, metrics: Metrics) -> Self {
+        self.metrics = metrics;
+        self
+    }
+
+    /// Serves `registry` at `/metrics` instead of the server's own metrics, so that one process
+    /// exposes one registry (the server's and, say, the runtime client's metrics together).
+    /// Register the server's [`Metrics`] into it and pass them to [`metrics`](Self::metrics).
+    pub fn metrics_registry(mut self, registry: Arc<Registry>) -> Self {
+        self.exposed = Some(registry);
         self
     }
 
     /// Also serves `/healthz`, `/readyz` and `/metrics` over plain HTTP at `addr`, for probes
     /// and scrapers that should not need the serving certificate. The HTTPS listener serves
     /// them too.
-    pub fn health_addr(&mut self, addr: SocketAddr) -> &mut Self {
+    pub fn health_addr(mut self, addr: SocketAddr) -> Self {
         self.health_addr = Some(addr);
         self
     }
@@ -160,21 +194,19 @@ impl ServerBuilder {
     /// Registers `handler` for `hook` under `options` (a handler name, or [`HandlerOptions`]
     /// with a timeout and failure policy).
     ///
-    /// The handler is one async function from the hook's request to its response or an error;
-    /// an error becomes a Failure response carrying the error's text. It is served at
+    /// The handler is an async function from the hook's request, and optionally the call's
+    /// [`Context`](super::Context), to its response or an error; an error becomes a Failure
+    /// response carrying the error's text (see [`Handler`]). It is served at
     /// [`gvh_to_path`]`(hook, name)`. Fails when the hook is not in the catalog, the name is not
     /// a DNS-1123 label, the timeout is outside 0..=30 s, or the path is taken.
-    pub fn handle<H, F, Fut, E>(
-        &mut self,
+    pub fn handle<H, T>(
+        mut self,
         hook: H,
         options: impl Into<HandlerOptions>,
-        handler: F,
-    ) -> Result<&mut Self, ServerError>
+        handler: impl Handler<H, T>,
+    ) -> Result<Self, ServerError>
     where
         H: Hook,
-        F: Fn(H::Request) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<H::Response, E>> + Send + 'static,
-        E: fmt::Display + Send + 'static,
     {
         let _ = hook;
         let options = options.into();
@@ -208,16 +240,15 @@ impl ServerBuilder {
         if self.handlers.contains_key(&path) {
             return Err(ServerError::DuplicatePath(path));
         }
-        let endpoint = Arc::new(Endpoint::<H, F> {
-            name: options.name.clone(),
-            timeout: Duration::from_secs(timeout_seconds as u64),
-            metrics: self.metrics.endpoint(H::NAME, &options.name),
+        let endpoint = Arc::new(Endpoint::<H>::new(
+            &options.name,
+            Duration::from_secs(timeout_seconds as u64),
+            self.metrics.endpoint(H::NAME, &options.name),
             handler,
-            hook: PhantomData,
-        });
-        let route = post(move |body: Body| {
+        ));
+        let route = post(move |request: Request| {
             let endpoint = endpoint.clone();
-            async move { endpoint.serve(body).await }
+            async move { endpoint.serve(request).await }
         });
         self.handlers
             .insert(path, (Advertised { gvh, options }, route));
@@ -239,23 +270,26 @@ impl ServerBuilder {
     /// Builds the server. Nothing is read or bound yet; see [`Server::start`].
     pub fn build(self) -> Server {
         let discovery = self.discovery();
-        let tls = TlsFiles {
-            cert: self.cert_dir.join(&self.cert_name),
-            key: self.cert_dir.join(&self.key_name),
-            client_ca: self.client_ca_name.map(|n| self.cert_dir.join(n)),
-        };
+        let mut tls = TlsFiles::new(
+            self.cert_dir.join(&self.cert_name),
+            self.cert_dir.join(&self.key_name),
+        );
+        if let Some(name) = &self.client_ca_name {
+            tls = tls.client_ca(self.cert_dir.join(name));
+        }
+        let mut host = HostOptions::new(SocketAddr::new(self.host, self.port), tls);
+        host.tls_reload_interval = self.tls_reload_interval;
+        host.shutdown_grace = self.shutdown_grace;
+        host.health_addr = self.health_addr;
+        host.timeouts = self.timeouts;
         let routes = self.handlers.into_iter().map(|(path, (_, r))| (path, r));
         Server::assemble(
-            super::Settings {
-                addr: SocketAddr::new(self.host, self.port),
-                tls,
-                tls_reload_interval: self.tls_reload_interval,
-                shutdown_grace: self.shutdown_grace,
-                health_addr: self.health_addr,
-            },
+            host,
+            self.limits,
             discovery,
             routes.collect(),
             self.metrics,
+            self.exposed,
         )
     }
 }

@@ -2,12 +2,13 @@
 
 use std::io;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 
 use crate::catalog::CatalogError;
+use crate::https::{HostError, TlsError};
 
 /// Why the server could not be built or could not run.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ServerError {
     /// The hook of a handler is not in the server's catalog.
     #[error("hook \"{hook}\" does not exist in catalog: {source}")]
@@ -40,7 +41,7 @@ pub enum ServerError {
     #[error(transparent)]
     Tls(#[from] TlsError),
     /// The listening socket could not be opened.
-    #[error("failed to listen on {addr}: {source}")]
+    #[error("failed to listen on {addr}")]
     Bind {
         /// The address.
         addr: SocketAddr,
@@ -48,30 +49,16 @@ pub enum ServerError {
         source: io::Error,
     },
     /// The server stopped with an I/O error.
-    #[error("extension server failed: {0}")]
+    #[error("extension server failed")]
     Serve(#[source] io::Error),
 }
 
-/// Why a TLS configuration could not be built from the certificate files.
-#[derive(Debug, thiserror::Error)]
-pub enum TlsError {
-    /// A file could not be read.
-    #[error("failed to read {path}: {source}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: io::Error,
-    },
-    /// A file holds no usable PEM item of the expected kind.
-    #[error("failed to parse {path}: {reason}")]
-    Parse {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong.
-        reason: String,
-    },
-    /// rustls refused the certificate, the key or the client CA.
-    #[error("invalid TLS configuration: {0}")]
-    Config(String),
+impl From<HostError> for ServerError {
+    fn from(error: HostError) -> Self {
+        match error {
+            HostError::Tls(e) => ServerError::Tls(e),
+            HostError::Bind { addr, source } => ServerError::Bind { addr, source },
+            HostError::Serve(e) => ServerError::Serve(e),
+        }
+    }
 }

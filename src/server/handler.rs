@@ -1,27 +1,37 @@
-//! One registered handler and what happens to each request it serves.
+//! Handlers, and what happens to each request one serves.
 //!
 //! Every problem with a request on a handler's path becomes HTTP 200 with a Failure response of
 //! the hook's response type, because Cluster API treats any other status as "extension
 //! unreachable", which an `Ignore` failure policy would silently swallow.
+//!
+//! Handler bodies run on tokio's blocking pool, each driven by its own thread: a handler that
+//! blocks its thread (a synchronous client, `std::thread::sleep`, heavy computation) delays
+//! only itself, never the server's other requests, and its timeout answers Failure on time.
+//! When the timeout passes, the handler's future is dropped at its next `.await`; a handler
+//! blocked inside a synchronous call runs on, detached, until that call returns (it keeps its
+//! slot among the requests in flight until then).
 
 use std::any::Any;
 use std::fmt;
 use std::future::Future;
 use std::marker::PhantomData;
 use std::panic::AssertUnwindSafe;
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use axum::body::Body;
+use axum::extract::Request;
 use axum::response::{IntoResponse, Response};
 use futures::FutureExt;
+use futures::future::BoxFuture;
 use http::{HeaderValue, StatusCode, header};
+use tokio::time::Instant;
 
+use super::context::{Context, requested_timeout};
+use super::intake::{Admitted, Refusal};
 use super::metrics::EndpointMetrics;
 use crate::hook::{Hook, HookResponse, Message};
 use crate::hooks::v1alpha1::FailurePolicy;
-
-/// The largest request body the server reads: 20 MiB, as upstream.
-pub const MAX_REQUEST_BODY_BYTES: usize = 20 << 20;
 
 /// How a handler is advertised in Discovery: its name and the call options Cluster API should
 /// use. `From<&str>` gives a handler with Cluster API's defaults (10 s, `Fail`).
@@ -73,12 +83,74 @@ impl From<String> for HandlerOptions {
     }
 }
 
+/// A hook handler: an async function from the hook's request (and, optionally, the call's
+/// [`Context`]) to its response or an error whose text becomes the Failure message.
+///
+/// Implemented for every `Fn(H::Request) -> impl Future<Output = Result<H::Response, E>>` and
+/// every `Fn(H::Request, Context) -> ...` with `E: Display`; `T` only tells the two forms
+/// apart, as axum's handlers do, and is inferred. Closures need their argument types written
+/// out (`|request: BeforeClusterCreateRequest| async { ... }`).
+pub trait Handler<H: Hook, T>: Send + Sync + 'static {
+    /// Starts handling one request.
+    fn call(
+        &self,
+        request: H::Request,
+        context: Context,
+    ) -> BoxFuture<'static, Result<H::Response, String>>;
+}
+
+/// Marks handlers that take the request alone.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct RequestOnly;
+
+/// Marks handlers that take the request and its [`Context`].
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct WithContext;
+
+impl<H, F, Fut, E> Handler<H, RequestOnly> for F
+where
+    H: Hook,
+    F: Fn(H::Request) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<H::Response, E>> + Send + 'static,
+    E: fmt::Display + Send + 'static,
+{
+    fn call(
+        &self,
+        request: H::Request,
+        _context: Context,
+    ) -> BoxFuture<'static, Result<H::Response, String>> {
+        let future = self(request);
+        Box::pin(async move { future.await.map_err(|e| e.to_string()) })
+    }
+}
+
+impl<H, F, Fut, E> Handler<H, WithContext> for F
+where
+    H: Hook,
+    F: Fn(H::Request, Context) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<H::Response, E>> + Send + 'static,
+    E: fmt::Display + Send + 'static,
+{
+    fn call(
+        &self,
+        request: H::Request,
+        context: Context,
+    ) -> BoxFuture<'static, Result<H::Response, String>> {
+        let future = self(request, context);
+        Box::pin(async move { future.await.map_err(|e| e.to_string()) })
+    }
+}
+
 /// Why a request was answered with Failure instead of reaching or leaving the handler normally.
 /// The label value is what the failure metric records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum FailureReason {
-    /// The body could not be read, or was over the cap.
+    /// The body could not be read in time, or was over the cap.
     Read,
+    /// No slot among the requests in flight came free in time.
+    Busy,
     /// The body is not a JSON request of the hook.
     Decode,
     /// The body names another apiVersion or kind.
@@ -92,8 +164,9 @@ pub(crate) enum FailureReason {
 }
 
 impl FailureReason {
-    pub(crate) const ALL: [FailureReason; 6] = [
+    pub(crate) const ALL: [FailureReason; 7] = [
         FailureReason::Read,
+        FailureReason::Busy,
         FailureReason::Decode,
         FailureReason::TypeMeta,
         FailureReason::Handler,
@@ -104,6 +177,7 @@ impl FailureReason {
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             FailureReason::Read => "read",
+            FailureReason::Busy => "busy",
             FailureReason::Decode => "decode",
             FailureReason::TypeMeta => "type_meta",
             FailureReason::Handler => "handler_error",
@@ -114,102 +188,210 @@ impl FailureReason {
 }
 
 /// A failed request: the reason and the message the Failure response carries.
-struct Failed {
-    reason: FailureReason,
-    message: String,
+pub(crate) struct Failed {
+    pub(crate) reason: FailureReason,
+    pub(crate) message: String,
 }
 
-/// A registered handler of hook `H`: the author's function `F` with its options.
-pub(crate) struct Endpoint<H, F> {
-    pub(crate) name: String,
+impl From<Refusal> for Failed {
+    fn from(refusal: Refusal) -> Self {
+        Failed {
+            reason: refusal.reason,
+            message: refusal.message,
+        }
+    }
+}
+
+type BoxedHandler<H> = Arc<
+    dyn Fn(
+            <H as Hook>::Request,
+            Context,
+        ) -> BoxFuture<'static, Result<<H as Hook>::Response, String>>
+        + Send
+        + Sync,
+>;
+
+/// A registered handler of hook `H` with its options.
+pub(crate) struct Endpoint<H: Hook> {
+    pub(crate) name: Arc<str>,
     pub(crate) timeout: Duration,
     pub(crate) metrics: EndpointMetrics,
-    pub(crate) handler: F,
-    pub(crate) hook: PhantomData<fn() -> H>,
+    handler: BoxedHandler<H>,
+    hook: PhantomData<fn() -> H>,
 }
 
-impl<H, F, Fut, E> Endpoint<H, F>
-where
-    H: Hook,
-    F: Fn(H::Request) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<H::Response, E>> + Send + 'static,
-    E: fmt::Display + Send + 'static,
-{
-    /// Answers one request body. The answer is always HTTP 200 with a JSON response of the
-    /// hook, except when the response cannot be serialized (500, as upstream).
-    pub(crate) async fn serve(&self, body: Body) -> Response {
-        let started = Instant::now();
-        let mut response = match self.process(body).await {
-            Ok(response) => {
-                tracing::debug!(hook = H::NAME, handler = %self.name, "handled hook request");
-                self.metrics.record_success();
-                response
-            }
-            Err(failed) => {
-                tracing::warn!(
-                    hook = H::NAME,
-                    handler = %self.name,
-                    reason = failed.reason.as_str(),
-                    message = %failed.message,
-                    "answering hook request with Failure"
-                );
-                self.metrics.record_failure(failed.reason);
-                H::Response::failure(failed.message)
-            }
-        };
-        // Upstream leaves the type metadata empty; filling it in is harmless and lets a reader of
-        // the body tell what it is.
-        response.set_type_meta(H::API_VERSION, H::RESPONSE_KIND);
-        let answer = json_response(&response);
-        self.metrics.observe_duration(started.elapsed());
-        answer
+impl<H: Hook> Endpoint<H> {
+    pub(crate) fn new<T>(
+        name: &str,
+        timeout: Duration,
+        metrics: EndpointMetrics,
+        handler: impl Handler<H, T>,
+    ) -> Self {
+        Endpoint {
+            name: name.into(),
+            timeout,
+            metrics,
+            handler: Arc::new(move |request, context| handler.call(request, context)),
+            hook: PhantomData,
+        }
     }
 
-    async fn process(&self, body: Body) -> Result<H::Response, Failed> {
-        let bytes = axum::body::to_bytes(body, MAX_REQUEST_BODY_BYTES)
+    /// Answers one request. The answer is always HTTP 200 with a JSON response of the hook,
+    /// except when the response cannot be serialized (500, as upstream).
+    pub(crate) async fn serve(&self, request: Request) -> Response {
+        let started = Instant::now();
+        let outcome = self.process(request, started).await;
+        respond::<H>(outcome, &self.metrics, started, &self.name)
+    }
+
+    async fn process(&self, request: Request, started: Instant) -> Result<H::Response, Failed> {
+        let (mut parts, body) = request.into_parts();
+        let slot = admitted(&mut parts)?;
+        let requested = requested_timeout(parts.uri.query());
+        let timeout = requested.map_or(self.timeout, |r| r.min(self.timeout));
+        let deadline = started + timeout;
+        let bytes = axum::body::to_bytes(body, usize::MAX)
             .await
             .map_err(|e| Failed {
                 reason: FailureReason::Read,
-                message: format!("error reading request: {}", read_error_text(&e)),
+                message: format!("error reading request: {e}"),
             })?;
-        // serde's derived structs also accept a JSON array of their fields in order; a hook
-        // request is always an object, so anything else is refused before decoding.
-        if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-            return Err(Failed {
-                reason: FailureReason::Decode,
-                message: "error unmarshalling request: the body is not a JSON object".to_string(),
-            });
-        }
-        let request: H::Request = serde_json::from_slice(&bytes).map_err(|e| Failed {
-            reason: FailureReason::Decode,
-            message: format!("error unmarshalling request: {e}"),
-        })?;
-        check_type_meta::<H>(&request)?;
-        // The call itself runs inside the guarded future, so a panic before the first await is
-        // caught as well as one after it.
-        let call = AssertUnwindSafe(async { (self.handler)(request).await }).catch_unwind();
-        match tokio::time::timeout(self.timeout, call).await {
-            Ok(Ok(Ok(response))) => Ok(response),
-            Ok(Ok(Err(error))) => Err(Failed {
+        let request = decode_request::<H>(&bytes)?;
+        drop(bytes);
+        let context = Context::new(self.name.clone(), parts.headers, requested, deadline);
+        let future = (self.handler)(request, context);
+        match run_detached(future, deadline, slot).await {
+            Outcome::Answered(Ok(response)) => Ok(response),
+            Outcome::Answered(Err(message)) => Err(Failed {
                 reason: FailureReason::Handler,
-                message: error.to_string(),
+                message,
             }),
-            Ok(Err(panic)) => Err(Failed {
+            Outcome::Panicked(text) => Err(Failed {
                 reason: FailureReason::Panic,
-                message: format!(
-                    "handler \"{}\" panicked: {}",
-                    self.name,
-                    panic_text(panic.as_ref())
-                ),
+                message: format!("handler \"{}\" panicked: {text}", self.name),
             }),
-            Err(_) => Err(Failed {
+            Outcome::TimedOut => Err(Failed {
                 reason: FailureReason::Timeout,
                 message: format!(
-                    "handler \"{}\" did not answer within {}s",
+                    "handler \"{}\" did not answer within {}",
                     self.name,
-                    self.timeout.as_secs()
+                    seconds(timeout)
                 ),
             }),
+        }
+    }
+}
+
+/// `10s`, `1.5s`: how a timeout is named in messages.
+fn seconds(d: Duration) -> String {
+    if d.subsec_nanos() == 0 {
+        format!("{}s", d.as_secs())
+    } else {
+        format!("{}s", d.as_secs_f64())
+    }
+}
+
+/// Takes what admission found out of the request: the slot, or the refusal.
+pub(crate) fn admitted(
+    parts: &mut http::request::Parts,
+) -> Result<Option<Arc<tokio::sync::OwnedSemaphorePermit>>, Failed> {
+    match parts.extensions.remove::<Admitted>() {
+        Some(Admitted::Ready(slot)) => Ok(slot),
+        Some(Admitted::Refused(refusal)) => Err(refusal.into()),
+        // Served without the admission layer (a caller's own router): nothing to hold.
+        None => Ok(None),
+    }
+}
+
+/// Decodes a request body of hook `H`.
+pub(crate) fn decode_request<H: Hook>(bytes: &[u8]) -> Result<H::Request, Failed> {
+    // serde's derived structs also accept a JSON array of their fields in order; a hook
+    // request is always an object, so anything else is refused before decoding.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(Failed {
+            reason: FailureReason::Decode,
+            message: "error unmarshalling request: the body is not a JSON object".to_string(),
+        });
+    }
+    let request: H::Request = serde_json::from_slice(bytes).map_err(|e| Failed {
+        reason: FailureReason::Decode,
+        message: format!("error unmarshalling request: {e}"),
+    })?;
+    check_type_meta::<H>(&request)?;
+    Ok(request)
+}
+
+/// Turns the outcome of a request into the HTTP answer, logging and counting it.
+pub(crate) fn respond<H: Hook>(
+    outcome: Result<H::Response, Failed>,
+    metrics: &EndpointMetrics,
+    started: Instant,
+    handler: &str,
+) -> Response {
+    let mut response = match outcome {
+        Ok(response) => {
+            tracing::debug!(hook = H::NAME, handler, "handled hook request");
+            metrics.record_success();
+            response
+        }
+        Err(failed) => {
+            tracing::warn!(
+                hook = H::NAME,
+                handler,
+                reason = failed.reason.as_str(),
+                message = %failed.message,
+                "answering hook request with Failure"
+            );
+            metrics.record_failure(failed.reason);
+            H::Response::failure(failed.message)
+        }
+    };
+    // Upstream leaves the type metadata empty; filling it in is harmless and lets a reader of
+    // the body tell what it is.
+    response.set_type_meta(H::API_VERSION, H::RESPONSE_KIND);
+    let answer = json_response(&response);
+    metrics.observe_duration(started.elapsed());
+    answer
+}
+
+/// How a handler run ended.
+enum Outcome<R> {
+    Answered(Result<R, String>),
+    Panicked(String),
+    TimedOut,
+}
+
+/// Runs `future` on a blocking-pool thread of its own until `deadline`. The slot is released
+/// when the handler's work is over, not when the answer goes out.
+async fn run_detached<R: Send + 'static>(
+    future: BoxFuture<'static, Result<R, String>>,
+    deadline: Instant,
+    slot: Option<Arc<tokio::sync::OwnedSemaphorePermit>>,
+) -> Outcome<R> {
+    let (cancel, cancelled) = tokio::sync::oneshot::channel::<()>();
+    let runtime = tokio::runtime::Handle::current();
+    let task = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        runtime.block_on(async move {
+            tokio::select! {
+                biased;
+                // Sent on timeout, or dropped when the caller went away.
+                _ = cancelled => None,
+                outcome = AssertUnwindSafe(future).catch_unwind() => Some(outcome),
+            }
+        })
+    });
+    match tokio::time::timeout_at(deadline, task).await {
+        Ok(Ok(Some(Ok(answer)))) => Outcome::Answered(answer),
+        Ok(Ok(Some(Err(panic)))) => Outcome::Panicked(panic_text(panic.as_ref())),
+        Ok(Ok(None)) => Outcome::TimedOut,
+        Ok(Err(join)) => match join.try_into_panic() {
+            Ok(panic) => Outcome::Panicked(panic_text(panic.as_ref())),
+            Err(e) => Outcome::Panicked(e.to_string()),
+        },
+        Err(_) => {
+            let _ = cancel.send(());
+            Outcome::TimedOut
         }
     }
 }
@@ -233,19 +415,6 @@ fn check_type_meta<H: Hook>(request: &H::Request) -> Result<(), Failed> {
             H::REQUEST_KIND
         ),
     })
-}
-
-/// The text of a body-read error. A body over the cap surfaces as a length-limit error somewhere
-/// in the source chain; name the cap then, since that is what the caller can act on.
-fn read_error_text(error: &axum::Error) -> String {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
-    while let Some(e) = source {
-        if e.is::<http_body_util::LengthLimitError>() {
-            return format!("request body is larger than {MAX_REQUEST_BODY_BYTES} bytes");
-        }
-        source = e.source();
-    }
-    error.to_string()
 }
 
 fn panic_text(panic: &(dyn Any + Send)) -> String {

@@ -1,7 +1,8 @@
 //! Prometheus metrics of the extension server.
 //!
-//! Each server owns its registry (no global state). Label sets are resolved once per handler
-//! when the server is built, so serving a request only bumps atomics.
+//! No global state: a server records into the [`Metrics`] it was given (or into its own) and
+//! serves the registry it was given (or its own). Label sets are resolved once per handler when
+//! the server is built, so serving a request only bumps atomics.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -38,43 +39,62 @@ struct HandlerLabels {
     handler: String,
 }
 
-/// The metric families of one server.
-pub(crate) struct ServerMetrics {
-    registry: Registry,
+/// The metric families of an extension server: requests by hook, handler and status,
+/// Failure answers by reason, and durations. Cloning shares the families.
+#[derive(Clone, Debug)]
+pub struct Metrics {
     requests: Family<RequestLabels, Counter>,
     failures: Family<FailureLabels, Counter>,
     durations: Family<HandlerLabels, Histogram>,
 }
 
-impl ServerMetrics {
-    pub(crate) fn new() -> Self {
-        let mut registry = Registry::with_prefix(PREFIX);
-        let requests = Family::<RequestLabels, Counter>::default();
-        let failures = Family::<FailureLabels, Counter>::default();
-        let durations =
-            Family::<HandlerLabels, Histogram>::new_with_constructor(new_duration_histogram as _);
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Metrics {
+    /// New, empty families, registered nowhere yet.
+    pub fn new() -> Self {
+        Metrics {
+            requests: Family::default(),
+            failures: Family::default(),
+            durations: Family::new_with_constructor(new_duration_histogram as _),
+        }
+    }
+
+    /// Registers the families into `registry` under the `capi_runtime_sdk_extension` prefix.
+    pub fn register(&self, registry: &mut Registry) {
+        let registry = registry.sub_registry_with_prefix(PREFIX);
+        let (requests, failures, durations) = (
+            self.requests.clone(),
+            self.failures.clone(),
+            self.durations.clone(),
+        );
         registry.register(
             "requests",
             "Hook requests answered, by hook, handler and response status",
-            requests.clone(),
+            requests,
         );
         registry.register(
             "request_failures",
             "Hook requests answered with Failure by the server itself or because the handler \
              failed, by reason",
-            failures.clone(),
+            failures,
         );
         registry.register(
             "request_duration_seconds",
             "Time from receiving a hook request to having its response ready",
-            durations.clone(),
-        );
-        ServerMetrics {
-            registry,
-            requests,
-            failures,
             durations,
-        }
+        );
+    }
+
+    /// A registry holding only these families.
+    pub(crate) fn own_registry(&self) -> Registry {
+        let mut registry = Registry::default();
+        self.register(&mut registry);
+        registry
     }
 
     /// The handles one handler updates. `handler` is empty for Discovery.
@@ -111,13 +131,13 @@ impl ServerMetrics {
             duration,
         }
     }
+}
 
-    /// The registry in the Prometheus text exposition format.
-    pub(crate) fn encode(&self) -> String {
-        let mut out = String::new();
-        encode(&mut out, &self.registry).expect("writing to a String cannot fail");
-        out
-    }
+/// `registry` in the Prometheus text exposition format.
+pub(crate) fn encode_registry(registry: &Registry) -> String {
+    let mut out = String::new();
+    encode(&mut out, registry).expect("writing to a String cannot fail");
+    out
 }
 
 fn new_duration_histogram() -> Histogram {

@@ -23,14 +23,18 @@
 //! }
 //!
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! let mut builder = Server::builder();
-//! builder
+//! Server::builder()
 //!     .cert_dir("/tmp/k8s-webhook-server/serving-certs")
-//!     .handle(BeforeClusterCreate, "before-cluster-create", before_cluster_create)?;
-//! builder.build().run(capi_runtime::server::shutdown_signal()).await?;
+//!     .handle(BeforeClusterCreate, "before-cluster-create", before_cluster_create)?
+//!     .build()
+//!     .run(capi_runtime::server::shutdown_signal())
+//!     .await?;
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! A handler that needs the call's headers, the handler name or the caller's `?timeout=`
+//! takes a [`Context`] as second argument: `async fn(Request, Context) -> Result<..>`.
 //!
 //! # Answers on bad input
 //!
@@ -38,63 +42,66 @@
 //! hook's response type whose message says what went wrong: a body over 20 MiB
 //! (`error reading request: …`), a body that is not the hook's JSON request
 //! (`error unmarshalling request: …`), an `apiVersion` or `kind` naming another request, a
-//! handler error (its text), a panic, or a handler that outlives its timeout. Cluster API
-//! treats any other status as "extension unreachable", which an `Ignore` failure policy would
-//! silently swallow. Each case is logged and counted. An unknown path gets 404 and a method
-//! other than POST gets 405.
+//! handler error (its text), a panic, a handler that outlives its timeout, a body that does not
+//! arrive within the body deadline, or no free slot among the requests in flight ("server
+//! busy"). Cluster API treats any other status as "extension unreachable", which an `Ignore`
+//! failure policy would silently swallow. Each case is logged and counted. An unknown path gets
+//! 404 and a method other than POST gets 405.
+//!
+//! # Limits
+//!
+//! Connections are bounded by the HTTPS host's deadlines ([`Timeouts`]: TLS handshake 10 s,
+//! request head 32 s, idle 90 s); requests by [`Limits`] (16 in flight, 5 s waiting for a slot,
+//! 30 s to read a body, 20 MiB per body). Handler bodies run on tokio's blocking pool, so a
+//! handler that blocks its thread stalls only itself (see [`Handler`]).
 
 mod builder;
+mod context;
 mod discovery;
 mod error;
 mod handler;
+mod intake;
 mod metrics;
 mod router;
 mod serve;
-mod tls;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Router;
 use axum::routing::MethodRouter;
 
+pub use crate::https::{Timeouts, TlsError, shutdown_signal};
 pub use builder::{
     DEFAULT_CERT_NAME, DEFAULT_KEY_NAME, DEFAULT_PORT, MAX_TIMEOUT_SECONDS, ServerBuilder,
     default_cert_dir,
 };
-pub use error::{ServerError, TlsError};
-pub use handler::{HandlerOptions, MAX_REQUEST_BODY_BYTES};
+pub use context::Context;
+pub use error::ServerError;
+pub use handler::{Handler, HandlerOptions, RequestOnly, WithContext};
+pub use intake::{DISCARD_LIMIT, Limits, MAX_REQUEST_BODY_BYTES};
+pub use metrics::Metrics;
 pub use router::{HEALTHZ_PATH, METRICS_PATH, READYZ_PATH, discovery_path};
-pub use serve::{RunningServer, shutdown_signal};
+pub use serve::RunningServer;
 
 use crate::hook::Hook;
 use crate::hooks::v1alpha1::{Discovery, DiscoveryResponse};
-use metrics::ServerMetrics;
-use tls::TlsFiles;
-
-/// How the server listens; fixed when it is built.
-#[derive(Clone, Debug)]
-struct Settings {
-    addr: SocketAddr,
-    tls: TlsFiles,
-    tls_reload_interval: Duration,
-    shutdown_grace: Duration,
-    health_addr: Option<SocketAddr>,
-}
+use crate::https::HostOptions;
+use prometheus_client::registry::Registry;
 
 /// A built extension server, ready to [`start`](Server::start).
 pub struct Server {
-    settings: Settings,
+    host: HostOptions,
     discovery: DiscoveryResponse,
     router: Router,
-    metrics: Arc<ServerMetrics>,
+    ops: Router,
+    exposed: Arc<Registry>,
 }
 
 impl std::fmt::Debug for Server {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Server")
-            .field("settings", &self.settings)
+            .field("host", &self.host)
             .field("handlers", &self.discovery.handlers.len())
             .finish_non_exhaustive()
     }
@@ -107,24 +114,29 @@ impl Server {
     }
 
     fn assemble(
-        settings: Settings,
+        host: HostOptions,
+        limits: Limits,
         discovery: DiscoveryResponse,
         routes: Vec<(String, MethodRouter)>,
-        metrics: ServerMetrics,
+        metrics: Metrics,
+        exposed: Option<Arc<Registry>>,
     ) -> Server {
         let discovery_metrics = metrics.endpoint(Discovery::NAME, "");
-        let metrics = Arc::new(metrics);
+        let exposed = exposed.unwrap_or_else(|| Arc::new(metrics.own_registry()));
         let router = router::hook_router(
             routes,
             discovery::discovery_body(&discovery),
             discovery_metrics,
-            metrics.clone(),
+            exposed.clone(),
+            intake::Intake::new(limits),
         );
+        let ops = router::ops_router(exposed.clone());
         Server {
-            settings,
+            host,
             discovery,
             router,
-            metrics,
+            ops,
+            exposed,
         }
     }
 
@@ -141,11 +153,11 @@ impl Server {
 
     /// The address the server will listen on.
     pub fn addr(&self) -> SocketAddr {
-        self.settings.addr
+        self.host.addr
     }
 
     /// The metrics in the Prometheus text format, as `/metrics` serves them.
     pub fn metrics_text(&self) -> String {
-        self.metrics.encode()
+        metrics::encode_registry(&self.exposed)
     }
 }

@@ -8,9 +8,14 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use bytes::Bytes;
 use http::{HeaderValue, StatusCode, header};
+use prometheus_client::registry::Registry;
+use tokio::time::Instant;
 
-use super::handler::{MAX_REQUEST_BODY_BYTES, json_bytes_response};
-use super::metrics::{EndpointMetrics, ServerMetrics};
+use super::handler::{
+    Failed, FailureReason, admitted, decode_request, json_bytes_response, respond,
+};
+use super::intake::{Intake, admit};
+use super::metrics::{EndpointMetrics, encode_registry};
 use crate::catalog::{GroupVersionHook, gvh_to_path};
 use crate::hooks::v1alpha1::Discovery;
 
@@ -27,59 +32,68 @@ pub fn discovery_path() -> String {
 }
 
 /// All routes of a server. Paths match exactly (query strings such as Cluster API's
-/// `?timeout=10s` are ignored); a known path answers only POST (405 otherwise, with `Allow`);
-/// anything else is 404.
+/// `?timeout=10s` are read by the handlers, not by routing); a known path answers only POST
+/// (405 otherwise, with `Allow`); anything else is 404. Every request first passes admission
+/// ([`intake`](super::intake)).
 pub(crate) fn hook_router(
     routes: Vec<(String, MethodRouter)>,
     discovery: Bytes,
     discovery_metrics: EndpointMetrics,
-    metrics: Arc<ServerMetrics>,
+    exposed: Arc<Registry>,
+    intake: Intake,
 ) -> Router {
     let mut router = Router::new();
     for (path, route) in routes {
         router = router.route(&path, route);
     }
-    let discovery_route = post(move || {
+    let discovery_route = post(move |request: Request| {
         let body = discovery.clone();
         let metrics = discovery_metrics.clone();
-        async move {
-            // Discovery ignores the request body, as upstream; the answer never changes.
-            metrics.record_success();
-            json_bytes_response(body)
-        }
+        async move { serve_discovery(request, body, &metrics).await }
     });
     router
         .route(&discovery_path(), discovery_route)
-        .merge(ops_router(metrics))
+        .merge(ops_router(exposed))
         .fallback(not_found)
-        .layer(axum::middleware::from_fn(read_body_first))
+        .layer(axum::middleware::from_fn_with_state(intake, admit))
 }
 
-/// Reads every request body (up to the cap) before routing. A connection whose request body
-/// was left unread cannot carry the next request, so answers that ignore the body (Discovery,
-/// 404, 405) would otherwise make a keep-alive client's next request fail. A body over the cap
-/// is passed on as its read error, which hook handlers turn into a Failure response.
-async fn read_body_first(request: Request, next: axum::middleware::Next) -> Response {
-    let (parts, body) = request.into_parts();
-    let body = match axum::body::to_bytes(body, MAX_REQUEST_BODY_BYTES).await {
-        Ok(bytes) => axum::body::Body::from(bytes),
-        Err(e) => {
-            axum::body::Body::from_stream(futures::stream::once(async move { Err::<Bytes, _>(e) }))
-        }
+/// Discovery decodes its request like every other hook (a body that is not a
+/// DiscoveryRequest is answered Failure, as upstream) and answers the list computed when the
+/// server was built.
+async fn serve_discovery(request: Request, body: Bytes, metrics: &EndpointMetrics) -> Response {
+    let started = Instant::now();
+    let (mut parts, request_body) = request.into_parts();
+    let checked = async {
+        let _slot = admitted(&mut parts)?;
+        let bytes = axum::body::to_bytes(request_body, usize::MAX)
+            .await
+            .map_err(|e| Failed {
+                reason: FailureReason::Read,
+                message: format!("error reading request: {e}"),
+            })?;
+        decode_request::<Discovery>(&bytes).map(drop)
     };
-    next.run(Request::from_parts(parts, body)).await
+    match checked.await {
+        Ok(()) => {
+            metrics.record_success();
+            metrics.observe_duration(started.elapsed());
+            json_bytes_response(body)
+        }
+        Err(failed) => respond::<Discovery>(Err(failed), metrics, started, ""),
+    }
 }
 
 /// Health and metrics routes, also served alone on the optional plain-HTTP health address.
-pub(crate) fn ops_router(metrics: Arc<ServerMetrics>) -> Router {
+pub(crate) fn ops_router(exposed: Arc<Registry>) -> Router {
     Router::new()
         .route(HEALTHZ_PATH, get(ok))
         .route(READYZ_PATH, get(ok))
         .route(
             METRICS_PATH,
             get(move || {
-                let metrics = metrics.clone();
-                async move { metrics_response(&metrics) }
+                let exposed = exposed.clone();
+                async move { metrics_response(&exposed) }
             }),
         )
 }
@@ -88,8 +102,8 @@ async fn ok() -> &'static str {
     "ok"
 }
 
-fn metrics_response(metrics: &ServerMetrics) -> Response {
-    let mut response = metrics.encode().into_response();
+fn metrics_response(registry: &Registry) -> Response {
+    let mut response = encode_registry(registry).into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/openmetrics-text; version=1.0.0; charset=utf-8"),

@@ -53,11 +53,11 @@ pub fn handler_name<H: Hook>() -> &'static str {
 /// Registers a lifecycle hook answered from `script`; `attributes` gives the versions that
 /// make up the hook's key stem.
 fn scripted<H: Hook>(
-    builder: &mut ServerBuilder,
+    builder: ServerBuilder,
     hook: H,
     script: &Arc<Script>,
     attributes: fn(&H::Request) -> Vec<String>,
-) -> Result<(), ServerError> {
+) -> Result<ServerBuilder, ServerError> {
     let script = script.clone();
     builder.handle(hook, handler_name::<H>(), move |request: H::Request| {
         let script = script.clone();
@@ -66,8 +66,7 @@ fn scripted<H: Hook>(
             let attributes: Vec<&str> = attributes.iter().map(String::as_str).collect();
             script.answer::<H>(&request, &attributes).await
         }
-    })?;
-    Ok(())
+    })
 }
 
 fn none<R>(_: &R) -> Vec<String> {
@@ -77,41 +76,41 @@ fn none<R>(_: &R) -> Vec<String> {
 /// A builder with every handler of the extension registered; set the listener options on it
 /// and build.
 pub fn server_builder(script: &Arc<Script>) -> Result<ServerBuilder, ServerError> {
-    let mut builder = ServerBuilder::new();
-    scripted(&mut builder, BeforeClusterCreate, script, none)?;
-    scripted(&mut builder, AfterControlPlaneInitialized, script, none)?;
-    scripted(&mut builder, BeforeClusterUpgrade, script, |r| {
+    let builder = ServerBuilder::new();
+    let builder = scripted(builder, BeforeClusterCreate, script, none)?;
+    let builder = scripted(builder, AfterControlPlaneInitialized, script, none)?;
+    let builder = scripted(builder, BeforeClusterUpgrade, script, |r| {
         vec![
             r.from_kubernetes_version.clone(),
             r.to_kubernetes_version.clone(),
         ]
     })?;
-    scripted(&mut builder, BeforeControlPlaneUpgrade, script, |r| {
+    let builder = scripted(builder, BeforeControlPlaneUpgrade, script, |r| {
         vec![
             r.from_kubernetes_version.clone(),
             r.to_kubernetes_version.clone(),
         ]
     })?;
-    scripted(&mut builder, AfterControlPlaneUpgrade, script, |r| {
+    let builder = scripted(builder, AfterControlPlaneUpgrade, script, |r| {
         vec![r.kubernetes_version.clone()]
     })?;
-    scripted(&mut builder, BeforeWorkersUpgrade, script, |r| {
+    let builder = scripted(builder, BeforeWorkersUpgrade, script, |r| {
         vec![
             r.from_kubernetes_version.clone(),
             r.to_kubernetes_version.clone(),
         ]
     })?;
-    scripted(&mut builder, AfterWorkersUpgrade, script, |r| {
+    let builder = scripted(builder, AfterWorkersUpgrade, script, |r| {
         vec![r.kubernetes_version.clone()]
     })?;
-    scripted(&mut builder, AfterClusterUpgrade, script, |r| {
+    let builder = scripted(builder, AfterClusterUpgrade, script, |r| {
         vec![r.kubernetes_version.clone()]
     })?;
-    scripted(&mut builder, BeforeClusterDelete, script, none)?;
+    let builder = scripted(builder, BeforeClusterDelete, script, none)?;
 
     let walker = Arc::new(topology::walker());
     let patches = walker.clone();
-    builder.handle(
+    let builder = builder.handle(
         GeneratePatches,
         handler_name::<GeneratePatches>(),
         move |request: GeneratePatchesRequest| {
@@ -119,7 +118,7 @@ pub fn server_builder(script: &Arc<Script>) -> Result<ServerBuilder, ServerError
             async move { Ok::<_, ScriptError>(response) }
         },
     )?;
-    builder.handle(
+    let builder = builder.handle(
         ValidateTopology,
         handler_name::<ValidateTopology>(),
         move |request: ValidateTopologyRequest| {
@@ -127,7 +126,7 @@ pub fn server_builder(script: &Arc<Script>) -> Result<ServerBuilder, ServerError
             async move { Ok::<_, ScriptError>(response) }
         },
     )?;
-    builder.handle(
+    let builder = builder.handle(
         DiscoverVariables,
         handler_name::<DiscoverVariables>(),
         |_: DiscoverVariablesRequest| async {
@@ -135,14 +134,14 @@ pub fn server_builder(script: &Arc<Script>) -> Result<ServerBuilder, ServerError
         },
     )?;
 
-    builder.handle(
+    let builder = builder.handle(
         CanUpdateMachine,
         handler_name::<CanUpdateMachine>(),
         |request: CanUpdateMachineRequest| async move {
             Ok::<_, ScriptError>(in_place::can_update_machine(&request))
         },
     )?;
-    builder.handle(
+    let builder = builder.handle(
         CanUpdateMachineSet,
         handler_name::<CanUpdateMachineSet>(),
         |request: CanUpdateMachineSetRequest| async move {
@@ -150,7 +149,7 @@ pub fn server_builder(script: &Arc<Script>) -> Result<ServerBuilder, ServerError
         },
     )?;
     let updates = Arc::new(in_place::Updates::default());
-    builder.handle(
+    let builder = builder.handle(
         UpdateMachine,
         handler_name::<UpdateMachine>(),
         move |request: UpdateMachineRequest| {
@@ -158,7 +157,7 @@ pub fn server_builder(script: &Arc<Script>) -> Result<ServerBuilder, ServerError
             async move { Ok::<_, ScriptError>(response) }
         },
     )?;
-    builder.handle(
+    let builder = builder.handle(
         GenerateUpgradePlan,
         handler_name::<GenerateUpgradePlan>(),
         |request: GenerateUpgradePlanRequest| async move {

@@ -66,21 +66,22 @@ async fn main() -> ExitCode {
             .clone()
             .watch(Duration::from_millis(args.poll_interval_ms)),
     );
-    let mut builder = match capi_test_extension::server_builder(&script) {
+    let builder = match capi_test_extension::server_builder(&script) {
         Ok(b) => b,
         Err(e) => {
             tracing::error!(error = %e, "cannot register the handlers");
             return ExitCode::FAILURE;
         }
     };
-    builder
+    let server = builder
         .host(args.webhook_host)
         .port(args.webhook_port)
         .cert_dir(&args.webhook_cert_dir)
         .cert_name(&args.webhook_cert_name)
         .key_name(&args.webhook_key_name)
-        .health_addr(args.health_addr);
-    let result = builder.build().run(shutdown_signal()).await;
+        .health_addr(args.health_addr)
+        .build();
+    let result = server.run(shutdown_signal()).await;
     watcher.abort();
     match result {
         Ok(()) => ExitCode::SUCCESS,

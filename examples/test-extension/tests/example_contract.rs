@@ -60,12 +60,15 @@ async fn schemathesis_finds_no_contract_violation() {
         dir.path().join("responses.yaml"),
         dir.path().join("record.yaml"),
     );
-    let mut builder = capi_test_extension::server_builder(&script).unwrap();
-    builder
+    let running = capi_test_extension::server_builder(&script)
+        .unwrap()
         .host("127.0.0.1".parse().unwrap())
         .port(0)
-        .cert_dir(dir.path());
-    let running = builder.build().start().await.unwrap();
+        .cert_dir(dir.path())
+        .build()
+        .start()
+        .await
+        .unwrap();
     let port = running.local_addr().port();
     let client = https_client(&ca.pem());
     let base = format!("https://localhost:{port}");

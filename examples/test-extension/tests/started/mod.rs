@@ -38,12 +38,15 @@ impl Started {
         write_atomically(&responses, script);
         let script = Script::new(&responses, &record);
         let watcher = tokio::spawn(script.clone().watch(Duration::from_millis(50)));
-        let mut builder = capi_test_extension::server_builder(&script).unwrap();
-        builder
+        let running = capi_test_extension::server_builder(&script)
+            .unwrap()
             .host("127.0.0.1".parse().unwrap())
             .port(0)
-            .cert_dir(dir.path());
-        let running = builder.build().start().await.unwrap();
+            .cert_dir(dir.path())
+            .build()
+            .start()
+            .await
+            .unwrap();
         Started {
             dir,
             ca,

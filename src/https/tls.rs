@@ -1,9 +1,13 @@
 //! The serving certificate: loaded from PEM files and reloaded when the files change.
 //!
 //! Certificates in Kubernetes are usually mounted from a Secret that cert-manager rotates, so
-//! the server polls the files and swaps the rustls configuration in place; connections made
+//! the host polls the files and swaps the rustls configuration in place; connections made
 //! after a change use the new certificate without a restart. A change that does not load (for
 //! example a certificate written before its key) is logged and the previous configuration stays.
+//!
+//! Change detection compares the files' contents (whatever the file system's timestamp
+//! resolution), read on tokio's blocking pool: no file-system call ever runs on a thread that
+//! serves requests.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -15,18 +19,36 @@ use rustls::server::WebPkiClientVerifier;
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 
-use super::error::TlsError;
+use super::TlsError;
 
 /// Where the serving certificate, its key and the optional client CA live.
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct TlsFiles {
-    pub(crate) cert: PathBuf,
-    pub(crate) key: PathBuf,
+pub struct TlsFiles {
+    /// The serving certificate chain (PEM).
+    pub cert: PathBuf,
+    /// Its private key (PEM).
+    pub key: PathBuf,
     /// When set, clients must present a certificate signed by one of these CAs (mTLS).
-    pub(crate) client_ca: Option<PathBuf>,
+    pub client_ca: Option<PathBuf>,
 }
 
 impl TlsFiles {
+    /// A certificate chain and its key, without client authentication.
+    pub fn new(cert: impl Into<PathBuf>, key: impl Into<PathBuf>) -> Self {
+        TlsFiles {
+            cert: cert.into(),
+            key: key.into(),
+            client_ca: None,
+        }
+    }
+
+    /// Also requires clients to present a certificate signed by a CA in `path`.
+    pub fn client_ca(mut self, path: impl Into<PathBuf>) -> Self {
+        self.client_ca = Some(path.into());
+        self
+    }
+
     fn paths(&self) -> impl Iterator<Item = &Path> {
         [
             Some(self.cert.as_path()),
@@ -115,9 +137,15 @@ pub(crate) async fn watch(
     ticker.tick().await;
     loop {
         ticker.tick().await;
-        let snapshot = match files.snapshot() {
-            Ok(s) => s,
+        let reader = files.clone();
+        let read = tokio::task::spawn_blocking(move || reader.snapshot()).await;
+        let snapshot = match read {
+            Ok(Ok(s)) => s,
             Err(e) => {
+                tracing::warn!(error = %e, "reading the serving certificate files failed");
+                continue;
+            }
+            Ok(Err(e)) => {
                 tracing::warn!(error = %e, "cannot read serving certificate files; keeping the current ones");
                 continue;
             }
