@@ -11,11 +11,17 @@
 //! `defaultAllHandlersToBlocking` is `"true"`, and 0 otherwise.
 //!
 //! Every answer is recorded in the record file under `<stem>-actualResponseStatus`, as
-//! `Status: Success, RetryAfterSeconds: 5` for blocking hooks and `Success` otherwise.
+//! `Status: Success, RetryAfterSeconds: 5` for blocking hooks and `Success` otherwise. The
+//! record is a YAML map of the latest value per key. Since keys come from request fields, it is
+//! bounded by [`RecordLimits`]: an answer whose key is too long, or that would add a key past the
+//! limit, is not given, and the hook answers Failure with the reason (as upstream's extension
+//! answers Failure when it cannot record in its ConfigMap). The file is written only when the
+//! record changed, and answers recorded while a write is under way share the next write.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use capi_runtime::hook::{Hook, HookRequest, HookResponse};
@@ -25,6 +31,37 @@ use serde_json::{Map, Value};
 pub const DEFAULT_BLOCKING_RETRY_SECONDS: i32 = 5;
 /// The request setting that makes blocking hooks block by default.
 pub const BLOCKING_SETTING: &str = "defaultAllHandlersToBlocking";
+
+/// Bounds on the record of answers, so that request fields cannot grow it without limit. With
+/// the defaults the record file stays under about 600 KiB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordLimits {
+    /// Most keys the record holds. An answer that would add another is refused; answers under
+    /// keys already recorded are still given. Default 1024.
+    pub max_keys: usize,
+    /// Longest key, in bytes. Default 253, the longest data key a ConfigMap accepts.
+    pub max_key_len: usize,
+    /// Longest value, in bytes. Default 256; the values this extension writes are far shorter.
+    pub max_value_len: usize,
+}
+
+impl Default for RecordLimits {
+    fn default() -> Self {
+        RecordLimits {
+            max_keys: 1024,
+            max_key_len: 253,
+            max_value_len: 256,
+        }
+    }
+}
+
+/// The answers given, latest per key, and a counter of changes.
+#[derive(Debug, Default)]
+struct Record {
+    entries: BTreeMap<String, String>,
+    /// Incremented on every change of `entries`.
+    version: u64,
+}
 
 /// Why a scripted answer could not be given.
 #[derive(Debug, thiserror::Error)]
@@ -55,22 +92,48 @@ pub struct Script {
     record_file: PathBuf,
     responses: RwLock<BTreeMap<String, Value>>,
     last_read: RwLock<Option<Vec<u8>>>,
-    record: tokio::sync::Mutex<BTreeMap<String, String>>,
+    limits: RecordLimits,
+    record: Mutex<Record>,
+    /// Held while the record file is written; holds the record version the file has.
+    written: tokio::sync::Mutex<u64>,
+    writes: AtomicU64,
 }
 
 impl Script {
     /// A script read from `responses_file` (a missing file scripts nothing), recording answers
-    /// into `record_file`.
+    /// into `record_file` within the default [`RecordLimits`].
     pub fn new(responses_file: impl Into<PathBuf>, record_file: impl Into<PathBuf>) -> Arc<Script> {
+        Script::with_limits(responses_file, record_file, RecordLimits::default())
+    }
+
+    /// [`Script::new`] with other bounds on the record.
+    pub fn with_limits(
+        responses_file: impl Into<PathBuf>,
+        record_file: impl Into<PathBuf>,
+        limits: RecordLimits,
+    ) -> Arc<Script> {
         let script = Arc::new(Script {
             responses_file: responses_file.into(),
             record_file: record_file.into(),
             responses: RwLock::default(),
             last_read: RwLock::default(),
-            record: tokio::sync::Mutex::default(),
+            limits,
+            record: Mutex::default(),
+            written: tokio::sync::Mutex::new(0),
+            writes: AtomicU64::new(0),
         });
         script.reload();
         script
+    }
+
+    /// The bounds on the record.
+    pub fn limits(&self) -> RecordLimits {
+        self.limits
+    }
+
+    /// How many times the record file has been written.
+    pub fn record_writes(&self) -> u64 {
+        self.writes.load(Ordering::Relaxed)
     }
 
     /// The responses file.
@@ -149,20 +212,68 @@ impl Script {
             ),
             None => response.status().to_string(),
         };
-        let mut record = self.record.lock().await;
-        record.insert(format!("{stem}-actualResponseStatus"), value);
+        let key = format!("{stem}-actualResponseStatus");
         let fail = |reason: String| ScriptError::Record {
             path: self.record_file.clone(),
             reason,
         };
-        let text = serde_saphyr::to_string(&*record).map_err(|e| fail(e.to_string()))?;
+        let limits = self.limits;
+        if key.len() > limits.max_key_len {
+            return Err(fail(format!(
+                "the key is {} bytes long, more than the limit of {} (it is made of the hook \
+                 name and the request's versions)",
+                key.len(),
+                limits.max_key_len
+            )));
+        }
+        if value.len() > limits.max_value_len {
+            return Err(fail(format!(
+                "the value is {} bytes long, more than the limit of {}",
+                value.len(),
+                limits.max_value_len
+            )));
+        }
+        let version = {
+            let mut record = self.record.lock().unwrap();
+            match record.entries.get(&key) {
+                Some(old) if *old == value => {}
+                Some(_) => {
+                    record.entries.insert(key, value);
+                    record.version += 1;
+                }
+                None if record.entries.len() >= limits.max_keys => {
+                    return Err(fail(format!(
+                        "the record already holds {} keys, the limit; {key:?} is not one of them",
+                        limits.max_keys
+                    )));
+                }
+                None => {
+                    record.entries.insert(key, value);
+                    record.version += 1;
+                }
+            }
+            record.version
+        };
+        // One write at a time; a write that started after this change already covers it.
+        let mut written = self.written.lock().await;
+        if *written >= version {
+            return Ok(());
+        }
+        let (text, current) = {
+            let record = self.record.lock().unwrap();
+            let text = serde_saphyr::to_string(&record.entries).map_err(|e| fail(e.to_string()))?;
+            (text, record.version)
+        };
         let tmp = self.record_file.with_extension("tmp");
         tokio::fs::write(&tmp, text)
             .await
             .map_err(|e| fail(e.to_string()))?;
         tokio::fs::rename(&tmp, &self.record_file)
             .await
-            .map_err(|e| fail(e.to_string()))
+            .map_err(|e| fail(e.to_string()))?;
+        *written = current;
+        self.writes.fetch_add(1, Ordering::Relaxed);
+        Ok(())
     }
 }
 

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use capi_runtime::server::{DEFAULT_CERT_NAME, DEFAULT_KEY_NAME, DEFAULT_PORT, shutdown_signal};
-use capi_test_extension::lifecycle::Script;
+use capi_test_extension::lifecycle::{RecordLimits, Script};
 use clap::Parser;
 
 /// Flags follow upstream's test extension where they overlap.
@@ -41,6 +41,9 @@ struct Args {
     /// `.actual.yaml` appended).
     #[arg(long)]
     record_file: Option<PathBuf>,
+    /// Most keys the record file holds; an answer that would add another answers Failure.
+    #[arg(long, default_value_t = RecordLimits::default().max_keys)]
+    record_max_keys: usize,
     /// How often the responses file is checked for changes, in milliseconds.
     #[arg(long, default_value_t = 500)]
     poll_interval_ms: u64,
@@ -60,7 +63,11 @@ async fn main() -> ExitCode {
         name.push(".actual.yaml");
         name.into()
     });
-    let script = Script::new(&args.responses_file, record_file);
+    let limits = RecordLimits {
+        max_keys: args.record_max_keys,
+        ..RecordLimits::default()
+    };
+    let script = Script::with_limits(&args.responses_file, record_file, limits);
     let watcher = tokio::spawn(
         script
             .clone()

@@ -4,8 +4,9 @@
 //! * DockerClusterTemplate: the load balancer image comes from the `imageRepository` variable.
 //! * DockerMachineTemplate: machines run `<imageRepository>/node:<version>`, the version being
 //!   the control plane's or the MachineDeployment's, by holder.
-//! * KubeadmControlPlaneTemplate: `files` and `preKubeadmCommands` are appended, the rollout
-//!   surge comes from `kubeadmControlPlaneMaxSurge`, and the kubelet gets `v=2`.
+//! * KubeadmControlPlaneTemplate (v1beta2): `files` and `preKubeadmCommands` are appended, a
+//!   `kubeadmControlPlaneMaxSurge` sets `spec.template.spec.rollout.strategy` to a
+//!   `RollingUpdate` with that `maxSurge`, and the kubelet gets `v=2`.
 //! * KubeadmConfigTemplate: `files`, `preKubeadmCommands`, the
 //!   `kubeadmConfigTemplateAnnotations` and a `kubernetesVersion` node label.
 //!
@@ -34,6 +35,8 @@ pub const FILES: &str = "files";
 pub const PRE_KUBEADM_COMMANDS: &str = "preKubeadmCommands";
 /// The variable with annotations for KubeadmConfigTemplates.
 pub const CONFIG_TEMPLATE_ANNOTATIONS: &str = "kubeadmConfigTemplateAnnotations";
+/// The rollout strategy type the surge belongs to.
+pub const ROLLING_UPDATE: &str = "RollingUpdate";
 /// The holder kind of control-plane machine templates.
 pub const KUBEADM_CONTROL_PLANE: &str = "KubeadmControlPlane";
 
@@ -211,7 +214,10 @@ pub fn walker() -> Walker {
                 let spec = &mut object["spec"]["template"]["spec"];
                 add_files_and_commands(&mut spec["kubeadmConfigSpec"], ctx)?;
                 if let Some(surge) = optional::<String>(ctx, MAX_SURGE)?.filter(|s| !s.is_empty()) {
-                    spec["rolloutStrategy"]["rollingUpdate"]["maxSurge"] = surge_value(&surge);
+                    // v1beta2 moved v1beta1's `rolloutStrategy` to `rollout.strategy`.
+                    let strategy = &mut spec["rollout"]["strategy"];
+                    strategy["type"] = ROLLING_UPDATE.into();
+                    strategy["rollingUpdate"]["maxSurge"] = surge_value(&surge);
                 }
                 let args = &mut spec["kubeadmConfigSpec"]["initConfiguration"]["nodeRegistration"]
                     ["kubeletExtraArgs"];
