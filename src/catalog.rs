@@ -44,12 +44,11 @@ impl GroupVersionHook {
     }
 
     /// Parses an `apiVersion` (`<group>/<version>`) and a hook name, as they appear in a
-    /// Discovery response. `None` when the apiVersion is not of that form.
+    /// Discovery response. `None` when the apiVersion is not of that form (see
+    /// [`validation::parse_hook_api_version`](crate::api::runtime::validation::parse_hook_api_version)).
     pub fn from_api_version(api_version: &str, hook: &str) -> Option<Self> {
-        let (group, version) = api_version.split_once('/')?;
-        if group.is_empty() || version.is_empty() || version.contains('/') {
-            return None;
-        }
+        let (group, version) =
+            crate::api::runtime::validation::parse_hook_api_version(api_version)?;
         Some(Self::new(group, version, hook))
     }
 

@@ -5,7 +5,7 @@ use crate::hooks::v1alpha1::ResponseStatus;
 
 /// The lower of two retry delays where 0 means "no retry asked": the lowest non-zero value,
 /// or 0 when both are 0.
-pub fn lowest_non_zero(a: i32, b: i32) -> i32 {
+pub(crate) fn lowest_non_zero(a: i32, b: i32) -> i32 {
     match (a, b) {
         (0, b) => b,
         (a, 0) => a,

@@ -10,6 +10,7 @@ use super::error::{CallError, ExchangeError};
 use super::exchange::{Request, exchange};
 use super::fan_out;
 use super::target::{CallAllOptions, ForObject};
+use super::tls::{cause, message};
 use super::{Client, urls};
 use crate::api::runtime::v1beta2::FailurePolicy;
 use crate::catalog::{GroupHook, GroupVersionHook};
@@ -120,8 +121,8 @@ impl Client {
             .inner
             .catalog
             .group_version_hook::<H>()
-            .map_err(|source| CallError::HookNotInCatalog {
-                handler: String::new(),
+            .map_err(|source| CallError::UnknownHook {
+                hook: Box::new(GroupVersionHook::of::<H>().group_hook()),
                 source,
             })?;
         let group_hook: GroupHook = gvh.group_hook();
@@ -210,12 +211,12 @@ impl Client {
         };
         let outgoing = outgoing_request::<H>(registration, request);
         let body = match peer {
-            None => serde_json::to_vec(&outgoing).map_err(|e| e.to_string()),
+            None => serde_json::to_vec(&outgoing).map_err(cause),
             Some(peer) => {
                 let down = catalog
                     .convert_any(&outgoing, TypeId::of::<H::Request>(), peer.request_type())
                     .expect("the conversion was checked above");
-                peer.encode_request(&*down)
+                peer.encode_request(&*down).map_err(message)
             }
         }
         .map_err(|e| exchange_error(ExchangeError::Encode(e)))?;

@@ -8,57 +8,64 @@ use tracing::Instrument;
 
 use super::error::DiscoveryError;
 use super::exchange::{Request, exchange};
-use super::names::{dns1123_label_errors, name_for_handler};
 use super::{Client, DISCOVERY_TIMEOUT, urls};
 use crate::api::runtime::v1beta2::{self as api, ExtensionConfig};
+use crate::api::runtime::validation::{self, FieldError, FieldPath};
 use crate::catalog::{Catalog, GroupVersionHook};
 use crate::decode::RawStatus;
 use crate::hook::{Hook, Message};
-use crate::hooks::v1alpha1::{DEFAULT_HANDLERS_TIMEOUT_SECONDS, Discovery, DiscoveryRequest};
-use crate::registry::parse_group_version;
+use crate::hooks::v1alpha1::{Discovery, DiscoveryRequest};
 
-/// The longest timeout a handler may ask for, in seconds.
-pub const MAX_HANDLER_TIMEOUT_SECONDS: i64 = 30;
-
-/// One rule a Discovery response breaks.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// One rule a Discovery response breaks, in Cluster API's wording; [`ValidationError::field`]
+/// gives the same problem as a field error (`handlers[i].<field>`).
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum ValidationError {
     /// Two handlers have the same name (reported for the second and later ones).
-    #[error("duplicate name for handler {0} found")]
-    DuplicateName(String),
+    #[error("duplicate name for handler {name} found")]
+    DuplicateName {
+        /// The handler's name.
+        name: String,
+        /// The rule broken.
+        field: FieldError,
+    },
     /// The name is not a DNS-1123 label.
-    #[error("handler name {name} is not valid: [{}]", reasons.join(", "))]
+    #[error("handler name {name} is not valid: [{}]", field.detail)]
     InvalidName {
         /// The handler's name.
         name: String,
-        /// Kubernetes' messages.
-        reasons: Vec<String>,
+        /// The rule broken; its detail lists Kubernetes' reasons.
+        field: FieldError,
     },
     /// The timeout is outside 0..=30 seconds.
-    #[error("handler {name} timeoutSeconds {timeout} must be between 0 and 30")]
+    #[error("handler {name} timeoutSeconds {timeout} {}", field.detail)]
     Timeout {
         /// The handler's name.
         name: String,
         /// The timeout asked for.
         timeout: i64,
+        /// The rule broken.
+        field: FieldError,
     },
     /// The failure policy is neither `Ignore` nor `Fail`.
-    #[error("handler {name} failurePolicy {policy} must equal \"Ignore\" or \"Fail\"")]
+    #[error("handler {name} failurePolicy {policy} {}", field.detail)]
     FailurePolicy {
         /// The handler's name.
         name: String,
         /// The policy asked for.
         policy: String,
+        /// The rule broken.
+        field: FieldError,
     },
     /// The hook's apiVersion is not `<group>/<version>`.
-    #[error("handler {name} requestHook APIVersion {api_version} is not valid: {reason}")]
+    #[error("handler {name} requestHook APIVersion {api_version} is not valid: {}", field.detail)]
     ApiVersion {
         /// The handler's name.
         name: String,
         /// The apiVersion as written.
         api_version: String,
-        /// Why it does not parse.
-        reason: String,
+        /// The rule broken; its detail says why it does not parse.
+        field: FieldError,
     },
     /// The hook is not in the catalog (in that version).
     #[error("handler {name} requestHook {api_version}/{hook} is not in the Runtime SDK catalog")]
@@ -69,7 +76,23 @@ pub enum ValidationError {
         api_version: String,
         /// The hook as written.
         hook: String,
+        /// The rule broken.
+        field: FieldError,
     },
+}
+
+impl ValidationError {
+    /// The problem as an apimachinery-style field error.
+    pub fn field(&self) -> &FieldError {
+        match self {
+            ValidationError::DuplicateName { field, .. }
+            | ValidationError::InvalidName { field, .. }
+            | ValidationError::Timeout { field, .. }
+            | ValidationError::FailurePolicy { field, .. }
+            | ValidationError::ApiVersion { field, .. }
+            | ValidationError::NotInCatalog { field, .. } => field,
+        }
+    }
 }
 
 /// The Discovery response as written, before any typing, so that every rule can report the
@@ -106,44 +129,48 @@ fn validate(
     let mut errors = Vec::new();
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(handlers.len());
-    for h in handlers {
+    let list = FieldPath::new("handlers");
+    for (i, h) in handlers.iter().enumerate() {
+        let at = list.index(i);
         let name = &h.name;
         if !seen.insert(name.as_str()) {
-            errors.push(ValidationError::DuplicateName(name.clone()));
+            errors.push(ValidationError::DuplicateName {
+                name: name.clone(),
+                field: FieldError::duplicate(&at.child("name"), name.as_str()),
+            });
         }
-        let reasons = dns1123_label_errors(name);
-        if !reasons.is_empty() {
+        if let Err(field) = validation::handler_name(&at.child("name"), name) {
             errors.push(ValidationError::InvalidName {
                 name: name.clone(),
-                reasons,
+                field,
             });
         }
-        let timeout = h
-            .timeout_seconds
-            .unwrap_or(DEFAULT_HANDLERS_TIMEOUT_SECONDS.into());
-        if !(0..=MAX_HANDLER_TIMEOUT_SECONDS).contains(&timeout) {
-            errors.push(ValidationError::Timeout {
-                name: name.clone(),
-                timeout,
-            });
-        }
-        let policy = match h.failure_policy.as_deref().unwrap_or("Fail") {
-            "Fail" => Some(api::FailurePolicy::Fail),
-            "Ignore" => Some(api::FailurePolicy::Ignore),
-            other => {
-                errors.push(ValidationError::FailurePolicy {
+        let timeout = validation::timeout_seconds(&at.child("timeoutSeconds"), h.timeout_seconds)
+            .unwrap_or_else(|field| {
+                errors.push(ValidationError::Timeout {
                     name: name.clone(),
-                    policy: other.to_string(),
+                    timeout: h.timeout_seconds.unwrap_or_default(),
+                    field,
                 });
-                None
-            }
-        };
+                0
+            });
+        let policy =
+            validation::failure_policy(&at.child("failurePolicy"), h.failure_policy.as_deref())
+                .map_err(|field| {
+                    errors.push(ValidationError::FailurePolicy {
+                        name: name.clone(),
+                        policy: h.failure_policy.clone().unwrap_or_default(),
+                        field,
+                    })
+                })
+                .ok();
         let hook = &h.request_hook;
-        match parse_group_version(&hook.api_version) {
-            Err(reason) => errors.push(ValidationError::ApiVersion {
+        let api_version_path = at.child("requestHook").child("apiVersion");
+        match validation::parse_group_version(&hook.api_version) {
+            Err(e) => errors.push(ValidationError::ApiVersion {
                 name: name.clone(),
                 api_version: hook.api_version.clone(),
-                reason,
+                field: e.to_field_error(&api_version_path),
             }),
             Ok((group, version)) => {
                 if !catalog.is_registered(&GroupVersionHook::new(group, version, hook.hook.clone()))
@@ -152,17 +179,21 @@ fn validate(
                         name: name.clone(),
                         api_version: hook.api_version.clone(),
                         hook: hook.hook.clone(),
+                        field: FieldError::not_found(
+                            &at.child("requestHook"),
+                            format!("{}/{}", hook.api_version, hook.hook),
+                        ),
                     });
                 }
             }
         }
         out.push(api::ExtensionHandler {
-            name: name_for_handler(name, config_name),
+            name: validation::name_for_handler(name, config_name),
             request_hook: api::GroupVersionHook {
                 api_version: hook.api_version.clone(),
                 hook: hook.hook.clone(),
             },
-            timeout_seconds: i32::try_from(timeout).unwrap_or_default(),
+            timeout_seconds: timeout,
             failure_policy: policy,
         });
     }
@@ -194,7 +225,7 @@ impl Client {
                 config: config_name.clone(),
                 source,
             })?;
-        if !dns1123_label_errors(&config_name).is_empty() {
+        if !validation::dns1123_label(&config_name).is_empty() {
             return Err(DiscoveryError::InvalidName {
                 config: config_name,
             });
@@ -209,7 +240,7 @@ impl Client {
         request.set_type_meta(Discovery::API_VERSION, Discovery::REQUEST_KIND);
         let body = serde_json::to_vec(&request).map_err(|e| DiscoveryError::Exchange {
             config: config_name.clone(),
-            source: super::ExchangeError::Encode(e.to_string()),
+            source: super::ExchangeError::Encode(super::tls::cause(e)),
         })?;
         let span = tracing::debug_span!(
             "discover_extension",

@@ -3,19 +3,29 @@
 //! Messages follow Cluster API's wording where it has one, name the handler (and so the
 //! ExtensionConfig) and, for anything that reached the network, the URL. URLs never carry
 //! credentials: user info is refused when the URL is built.
+//!
+//! Like Cluster API's (Go's wrapped errors), a message is one line that carries its causes.
+//! The causes are also kept as values in the variants (a caller matches on them, or asks
+//! [`ExchangeError::is_connect`] and [`ExchangeError::tls_error`], instead of reading the text);
+//! they are not also returned by [`source`](std::error::Error::source), so that a chain
+//! reporter prints each cause once.
 
+use std::error::Error as StdError;
+use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
+use crate::api::runtime::validation::UrlError;
 use crate::catalog::{CatalogError, GroupHook, GroupVersionHook};
 use crate::registry::{RegistryError, aggregate};
 
 use super::discovery::ValidationError;
-use super::tls::TlsError;
-use super::urls::UrlError;
+use super::tls::{Cause, TlsError, find_in_chain};
 use crate::decode::DecodeError;
 
 /// Why no HTTP client could be made for an ExtensionConfig's client config.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum ClientConfigError {
     /// The URL is missing or invalid.
     #[error(transparent)]
@@ -25,22 +35,47 @@ pub enum ClientConfigError {
     Tls(#[from] TlsError),
 }
 
+/// The error and its causes, as one line, each cause once.
+fn describe(e: &(dyn StdError + 'static)) -> String {
+    let mut parts = vec![e.to_string()];
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !parts.last().is_some_and(|last| last.ends_with(&text)) {
+            parts.push(text);
+        }
+        source = s.source();
+    }
+    parts.join(": ")
+}
+
+/// A reqwest error with its causes, displayed as one line.
+struct Chain<'a>(&'a (dyn StdError + 'static));
+
+impl fmt::Display for Chain<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&describe(self.0))
+    }
+}
+
 /// Why one HTTP exchange with an extension failed.
 ///
 /// Every variant except [`ExchangeError::Encode`] is a *calling* error, which a handler's
 /// `Ignore` failure policy swallows; see [`ExchangeError::is_calling_error`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum ExchangeError {
     /// The request could not be serialised; a bug on the caller's side, never ignored.
     #[error("http call failed: failed to marshal request object: {0}")]
-    Encode(String),
+    Encode(Cause),
     /// Connecting, the TLS handshake or the transfer failed.
-    #[error("http call failed: Post {url:?}: {cause}")]
+    #[error("http call failed: Post {url:?}: {}", Chain(&**error))]
     Transport {
         /// The URL called.
         url: String,
-        /// The error and its causes.
-        cause: String,
+        /// reqwest's error (without the URL, which the message has already); see
+        /// [`ExchangeError::is_connect`] and [`ExchangeError::tls_error`].
+        error: Arc<reqwest::Error>,
     },
     /// The call did not complete within the handler's timeout.
     #[error("http call failed: Post {url:?}: no complete response within {}s", timeout.as_secs())]
@@ -60,9 +95,10 @@ pub enum ExchangeError {
         /// The first 512 bytes of the body, quoted, with `...` when cut.
         excerpt: String,
     },
-    /// The body of a non-200 answer could not be read.
+    /// The body of a non-200 answer could not be read (or was larger than the client accepts).
     #[error(
-        "http call failed: got response with status code {code} != 200: failed to read response body: {cause}"
+        "http call failed: got response with status code {code} != 200: failed to read response body: {}",
+        Chain(&**error)
     )]
     HttpStatusBody {
         /// The URL called.
@@ -70,15 +106,15 @@ pub enum ExchangeError {
         /// The HTTP status.
         code: u16,
         /// Why reading failed.
-        cause: String,
+        error: Cause,
     },
     /// The body of a 200 answer could not be read.
-    #[error("http call failed: failed to read response body from {url:?}: {cause}")]
+    #[error("http call failed: failed to read response body from {url:?}: {}", Chain(&**error))]
     Body {
         /// The URL called.
         url: String,
-        /// Why reading failed.
-        cause: String,
+        /// reqwest's error.
+        error: Arc<reqwest::Error>,
     },
     /// The body is larger than the client accepts.
     #[error("http call failed: response body from {url:?} is larger than {limit} bytes")]
@@ -91,12 +127,12 @@ pub enum ExchangeError {
         limit: usize,
     },
     /// The body of a 200 answer is not a response of the hook.
-    #[error("http call failed: failed to decode response from {url:?}: {source}")]
+    #[error("http call failed: failed to decode response from {url:?}: {error}")]
     Decode {
         /// The URL called.
         url: String,
         /// What did not decode.
-        source: DecodeError,
+        error: DecodeError,
     },
 }
 
@@ -104,6 +140,23 @@ impl ExchangeError {
     /// True for errors communicating with the extension, the ones `Ignore` applies to.
     pub fn is_calling_error(&self) -> bool {
         !matches!(self, ExchangeError::Encode(_))
+    }
+
+    /// True when no connection could be made (refused, unreachable, DNS, or a failed TLS
+    /// handshake; [`ExchangeError::tls_error`] tells the last apart).
+    pub fn is_connect(&self) -> bool {
+        matches!(self, ExchangeError::Transport { error, .. } if error.is_connect())
+    }
+
+    /// The rustls error when the TLS handshake failed (an unknown CA, a certificate for
+    /// another name, a refused client certificate, ...).
+    pub fn tls_error(&self) -> Option<&rustls::Error> {
+        match self {
+            ExchangeError::Transport { error, .. } | ExchangeError::Body { error, .. } => {
+                find_in_chain(&**error)
+            }
+            _ => None,
+        }
     }
 
     /// The URL called, when the exchange got that far.
@@ -122,20 +175,17 @@ impl ExchangeError {
 }
 
 /// Why calling one handler, or the handlers of a hook, failed.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum CallError {
-    /// The hook is not in the client's catalog.
-    #[error(
-        "failed to call extension handler {handler:?}: failed to compute GroupVersionHook: {source}"
-    )]
+    /// The hook of a call to one handler is not in the client's catalog.
     HookNotInCatalog {
-        /// The handler's full name (empty for calls to every handler).
+        /// The handler's full name.
         handler: String,
         /// The catalog's answer.
         source: CatalogError,
     },
     /// The registry is not ready or has no such handler.
-    #[error("failed to call extension handler {handler:?}: {source}")]
     Registry {
         /// The handler's full name.
         handler: String,
@@ -143,9 +193,6 @@ pub enum CallError {
         source: RegistryError,
     },
     /// The handler is registered for another hook.
-    #[error(
-        "failed to call extension handler {handler:?}: handler does not match GroupHook \"{expected}\""
-    )]
     HookMismatch {
         /// The handler's full name.
         handler: String,
@@ -156,9 +203,6 @@ pub enum CallError {
     },
     /// The handler speaks another version of the hook and the catalog cannot convert the
     /// request to it or the response from it. A misconfiguration: never ignored.
-    #[error(
-        "failed to call extension handler {handler:?}: no conversion between hook {caller} and the handler's version {registered}"
-    )]
     NoConversion {
         /// The handler's full name.
         handler: String,
@@ -168,9 +212,6 @@ pub enum CallError {
         registered: Box<GroupVersionHook>,
     },
     /// The handler's namespace selector does not select the object's namespace.
-    #[error(
-        "failed to call extension handler {handler:?}: namespaceSelector did not match object {namespace}/{name}"
-    )]
     NamespaceMismatch {
         /// The handler's full name.
         handler: String,
@@ -180,7 +221,6 @@ pub enum CallError {
         name: String,
     },
     /// No HTTP client could be made for the handler's ExtensionConfig.
-    #[error("failed to call extension handler {handler:?}: failed to get http client: {source}")]
     HttpClient {
         /// The handler's full name.
         handler: String,
@@ -191,7 +231,6 @@ pub enum CallError {
     },
     /// The exchange failed and the failure policy is `Fail` (or the error is not a calling
     /// error).
-    #[error("failed to call extension handler {handler:?}: {source}")]
     Exchange {
         /// The handler's full name.
         handler: String,
@@ -201,9 +240,6 @@ pub enum CallError {
         source: ExchangeError,
     },
     /// The handler answered with status `Failure`. Never covered by the failure policy.
-    #[error(
-        "failed to call extension handler {handler:?}: got failure response with message: {message}"
-    )]
     Failure {
         /// The handler's full name.
         handler: String,
@@ -216,9 +252,6 @@ pub enum CallError {
     },
     /// The handler answered with a status that is neither `Success` nor `Failure` (including
     /// none). Never covered by the failure policy.
-    #[error(
-        "failed to call extension handler {handler:?}: got unknown response status {status:?} with message: {message}"
-    )]
     UnknownStatus {
         /// The handler's full name.
         handler: String,
@@ -231,8 +264,14 @@ pub enum CallError {
         /// The extension's message.
         message: String,
     },
+    /// The hook of a call to every handler is not in the client's catalog.
+    UnknownHook {
+        /// The hook.
+        hook: Box<GroupHook>,
+        /// The catalog's answer.
+        source: CatalogError,
+    },
     /// Calling the handlers of a hook failed before any call.
-    #[error("failed to call extension handlers for hook \"{hook}\": {source}")]
     List {
         /// The hook.
         hook: GroupHook,
@@ -240,7 +279,6 @@ pub enum CallError {
         source: RegistryError,
     },
     /// One of the handlers of a hook failed; the first failure in handler-name order.
-    #[error("failed to call extension handlers for hook \"{hook}\": {source}")]
     Handler {
         /// The hook.
         hook: GroupHook,
@@ -248,6 +286,80 @@ pub enum CallError {
         source: Box<CallError>,
     },
 }
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CallError::HookNotInCatalog { handler, source } => write!(
+                f,
+                "failed to call extension handler {handler:?}: failed to compute GroupVersionHook: {source}"
+            ),
+            CallError::Registry { handler, source } => {
+                write!(f, "failed to call extension handler {handler:?}: {source}")
+            }
+            CallError::HookMismatch {
+                handler, expected, ..
+            } => write!(
+                f,
+                "failed to call extension handler {handler:?}: handler does not match GroupHook \"{expected}\""
+            ),
+            CallError::NoConversion {
+                handler,
+                caller,
+                registered,
+            } => write!(
+                f,
+                "failed to call extension handler {handler:?}: no conversion between hook {caller} and the handler's version {registered}"
+            ),
+            CallError::NamespaceMismatch {
+                handler,
+                namespace,
+                name,
+            } => write!(
+                f,
+                "failed to call extension handler {handler:?}: namespaceSelector did not match object {namespace}/{name}"
+            ),
+            CallError::HttpClient {
+                handler, source, ..
+            } => write!(
+                f,
+                "failed to call extension handler {handler:?}: failed to get http client: {source}"
+            ),
+            CallError::Exchange {
+                handler, source, ..
+            } => write!(f, "failed to call extension handler {handler:?}: {source}"),
+            CallError::Failure {
+                handler, message, ..
+            } => write!(
+                f,
+                "failed to call extension handler {handler:?}: got failure response with message: {message}"
+            ),
+            CallError::UnknownStatus {
+                handler,
+                status,
+                message,
+                ..
+            } => write!(
+                f,
+                "failed to call extension handler {handler:?}: got unknown response status {status:?} with message: {message}"
+            ),
+            CallError::UnknownHook { hook, source } => write!(
+                f,
+                "failed to call extension handlers for hook \"{hook}\": failed to compute GroupVersionHook: {source}"
+            ),
+            CallError::List { hook, source } => write!(
+                f,
+                "failed to call extension handlers for hook \"{hook}\": {source}"
+            ),
+            CallError::Handler { hook, source } => write!(
+                f,
+                "failed to call extension handlers for hook \"{hook}\": {source}"
+            ),
+        }
+    }
+}
+
+impl StdError for CallError {}
 
 impl CallError {
     /// The full name of the handler the error is about, if any.
@@ -264,7 +376,7 @@ impl CallError {
             | CallError::UnknownStatus { handler, .. } => {
                 Some(handler).filter(|h| !h.is_empty()).map(String::as_str)
             }
-            CallError::List { .. } => None,
+            CallError::UnknownHook { .. } | CallError::List { .. } => None,
             CallError::Handler { source, .. } => source.handler(),
         }
     }
@@ -290,10 +402,10 @@ impl CallError {
 
 /// Why discovering an extension failed. Discovery has no failure policy: any error fails it,
 /// and a failed discovery changes nothing.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum DiscoveryError {
     /// The catalog has no Discovery hook.
-    #[error("failed to discover extension {config:?}: failed to compute GVH of hook: {source}")]
     HookNotInCatalog {
         /// The ExtensionConfig's name.
         config: String,
@@ -302,15 +414,11 @@ pub enum DiscoveryError {
     },
     /// The ExtensionConfig's name is not a DNS label, so its handler names would be
     /// ambiguous.
-    #[error(
-        "failed to discover extension {config:?}: the ExtensionConfig name is not a valid DNS-1123 label"
-    )]
     InvalidName {
         /// The ExtensionConfig's name.
         config: String,
     },
     /// No HTTP client could be made for the client config.
-    #[error("failed to discover extension {config:?}: failed to get http client: {source}")]
     HttpClient {
         /// The ExtensionConfig's name.
         config: String,
@@ -318,7 +426,6 @@ pub enum DiscoveryError {
         source: ClientConfigError,
     },
     /// The exchange failed.
-    #[error("failed to discover extension {config:?}: {source}")]
     Exchange {
         /// The ExtensionConfig's name.
         config: String,
@@ -326,9 +433,6 @@ pub enum DiscoveryError {
         source: ExchangeError,
     },
     /// The extension answered with status `Failure`.
-    #[error(
-        "failed to discover extension {config:?}: got failure response with message: {message}"
-    )]
     Failure {
         /// The ExtensionConfig's name.
         config: String,
@@ -336,9 +440,6 @@ pub enum DiscoveryError {
         message: String,
     },
     /// The extension answered with a status that is neither `Success` nor `Failure`.
-    #[error(
-        "failed to discover extension {config:?}: got unknown response status {status:?} with message: {message}"
-    )]
     UnknownStatus {
         /// The ExtensionConfig's name.
         config: String,
@@ -348,10 +449,6 @@ pub enum DiscoveryError {
         message: String,
     },
     /// The response breaks at least one rule; every violation is listed.
-    #[error(
-        "failed to discover extension {config:?}: failed to validate discovery response: {}",
-        aggregate(errors)
-    )]
     Invalid {
         /// The ExtensionConfig's name.
         config: String,
@@ -360,10 +457,58 @@ pub enum DiscoveryError {
     },
 }
 
+impl fmt::Display for DiscoveryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DiscoveryError::HookNotInCatalog { config, source } => write!(
+                f,
+                "failed to discover extension {config:?}: failed to compute GVH of hook: {source}"
+            ),
+            DiscoveryError::InvalidName { config } => write!(
+                f,
+                "failed to discover extension {config:?}: the ExtensionConfig name is not a valid DNS-1123 label"
+            ),
+            DiscoveryError::HttpClient { config, source } => write!(
+                f,
+                "failed to discover extension {config:?}: failed to get http client: {source}"
+            ),
+            DiscoveryError::Exchange { config, source } => {
+                write!(f, "failed to discover extension {config:?}: {source}")
+            }
+            DiscoveryError::Failure { config, message } => write!(
+                f,
+                "failed to discover extension {config:?}: got failure response with message: {message}"
+            ),
+            DiscoveryError::UnknownStatus {
+                config,
+                status,
+                message,
+            } => write!(
+                f,
+                "failed to discover extension {config:?}: got unknown response status {status:?} with message: {message}"
+            ),
+            DiscoveryError::Invalid { config, errors } => write!(
+                f,
+                "failed to discover extension {config:?}: failed to validate discovery response: {}",
+                aggregate(errors)
+            ),
+        }
+    }
+}
+
+impl StdError for DiscoveryError {}
+
 /// Why a [`Client`](super::Client) could not be built.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum BuildError {
     /// The client certificate could not be loaded.
     #[error("failed to create RuntimeSDK client: {0}")]
-    Identity(#[from] TlsError),
+    Identity(TlsError),
+}
+
+impl From<TlsError> for BuildError {
+    fn from(e: TlsError) -> Self {
+        BuildError::Identity(e)
+    }
 }

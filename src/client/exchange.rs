@@ -1,13 +1,14 @@
 //! One HTTP exchange with an extension: POST the JSON request, wait for the answer within the
 //! deadline, read a bounded body and decode it.
 
-use std::error::Error as StdError;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use url::Url;
 
 use super::error::ExchangeError;
 use super::metrics::Metrics;
+use super::tls::message;
 use crate::catalog::GroupVersionHook;
 use crate::decode::{DecodeError, RawStatus};
 
@@ -28,25 +29,9 @@ pub(crate) struct Request<'a> {
     pub(crate) metrics: &'a Metrics,
 }
 
-/// The error and its causes, as one line, without the URL that reqwest adds (the caller's
-/// message has it already).
-fn describe(e: reqwest::Error) -> String {
-    let e = e.without_url();
-    let mut parts = vec![e.to_string()];
-    let mut source = e.source();
-    while let Some(s) = source {
-        let text = s.to_string();
-        if parts.last() != Some(&text) {
-            parts.push(text);
-        }
-        source = s.source();
-    }
-    parts.join(": ")
-}
-
 enum ReadError {
     TooLarge,
-    Failed(String),
+    Failed(reqwest::Error),
 }
 
 /// Reads the whole body, refusing more than `limit` bytes.
@@ -56,11 +41,7 @@ async fn read_capped(response: &mut reqwest::Response, limit: usize) -> Result<V
         return Err(ReadError::TooLarge);
     }
     let mut body = Vec::with_capacity(announced as usize);
-    while let Some(chunk) = response
-        .chunk()
-        .await
-        .map_err(|e| ReadError::Failed(describe(e)))?
-    {
+    while let Some(chunk) = response.chunk().await.map_err(ReadError::Failed)? {
         if body.len() + chunk.len() > limit {
             return Err(ReadError::TooLarge);
         }
@@ -98,7 +79,8 @@ pub(crate) async fn exchange<T>(
             .await
             .map_err(|e| ExchangeError::Transport {
                 url: url.to_string(),
-                cause: describe(e),
+                // The message names the URL already.
+                error: Arc::new(e.without_url()),
             })?;
         let status = response.status().as_u16();
         code = Some(status);
@@ -113,12 +95,12 @@ pub(crate) async fn exchange<T>(
                 Err(ReadError::TooLarge) => ExchangeError::HttpStatusBody {
                     url: url.to_string(),
                     code: status,
-                    cause: format!("body is larger than {} bytes", req.max_body),
+                    error: message(format!("body is larger than {} bytes", req.max_body)),
                 },
-                Err(ReadError::Failed(cause)) => ExchangeError::HttpStatusBody {
+                Err(ReadError::Failed(e)) => ExchangeError::HttpStatusBody {
                     url: url.to_string(),
                     code: status,
-                    cause,
+                    error: Arc::new(e.without_url()),
                 },
             });
         }
@@ -128,14 +110,14 @@ pub(crate) async fn exchange<T>(
                 code: status,
                 limit: req.max_body,
             },
-            ReadError::Failed(cause) => ExchangeError::Body {
+            ReadError::Failed(e) => ExchangeError::Body {
                 url: url.to_string(),
-                cause,
+                error: Arc::new(e.without_url()),
             },
         })?;
-        decode(&body).map_err(|source| ExchangeError::Decode {
+        decode(&body).map_err(|error| ExchangeError::Decode {
             url: url.to_string(),
-            source,
+            error,
         })
     };
     let result = match tokio::time::timeout(req.timeout, attempt).await {

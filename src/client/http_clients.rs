@@ -140,7 +140,7 @@ impl HttpClients {
             .pool_idle_timeout(Duration::from_secs(90))
             .user_agent(concat!("capi-runtime/", env!("CARGO_PKG_VERSION")))
             .build()
-            .map_err(|e| TlsError::HttpClient(e.to_string()))?;
+            .map_err(|e| TlsError::HttpClient(std::sync::Arc::new(e)))?;
         let mut state = self.lock();
         if state.generation != generation {
             return Ok(client);

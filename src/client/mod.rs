@@ -30,7 +30,6 @@ mod exchange;
 mod fan_out;
 mod http_clients;
 mod metrics;
-mod names;
 mod target;
 mod tls;
 mod urls;
@@ -39,17 +38,17 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use crate::api::runtime::validation::{
+    HandlerNameError, UrlError, extension_name_from_handler_name, name_for_handler,
+};
 pub use crate::decode::DecodeError;
-pub use aggregate::{aggregate_responses, lowest_non_zero};
+pub use aggregate::aggregate_responses;
 pub use discovery::ValidationError;
 pub use error::{BuildError, CallError, ClientConfigError, DiscoveryError, ExchangeError};
 pub use metrics::{DURATION_BUCKETS, Metrics};
-pub use names::{
-    HandlerNameError, dns1123_label_errors, extension_name_from_handler_name, name_for_handler,
-};
 pub use target::{CallAllOptions, ForObject};
-pub use tls::TlsError;
-pub use urls::{UrlError, base_url, clean_join, go_duration, handler_url};
+pub use tls::{Cause, TlsError};
+pub use urls::base_url;
 
 use crate::api::runtime::v1beta2::{ClientConfig, ExtensionConfig};
 use crate::catalog::{Catalog, GroupVersionHook};

@@ -5,62 +5,13 @@ use std::time::Duration;
 
 use url::Url;
 
-use crate::api::runtime::v1beta2::ClientConfig;
 use crate::catalog::{GroupVersionHook, gvh_to_path};
 
-/// Why the URL of an extension could not be built.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum UrlError {
-    /// Neither `service` nor `url` is set.
-    #[error("failed to compute URL: at least one of service and url should be defined in config")]
-    Missing,
-    /// `url` does not parse.
-    #[error("failed to compute URL: failed to parse url from clientConfig: {0}")]
-    Parse(String),
-    /// `url` is not `https`.
-    #[error("failed to compute URL: expected https scheme, got {0}")]
-    Scheme(String),
-    /// `url` carries user info, a query or a fragment, which the API does not allow.
-    #[error("failed to compute URL: url must not contain {0}")]
-    Forbidden(&'static str),
-}
-
-/// The base URL of an extension: `https://<service>.<namespace>.svc[:port]<path>` for a
-/// service reference (which wins when both are set), otherwise the configured `url`.
-///
-/// Unlike Cluster API, user info, query and fragment are rejected here, as the API documents.
-pub fn base_url(config: &ClientConfig) -> Result<Url, UrlError> {
-    let raw = if config.service.is_defined() {
-        let s = &config.service;
-        let port = s.port.map(|p| format!(":{p}")).unwrap_or_default();
-        format!("https://{}.{}.svc{port}{}", s.name, s.namespace, s.path)
-    } else if config.url.is_empty() {
-        return Err(UrlError::Missing);
-    } else {
-        config.url.clone()
-    };
-    let url = Url::parse(&raw).map_err(|e| UrlError::Parse(e.to_string()))?;
-    if url.scheme() != "https" {
-        return Err(UrlError::Scheme(url.scheme().to_string()));
-    }
-    if url.host_str().is_none_or(str::is_empty) {
-        return Err(UrlError::Parse(format!("missing host in {raw:?}")));
-    }
-    if !url.username().is_empty() || url.password().is_some() {
-        return Err(UrlError::Forbidden("user info"));
-    }
-    if url.query().is_some() {
-        return Err(UrlError::Forbidden("a query"));
-    }
-    if url.fragment().is_some() {
-        return Err(UrlError::Forbidden("a fragment"));
-    }
-    Ok(url)
-}
+pub use crate::api::runtime::validation::extension_base_url as base_url;
 
 /// The URL of a handler: the base URL with the hook path joined to its path and the timeout
 /// as the `timeout` query parameter, e.g. `https://host/prefix/<group>/<version>/<hook>/<name>?timeout=10s`.
-pub fn handler_url(
+pub(crate) fn handler_url(
     base: &Url,
     gvh: &GroupVersionHook,
     handler_name: &str,
@@ -76,7 +27,7 @@ pub fn handler_url(
 
 /// Joins two slash-separated paths and cleans the result like Go's `path.Join`: repeated
 /// slashes collapse, `.` and `..` are resolved, and there is no trailing slash.
-pub fn clean_join(base: &str, tail: &str) -> String {
+pub(crate) fn clean_join(base: &str, tail: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
     for segment in base.split('/').chain(tail.split('/')) {
         match segment {
@@ -91,7 +42,7 @@ pub fn clean_join(base: &str, tail: &str) -> String {
 }
 
 /// Formats a duration of whole seconds as Go prints it: `10s`, `1m30s`, `1h0m0s`.
-pub fn go_duration(d: Duration) -> String {
+pub(crate) fn go_duration(d: Duration) -> String {
     let total = d.as_secs();
     let (h, m, s) = (total / 3600, (total % 3600) / 60, total % 60);
     if h > 0 {
@@ -105,12 +56,12 @@ pub fn go_duration(d: Duration) -> String {
 
 /// The host a URL's TLS identity is checked against and its HTTP clients are cached by:
 /// the host without the port.
-pub fn host_of(url: &Url) -> String {
+pub(crate) fn host_of(url: &Url) -> String {
     url.host_str().unwrap_or_default().to_string()
 }
 
 /// The host with the port when one is written, as the metrics label it.
-pub fn host_label(url: &Url) -> String {
+pub(crate) fn host_label(url: &Url) -> String {
     match url.port() {
         Some(p) => format!("{}:{p}", url.host_str().unwrap_or_default()),
         None => url.host_str().unwrap_or_default().to_string(),
@@ -120,7 +71,8 @@ pub fn host_label(url: &Url) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::runtime::v1beta2::ServiceReference;
+    use crate::api::runtime::v1beta2::{ClientConfig, ServiceReference};
+    use crate::api::runtime::validation::UrlError;
 
     fn gvh() -> GroupVersionHook {
         GroupVersionHook::new("test.runtime.cluster.x-k8s.io", "v1alpha1", "FakeHook")
@@ -208,19 +160,20 @@ mod tests {
 
     #[test]
     fn invalid_urls_are_rejected() {
-        assert_eq!(base_url(&ClientConfig::default()), Err(UrlError::Missing));
+        assert!(matches!(
+            base_url(&ClientConfig::default()),
+            Err(UrlError::Missing)
+        ));
         assert!(matches!(
             base_url(&url_config("https//x.com")),
             Err(UrlError::Parse(_))
         ));
-        assert_eq!(
-            base_url(&url_config("http://x.com")),
-            Err(UrlError::Scheme("http".into()))
-        );
-        assert_eq!(
-            base_url(&url_config("HTTP://x.com")),
-            Err(UrlError::Scheme("http".into()))
-        );
+        for http in ["http://x.com", "HTTP://x.com"] {
+            assert!(
+                matches!(base_url(&url_config(http)), Err(UrlError::Scheme(s)) if s == "http"),
+                "{http}"
+            );
+        }
         assert!(matches!(
             base_url(&url_config("unknown://x.com")),
             Err(UrlError::Scheme(_))

@@ -1,11 +1,15 @@
 //! Errors of the registry, with messages that follow Cluster API's wording.
 
+use crate::api::runtime::validation::{GroupVersionError, SelectorError};
 use crate::catalog::GroupHook;
 
-use super::selector::SelectorError;
-
 /// Why a registry operation failed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+///
+/// Messages carry their causes in Cluster API's wording (one line, like Go's wrapped errors);
+/// the causes are kept as values in the variants, and are not also returned by
+/// [`source`](std::error::Error::source), so that a chain reporter prints each once.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum RegistryError {
     /// `warm_up` was called on a registry that is already ready.
     #[error(
@@ -68,13 +72,13 @@ pub enum RegistryError {
     },
     /// The ExtensionConfig's namespace selector is invalid.
     #[error(
-        "failed to add ExtensionConfig {config:?} to registry: failed to create namespaceSelector: {source}"
+        "failed to add ExtensionConfig {config:?} to registry: failed to create namespaceSelector: {error}"
     )]
     InvalidSelector {
         /// The ExtensionConfig's name.
         config: String,
         /// What is wrong with the selector.
-        source: Box<SelectorError>,
+        error: Box<SelectorError>,
     },
     /// Handlers in the ExtensionConfig's status are invalid.
     #[error(
@@ -103,17 +107,17 @@ impl RegistryError {
 }
 
 /// A handler in an ExtensionConfig's status that cannot be registered.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[error(
-    "failed to add extension handler {handler:?} to registry: failed to parse GroupVersion {api_version:?} of handler {handler:?}: {reason}"
+    "failed to add extension handler {handler:?} to registry: failed to parse GroupVersion {:?} of handler {handler:?}: {error}",
+    error.api_version
 )]
+#[non_exhaustive]
 pub struct HandlerError {
     /// The handler's full name.
     pub handler: String,
-    /// The `apiVersion` that did not parse.
-    pub api_version: String,
-    /// Why it did not parse.
-    pub reason: String,
+    /// Why its `apiVersion` did not parse (it holds the `apiVersion` as written).
+    pub error: GroupVersionError,
 }
 
 /// Formats several errors the way Kubernetes aggregates them: one message stays as it is,

@@ -15,15 +15,16 @@
 
 mod error;
 mod registration;
-mod selector;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
+pub use crate::api::runtime::validation::{
+    NAMESPACE_NAME_LABEL, NamespaceSelector, SelectorError, parse_group_version,
+};
 pub(crate) use error::aggregate;
 pub use error::{HandlerError, RegistryError};
-pub use registration::{Registration, parse_group_version};
-pub use selector::{NAMESPACE_NAME_LABEL, NamespaceSelector, SelectorError};
+pub use registration::Registration;
 
 use crate::api::runtime::v1beta2::ExtensionConfig;
 use crate::catalog::GroupHook;

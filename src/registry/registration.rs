@@ -5,11 +5,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::api::runtime::v1beta2::{ClientConfig, ExtensionConfig, FailurePolicy};
+use crate::api::runtime::validation::{self, NamespaceSelector};
 use crate::catalog::GroupVersionHook;
-use crate::hooks::v1alpha1::DEFAULT_HANDLERS_TIMEOUT_SECONDS;
 
 use super::error::{HandlerError, RegistryError};
-use super::selector::NamespaceSelector;
 
 /// One discovered handler: where it is, which hook it serves and how to call it.
 ///
@@ -37,15 +36,10 @@ pub struct Registration {
 }
 
 impl Registration {
-    /// The call deadline: the handler's timeout, or 10 s when it is 0 (or negative, which
-    /// discovery never records).
+    /// The call deadline: the handler's timeout, or 10 s when it is 0 (see
+    /// [`validation::call_timeout`]).
     pub fn timeout(&self) -> Duration {
-        let seconds = if self.timeout_seconds > 0 {
-            self.timeout_seconds
-        } else {
-            DEFAULT_HANDLERS_TIMEOUT_SECONDS
-        };
-        Duration::from_secs(seconds.unsigned_abs().into())
+        validation::call_timeout(self.timeout_seconds)
     }
 
     /// The handler's own name: the full name without the `.<extensionconfig>` suffix. This
@@ -58,20 +52,6 @@ impl Registration {
     }
 }
 
-/// Parses `<group>/<version>` the way Kubernetes does: a bare `v1` is the core group, an empty
-/// string is the empty group-version, more than one `/` is an error.
-pub fn parse_group_version(api_version: &str) -> Result<(String, String), String> {
-    if api_version.is_empty() || api_version == "/" {
-        return Ok((String::new(), String::new()));
-    }
-    let parts: Vec<&str> = api_version.split('/').collect();
-    match parts.as_slice() {
-        [version] => Ok((String::new(), (*version).to_string())),
-        [group, version] => Ok(((*group).to_string(), (*version).to_string())),
-        _ => Err(format!("unexpected GroupVersion string: {api_version}")),
-    }
-}
-
 /// Builds the registrations of an ExtensionConfig from its status. All or nothing: any
 /// invalid handler fails the whole config.
 pub(crate) fn registrations_of(
@@ -79,9 +59,9 @@ pub(crate) fn registrations_of(
 ) -> Result<Vec<Arc<Registration>>, RegistryError> {
     let config_name = config.metadata.name.clone().unwrap_or_default();
     let namespace_selector = NamespaceSelector::compile(config.spec.namespace_selector.as_ref())
-        .map_err(|source| RegistryError::InvalidSelector {
+        .map_err(|error| RegistryError::InvalidSelector {
             config: config_name.clone(),
-            source: Box::new(source),
+            error: Box::new(error),
         })?;
     let client_config = Arc::new(config.spec.client_config.clone());
     let settings = Arc::new(config.spec.settings.clone());
@@ -90,7 +70,7 @@ pub(crate) fn registrations_of(
     let mut registrations = Vec::with_capacity(config.status.handlers.len());
     let mut errors = Vec::new();
     for handler in &config.status.handlers {
-        match parse_group_version(&handler.request_hook.api_version) {
+        match validation::parse_group_version(&handler.request_hook.api_version) {
             Ok((group, version)) => registrations.push(Arc::new(Registration {
                 name: handler.name.clone(),
                 extension_config_name: config_name.clone(),
@@ -102,10 +82,9 @@ pub(crate) fn registrations_of(
                 failure_policy: handler.failure_policy.unwrap_or_default(),
                 settings: settings.clone(),
             })),
-            Err(reason) => errors.push(HandlerError {
+            Err(error) => errors.push(HandlerError {
                 handler: handler.name.clone(),
-                api_version: handler.request_hook.api_version.clone(),
-                reason,
+                error,
             }),
         }
     }

@@ -3,6 +3,7 @@
 
 pub mod v1alpha1;
 pub mod v1beta2;
+pub mod validation;
 
 /// The API group of ExtensionConfig.
 pub const GROUP: &str = "runtime.cluster.x-k8s.io";

@@ -1,19 +1,23 @@
-//! Namespace selectors: which namespaces an ExtensionConfig serves.
+//! Label selectors: checked and compiled once, so that matching cannot fail.
 //!
 //! A compiled form of a Kubernetes `LabelSelector` (`matchLabels` and `matchExpressions` with
-//! `In`, `NotIn`, `Exists` and `DoesNotExist`), checked once when a registration is built so
-//! that matching at call time cannot fail.
+//! `In`, `NotIn`, `Exists` and `DoesNotExist`). The ExtensionConfig's namespace selector is one:
+//! it decides which namespaces an extension serves.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
 
+use super::field::{FieldError, FieldPath};
+use super::names::{label_value, qualified_name};
+
 /// The label the API server puts on every namespace, holding the namespace's name.
 pub const NAMESPACE_NAME_LABEL: &str = "kubernetes.io/metadata.name";
 
 /// Why a label selector could not be compiled.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum SelectorError {
     /// The operator is not one of `In`, `NotIn`, `Exists`, `DoesNotExist`.
     #[error("{operator:?} is not a valid label selector operator")]
@@ -26,7 +30,7 @@ pub enum SelectorError {
     InvalidKey {
         /// The key as written.
         key: String,
-        /// What is wrong with it.
+        /// What is wrong with it, in Kubernetes' words (several reasons joined with `"; "`).
         reason: String,
     },
     /// A label value is not valid.
@@ -36,7 +40,7 @@ pub enum SelectorError {
         key: String,
         /// The value as written.
         value: String,
-        /// What is wrong with it.
+        /// What is wrong with it, in Kubernetes' words (several reasons joined with `"; "`).
         reason: String,
     },
     /// `In` or `NotIn` without values.
@@ -51,6 +55,15 @@ pub enum SelectorError {
         /// The key of the requirement.
         key: String,
     },
+}
+
+/// Where in a selector an error was found, so that it can become a [`FieldError`].
+#[derive(Clone, Copy)]
+enum Site {
+    /// `matchLabels[key]`.
+    Label,
+    /// `matchExpressions[i]`.
+    Expression(usize),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,24 +115,17 @@ impl NamespaceSelector {
         Self::default()
     }
 
-    /// Compiles an optional label selector; `None` matches everything.
+    /// Compiles an optional label selector; `None` matches everything. The first problem
+    /// found is the error; [`label_selector`] lists all of them.
     pub fn compile(selector: Option<&metav1::LabelSelector>) -> Result<Self, SelectorError> {
-        let Some(selector) = selector else {
-            return Ok(Self::everything());
-        };
-        let mut requirements = Vec::new();
-        for (key, value) in selector.match_labels.iter().flatten() {
-            check_key(key)?;
-            check_value(key, value)?;
-            requirements.push(Requirement::In(
-                key.clone(),
-                BTreeSet::from([value.clone()]),
-            ));
+        let mut first = None;
+        let compiled = compile_all(selector, &mut |_, e| {
+            first.get_or_insert(e);
+        });
+        match first {
+            Some(e) => Err(e),
+            None => Ok(compiled),
         }
-        for expression in selector.match_expressions.iter().flatten() {
-            requirements.push(compile_requirement(expression)?);
-        }
-        Ok(NamespaceSelector { requirements })
     }
 
     /// True when the selector matches every namespace without looking at labels.
@@ -154,6 +160,78 @@ impl fmt::Display for NamespaceSelector {
     }
 }
 
+/// Every problem of an optional label selector at `path` (e.g.
+/// `spec.namespaceSelector`), as field errors; empty when it compiles.
+pub fn label_selector(
+    path: &FieldPath,
+    selector: Option<&metav1::LabelSelector>,
+) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    compile_all(selector, &mut |site, e| {
+        let at = match site {
+            Site::Label => path.child("matchLabels"),
+            Site::Expression(i) => path.child("matchExpressions").index(i),
+        };
+        errors.push(to_field_error(&at, site, &e));
+    });
+    errors
+}
+
+fn to_field_error(at: &FieldPath, site: Site, e: &SelectorError) -> FieldError {
+    let detail = e.to_string();
+    match (e, site) {
+        (SelectorError::InvalidKey { key, reason }, Site::Label) => {
+            FieldError::invalid(at, key.as_str(), reason.as_str())
+        }
+        (SelectorError::InvalidKey { key, reason }, Site::Expression(_)) => {
+            FieldError::invalid(&at.child("key"), key.as_str(), reason.as_str())
+        }
+        (SelectorError::InvalidValue { key, value, reason }, Site::Label) => {
+            FieldError::invalid(&at.key(key), value.as_str(), reason.as_str())
+        }
+        (SelectorError::InvalidValue { value, reason, .. }, Site::Expression(_)) => {
+            FieldError::invalid(&at.child("values"), value.as_str(), reason.as_str())
+        }
+        (SelectorError::InvalidOperator { operator }, _) => {
+            FieldError::not_supported(&at.child("operator"), operator.as_str(), detail)
+        }
+        (SelectorError::EmptyValues { .. }, _) => FieldError::required(&at.child("values"), detail),
+        (SelectorError::UnexpectedValues { .. }, _) => {
+            FieldError::forbidden(&at.child("values"), detail)
+        }
+    }
+}
+
+/// Compiles what is valid and reports every problem to `report`.
+fn compile_all(
+    selector: Option<&metav1::LabelSelector>,
+    report: &mut dyn FnMut(Site, SelectorError),
+) -> NamespaceSelector {
+    let Some(selector) = selector else {
+        return NamespaceSelector::everything();
+    };
+    let mut requirements = Vec::new();
+    for (key, value) in selector.match_labels.iter().flatten() {
+        let key_ok = check_key(key).map_err(|e| report(Site::Label, e)).is_ok();
+        let value_ok = check_value(key, value)
+            .map_err(|e| report(Site::Label, e))
+            .is_ok();
+        if key_ok && value_ok {
+            requirements.push(Requirement::In(
+                key.clone(),
+                BTreeSet::from([value.clone()]),
+            ));
+        }
+    }
+    for (i, expression) in selector.match_expressions.iter().flatten().enumerate() {
+        match compile_requirement(expression) {
+            Ok(r) => requirements.push(r),
+            Err(e) => report(Site::Expression(i), e),
+        }
+    }
+    NamespaceSelector { requirements }
+}
+
 fn compile_requirement(
     expression: &metav1::LabelSelectorRequirement,
 ) -> Result<Requirement, SelectorError> {
@@ -179,65 +257,26 @@ fn compile_requirement(
     }
 }
 
-/// A label name: at most 63 characters, alphanumeric at both ends, `-`, `_` and `.` inside.
-fn is_label_name(s: &str) -> bool {
-    let bytes = s.as_bytes();
-    !bytes.is_empty()
-        && bytes.len() <= 63
-        && bytes[0].is_ascii_alphanumeric()
-        && bytes[bytes.len() - 1].is_ascii_alphanumeric()
-        && bytes
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
-}
-
-/// A DNS-1123 subdomain: at most 253 characters, dot-separated lowercase labels.
-fn is_dns_subdomain(s: &str) -> bool {
-    !s.is_empty()
-        && s.len() <= 253
-        && s.split('.').all(|part| {
-            let b = part.as_bytes();
-            !b.is_empty()
-                && b[0].is_ascii_alphanumeric()
-                && b[b.len() - 1].is_ascii_alphanumeric()
-                && b.iter()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-        })
-}
-
 fn check_key(key: &str) -> Result<(), SelectorError> {
-    let invalid = |reason: &str| SelectorError::InvalidKey {
+    let reasons = qualified_name(key);
+    if reasons.is_empty() {
+        return Ok(());
+    }
+    Err(SelectorError::InvalidKey {
         key: key.to_string(),
-        reason: reason.to_string(),
-    };
-    let (prefix, name) = match key.split_once('/') {
-        Some((prefix, name)) => (Some(prefix), name),
-        None => (None, key),
-    };
-    if let Some(prefix) = prefix
-        && !is_dns_subdomain(prefix)
-    {
-        return Err(invalid("the prefix must be a DNS-1123 subdomain"));
-    }
-    if !is_label_name(name) {
-        return Err(invalid(
-            "the name must be 63 characters or less, begin and end with an alphanumeric \
-             character and contain only alphanumerics, '-', '_' or '.'",
-        ));
-    }
-    Ok(())
+        reason: reasons.join("; "),
+    })
 }
 
 fn check_value(key: &str, value: &str) -> Result<(), SelectorError> {
-    if value.is_empty() || is_label_name(value) {
+    let reasons = label_value(value);
+    if reasons.is_empty() {
         return Ok(());
     }
     Err(SelectorError::InvalidValue {
         key: key.to_string(),
         value: value.to_string(),
-        reason: "a label value must be empty or 63 characters or less, begin and end with an \
-                 alphanumeric character and contain only alphanumerics, '-', '_' or '.'"
-            .to_string(),
+        reason: reasons.join("; "),
     })
 }
 
@@ -363,5 +402,39 @@ mod tests {
         ])))
         .unwrap();
         assert_eq!(s.to_string(), "a=x,b notin (y,z),!c");
+    }
+
+    #[test]
+    fn every_problem_becomes_a_field_error() {
+        let sel = metav1::LabelSelector {
+            match_labels: Some(labels(&[("env", "-bad")])),
+            match_expressions: Some(vec![
+                expr("ok", "Exists", &[]),
+                expr("a/b/c", "Exists", &[]),
+                expr("env", "Sometimes", &["x"]),
+                expr("env", "In", &[]),
+            ]),
+        };
+        let path = FieldPath::new("spec").child("namespaceSelector");
+        let errors = label_selector(&path, Some(&sel));
+        let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(
+            fields,
+            [
+                "spec.namespaceSelector.matchLabels[env]",
+                "spec.namespaceSelector.matchExpressions[1].key",
+                "spec.namespaceSelector.matchExpressions[2].operator",
+                "spec.namespaceSelector.matchExpressions[3].values",
+            ]
+        );
+        assert!(errors[0].to_string().starts_with(
+            "spec.namespaceSelector.matchLabels[env]: Invalid value: \"-bad\": a valid label must be"
+        ));
+        assert!(label_selector(&path, None).is_empty());
+        // compile reports the first of them.
+        assert!(matches!(
+            NamespaceSelector::compile(Some(&sel)),
+            Err(SelectorError::InvalidValue { .. })
+        ));
     }
 }
