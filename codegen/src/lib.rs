@@ -300,10 +300,8 @@ pub fn load(sources: &[SourceFile]) -> Result<Model, Failure> {
     Ok(model)
 }
 
-/// The `Schema` impls of the known external types; [`generate`] with
-/// [`Options::external_impls`] is the entry point.
-#[doc(hidden)]
-pub fn external_schema_impls() -> Result<String, Failure> {
+/// The `Schema` impls of the known external types.
+fn external_schema_impls() -> Result<String, Failure> {
     let sources = source::external();
     let paths: Vec<String> = sources.iter().map(|s| s.path.clone()).collect();
     let mut files = Vec::new();
@@ -321,27 +319,13 @@ pub fn external_schema_impls() -> Result<String, Failure> {
 }
 
 /// A loaded input: the checked model and the display paths of its files.
-#[doc(hidden)]
-#[derive(Debug)]
-pub struct Input {
-    /// The model.
-    pub model: Model,
+struct Input {
+    model: Model,
     paths: Vec<String>,
 }
 
-impl Input {
-    /// A failure of a later stage, rendered against this input's files.
-    pub fn failure(&self, errors: Errors) -> Failure {
-        Failure {
-            errors,
-            paths: self.paths.clone(),
-        }
-    }
-}
-
 /// [`load`] of `primary` and `deps` with the paths kept, for stages after loading.
-#[doc(hidden)]
-pub fn load_input(primary: &[SourceFile], deps: &[SourceFile]) -> Result<Input, Failure> {
+fn load_input(primary: &[SourceFile], deps: &[SourceFile]) -> Result<Input, Failure> {
     let all: Vec<SourceFile> = primary.iter().chain(deps).cloned().collect();
     let model = load(&all)?;
     let paths = all
@@ -350,33 +334,6 @@ pub fn load_input(primary: &[SourceFile], deps: &[SourceFile]) -> Result<Input, 
         .chain(source::external().into_iter().map(|s| s.path))
         .collect();
     Ok(Input { model, paths })
-}
-
-/// Replaced by [`generate`] with [`Options::crds`]; kept until every caller has moved.
-#[doc(hidden)]
-#[cfg(feature = "yaml")]
-pub fn crd_files(
-    primary: &[SourceFile],
-    deps: &[SourceFile],
-    generator: &str,
-) -> Result<Vec<(String, String)>, Failure> {
-    let opts = Options::new(primary.to_vec())
-        .deps(deps.to_vec())
-        .crds(generator);
-    Ok(generate(&opts)?.crd_yaml())
-}
-
-/// Replaced by [`generate`] with [`Options::conversion`]; kept until every caller has moved.
-#[doc(hidden)]
-pub fn conversion_code(
-    primary: &[SourceFile],
-    deps: &[SourceFile],
-    preamble: &str,
-) -> Result<String, Failure> {
-    let opts = Options::new(primary.to_vec())
-        .deps(deps.to_vec())
-        .conversion(preamble);
-    Ok(generate(&opts)?.conversion.unwrap_or_default())
 }
 
 /// Renders a document as YAML (the canonical form of the published artifact).
