@@ -28,7 +28,7 @@ use http::{HeaderValue, StatusCode, header};
 use tokio::time::Instant;
 
 use super::context::{Context, requested_timeout};
-use super::intake::{Admitted, Refusal};
+use super::intake::{Admitted, Held, Refusal};
 use super::metrics::EndpointMetrics;
 use crate::hook::{Hook, HookResponse, Message};
 use crate::hooks::v1alpha1::FailurePolicy;
@@ -258,6 +258,7 @@ impl<H: Hook> Endpoint<H> {
             })?;
         let request = decode_request::<H>(&bytes)?;
         drop(bytes);
+        release_body_bytes(&slot);
         let context = Context::new(self.name.clone(), parts.headers, requested, deadline);
         let future = (self.handler)(request, context);
         match run_detached(future, deadline, slot).await {
@@ -291,15 +292,23 @@ fn seconds(d: Duration) -> String {
     }
 }
 
-/// Takes what admission found out of the request: the slot, or the refusal.
-pub(crate) fn admitted(
-    parts: &mut http::request::Parts,
-) -> Result<Option<Arc<tokio::sync::OwnedSemaphorePermit>>, Failed> {
+/// What an admitted request holds, shared with the thread that runs its handler.
+pub(crate) type HeldSlot = Option<Arc<std::sync::Mutex<Held>>>;
+
+/// Takes what admission found out of the request: what it holds, or the refusal.
+pub(crate) fn admitted(parts: &mut http::request::Parts) -> Result<HeldSlot, Failed> {
     match parts.extensions.remove::<Admitted>() {
-        Some(Admitted::Ready(slot)) => Ok(slot),
+        Some(Admitted::Ready(held)) => Ok(Some(held)),
         Some(Admitted::Refused(refusal)) => Err(refusal.into()),
         // Served without the admission layer (a caller's own router): nothing to hold.
         None => Ok(None),
+    }
+}
+
+/// Gives the body's bytes back to the budget once it is decoded.
+pub(crate) fn release_body_bytes(held: &HeldSlot) {
+    if let Some(Ok(mut held)) = held.as_ref().map(|h| h.lock()) {
+        held.bytes = None;
     }
 }
 
@@ -366,7 +375,7 @@ enum Outcome<R> {
 async fn run_detached<R: Send + 'static>(
     future: BoxFuture<'static, Result<R, String>>,
     deadline: Instant,
-    slot: Option<Arc<tokio::sync::OwnedSemaphorePermit>>,
+    slot: HeldSlot,
 ) -> Outcome<R> {
     let (cancel, cancelled) = tokio::sync::oneshot::channel::<()>();
     let runtime = tokio::runtime::Handle::current();

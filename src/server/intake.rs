@@ -1,5 +1,5 @@
-//! Admission of requests before routing: a slot among the requests being answered at once,
-//! then the body, read within its cap and its deadline.
+//! Admission of requests before routing: the body, read within its cap, its deadline and the
+//! server's byte budget, then a slot among the requests being decoded and handled at once.
 //!
 //! Every request body is read here, before routing, for two reasons. A connection whose
 //! request body was left unread cannot carry the next request, so answers that ignore the body
@@ -10,10 +10,13 @@
 //! deadline) before the Failure answer goes out; past that the answer says so and the
 //! connection is closed.
 //!
-//! POST requests first wait for a slot (at most [`Limits::max_in_flight`] requests read,
-//! decode or run at once); one that gets none within [`Limits::queue_timeout`] is answered
-//! Failure ("server busy") without its body being kept. The slot is held until the handler's
-//! work is over, also when the answer has gone out on a timeout and the handler runs on.
+//! Memory: the bytes of all bodies being read or waiting to be decoded are charged to one
+//! budget ([`Limits::max_buffered_bytes`]); a body that cannot get its bytes within
+//! [`Limits::queue_timeout`] is refused ("server busy"). A stalled upload holds only what it
+//! sent, and only until the body deadline. Once read, a POST waits for a slot (at most
+//! [`Limits::max_in_flight`] requests decode or run at once) for the same queue timeout. The
+//! slot is held until the handler's work is over, also when the answer has gone out on a
+//! timeout and the handler runs on.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -36,13 +39,18 @@ pub const MAX_REQUEST_BODY_BYTES: usize = 20 << 20;
 /// receives its answer.
 pub const DISCARD_LIMIT: usize = 64 << 20;
 
-/// Limits on the requests a server takes on; see [`ServerBuilder::limits`](super::ServerBuilder::limits).
+/// Limits on the requests a server takes on; see
+/// [`ServerBuilder::limits`](super::ServerBuilder::limits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Limits {
-    /// How many requests may be read, decoded or handled at once (16 by default).
+    /// How many requests may be decoded or handled at once (16 by default).
     pub max_in_flight: usize,
-    /// How long a request waits for a slot before it is answered "server busy" (5 s).
+    /// How many body bytes all requests together may hold while being read or waiting to be
+    /// decoded (128 MiB by default).
+    pub max_buffered_bytes: usize,
+    /// How long a request waits for body bytes or a slot before it is answered "server busy"
+    /// (5 s).
     pub queue_timeout: Duration,
     /// How long reading a request body may take, from its head to its last byte (30 s).
     pub body_timeout: Duration,
@@ -54,6 +62,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_in_flight: 16,
+            max_buffered_bytes: 128 << 20,
             queue_timeout: Duration::from_secs(5),
             body_timeout: Duration::from_secs(30),
             max_body_bytes: MAX_REQUEST_BODY_BYTES,
@@ -62,13 +71,19 @@ impl Default for Limits {
 }
 
 impl Limits {
-    /// Sets how many requests may be worked on at once (at least 1).
+    /// Sets how many requests may be decoded or handled at once (at least 1).
     pub fn max_in_flight(mut self, n: usize) -> Self {
         self.max_in_flight = n.max(1);
         self
     }
 
-    /// Sets how long a request waits for a slot.
+    /// Sets the byte budget of bodies being read (at least one full body).
+    pub fn max_buffered_bytes(mut self, bytes: usize) -> Self {
+        self.max_buffered_bytes = bytes;
+        self
+    }
+
+    /// Sets how long a request waits for body bytes or a slot.
     pub fn queue_timeout(mut self, timeout: Duration) -> Self {
         self.queue_timeout = timeout;
         self
@@ -91,16 +106,28 @@ impl Limits {
 #[derive(Clone, Debug)]
 pub(crate) struct Intake {
     slots: Arc<Semaphore>,
+    budget: Arc<Semaphore>,
     limits: Limits,
 }
 
 /// What admission found, handed on in the request's extensions.
 #[derive(Clone, Debug)]
 pub(crate) enum Admitted {
-    /// The body is the request's; the slot (none for GET) is held until the work is done.
-    Ready(Option<Arc<OwnedSemaphorePermit>>),
+    /// The body is the request's; what it holds (a slot for POST, its body bytes) is released
+    /// when the work is done.
+    Ready(Arc<std::sync::Mutex<Held>>),
     /// The request is answered Failure without reaching a handler.
     Refused(Refusal),
+}
+
+/// What an admitted request holds.
+#[derive(Debug)]
+pub(crate) struct Held {
+    /// The slot among requests decoded or handled at once (POST only); held, never read.
+    #[allow(dead_code)]
+    pub(crate) slot: Option<OwnedSemaphorePermit>,
+    /// The body's share of the byte budget; released once the body is decoded.
+    pub(crate) bytes: Option<OwnedSemaphorePermit>,
 }
 
 /// Why a request was refused at admission.
@@ -114,10 +141,19 @@ pub(crate) struct Refusal {
 
 impl Intake {
     pub(crate) fn new(limits: Limits) -> Intake {
+        let budget = limits.max_buffered_bytes.max(limits.max_body_bytes).max(1);
         Intake {
             slots: Arc::new(Semaphore::new(limits.max_in_flight)),
+            budget: Arc::new(Semaphore::new(budget.min(Semaphore::MAX_PERMITS))),
             limits,
         }
+    }
+
+    fn busy(&self, what: &str) -> String {
+        format!(
+            "server busy: no {what} came free within {:?}",
+            self.limits.queue_timeout
+        )
     }
 }
 
@@ -125,24 +161,7 @@ impl Intake {
 pub(crate) async fn admit(State(intake): State<Intake>, request: Request, next: Next) -> Response {
     let (mut parts, body) = request.into_parts();
     let limits = intake.limits;
-    // Probes and metrics (GET) are never queued behind hook requests.
-    let slot = if parts.method == Method::POST {
-        let waited =
-            tokio::time::timeout(limits.queue_timeout, intake.slots.clone().acquire_owned()).await;
-        match waited {
-            Ok(Ok(permit)) => Some(Some(permit)),
-            // The semaphore is never closed; a closed one is as good as a full one.
-            Ok(Err(_)) | Err(_) => None,
-        }
-    } else {
-        Some(None)
-    };
-    let keep = if slot.is_some() {
-        limits.max_body_bytes
-    } else {
-        0
-    };
-    let read = tokio::time::timeout(limits.body_timeout, read_body(body, keep)).await;
+    let read = tokio::time::timeout(limits.body_timeout, read_body(&intake, body)).await;
     let refused = |reason, message, close| {
         Admitted::Refused(Refusal {
             reason,
@@ -150,38 +169,63 @@ pub(crate) async fn admit(State(intake): State<Intake>, request: Request, next: 
             close,
         })
     };
-    let (bytes, admitted) = match (slot, read) {
-        (None, read) => {
-            // Busy: the body was only read to be thrown away.
-            let drained = matches!(
-                read,
-                Ok(Ok(_)) | Ok(Err(BodyError::TooLarge { drained: true }))
-            );
-            let message = format!(
-                "server busy: {} requests are being answered and no slot came free within {:?}",
-                limits.max_in_flight, limits.queue_timeout
-            );
-            (
-                Bytes::new(),
-                refused(FailureReason::Busy, message, !drained),
-            )
+    let (bytes, admitted) = match read {
+        Ok(Ok((bytes, charge))) => {
+            // Probes and metrics (GET) are never queued behind hook requests.
+            let slot = if parts.method == Method::POST {
+                let waited =
+                    tokio::time::timeout(limits.queue_timeout, intake.slots.clone().acquire_owned())
+                        .await;
+                match waited {
+                    Ok(Ok(permit)) => Some(Some(permit)),
+                    // The semaphore is never closed; a closed one is as good as a full one.
+                    Ok(Err(_)) | Err(_) => None,
+                }
+            } else {
+                Some(None)
+            };
+            match slot {
+                Some(slot) => (
+                    bytes,
+                    Admitted::Ready(Arc::new(std::sync::Mutex::new(Held {
+                        slot,
+                        bytes: charge,
+                    }))),
+                ),
+                None => (
+                    Bytes::new(),
+                    refused(
+                        FailureReason::Busy,
+                        format!(
+                            "{} ({} requests are being answered)",
+                            intake.busy("slot"),
+                            limits.max_in_flight
+                        ),
+                        false,
+                    ),
+                ),
+            }
         }
-        (Some(permit), Ok(Ok(bytes))) => (bytes, Admitted::Ready(permit.map(Arc::new))),
-        (Some(_), Ok(Err(BodyError::TooLarge { drained }))) => {
+        Ok(Err(BodyError::TooLarge { drained })) => {
             let message = format!(
                 "error reading request: request body is larger than {} bytes",
                 limits.max_body_bytes
             );
-            (
-                Bytes::new(),
-                refused(FailureReason::Read, message, !drained),
-            )
+            (Bytes::new(), refused(FailureReason::Read, message, !drained))
         }
-        (Some(_), Ok(Err(BodyError::Transport(e)))) => {
+        Ok(Err(BodyError::Busy)) => {
+            let message = format!(
+                "{} (bodies being read hold {} bytes)",
+                intake.busy("room for the request body"),
+                limits.max_buffered_bytes
+            );
+            (Bytes::new(), refused(FailureReason::Busy, message, true))
+        }
+        Ok(Err(BodyError::Transport(e))) => {
             let message = format!("error reading request: {e}");
             (Bytes::new(), refused(FailureReason::Read, message, true))
         }
-        (Some(_), Err(_)) => {
+        Err(_) => {
             let message = format!(
                 "error reading request: the body did not arrive within {:?}",
                 limits.body_timeout
@@ -191,9 +235,7 @@ pub(crate) async fn admit(State(intake): State<Intake>, request: Request, next: 
     };
     let close = matches!(admitted, Admitted::Refused(Refusal { close: true, .. }));
     parts.extensions.insert(admitted);
-    let mut response = next
-        .run(Request::from_parts(parts, Body::from(bytes)))
-        .await;
+    let mut response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
     if close {
         response.headers_mut().insert(
             http::header::CONNECTION,
@@ -205,13 +247,19 @@ pub(crate) async fn admit(State(intake): State<Intake>, request: Request, next: 
 
 enum BodyError {
     TooLarge { drained: bool },
+    Busy,
     Transport(axum::Error),
 }
 
-/// Reads a body, keeping at most `keep` bytes; a longer body is read on and discarded up to
-/// [`DISCARD_LIMIT`] bytes past `keep`.
-async fn read_body(mut body: Body, keep: usize) -> Result<Bytes, BodyError> {
+/// Reads a body, charging its bytes to the budget; a body over the cap is read on and
+/// discarded (uncharged) up to [`DISCARD_LIMIT`] bytes past the cap.
+async fn read_body(
+    intake: &Intake,
+    mut body: Body,
+) -> Result<(Bytes, Option<OwnedSemaphorePermit>), BodyError> {
+    let keep = intake.limits.max_body_bytes;
     let mut kept = BytesMut::new();
+    let mut charge: Option<OwnedSemaphorePermit> = None;
     let mut total = 0usize;
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(BodyError::Transport)?;
@@ -220,10 +268,23 @@ async fn read_body(mut body: Body, keep: usize) -> Result<Bytes, BodyError> {
         };
         total = total.saturating_add(data.len());
         if total <= keep {
+            if !data.is_empty() {
+                let permits = u32::try_from(data.len()).map_err(|_| BodyError::Busy)?;
+                let more = intake.budget.clone().acquire_many_owned(permits);
+                let more = tokio::time::timeout(intake.limits.queue_timeout, more)
+                    .await
+                    .map_err(|_| BodyError::Busy)?
+                    .map_err(|_| BodyError::Busy)?;
+                match &mut charge {
+                    Some(held) => held.merge(more),
+                    None => charge = Some(more),
+                }
+            }
             kept.extend_from_slice(&data);
         } else {
             if !kept.is_empty() {
                 kept = BytesMut::new();
+                charge = None;
             }
             if total > keep.saturating_add(DISCARD_LIMIT) {
                 return Err(BodyError::TooLarge { drained: false });
@@ -233,5 +294,5 @@ async fn read_body(mut body: Body, keep: usize) -> Result<Bytes, BodyError> {
     if total > keep {
         return Err(BodyError::TooLarge { drained: true });
     }
-    Ok(kept.freeze())
+    Ok((kept.freeze(), charge))
 }

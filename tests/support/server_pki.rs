@@ -97,6 +97,14 @@ pub fn https_client(ca_pem: &str) -> reqwest::Client {
     builder(roots(ca_pem), None).build().unwrap()
 }
 
+/// Like [`https_client`], speaking HTTP/1.1 only.
+pub fn https_client_http1(ca_pem: &str) -> reqwest::Client {
+    builder_alpn(roots(ca_pem), None, false)
+        .http1_only()
+        .build()
+        .unwrap()
+}
+
 /// Like [`https_client`], presenting `identity` as client certificate.
 pub fn https_client_with_identity(ca_pem: &str, identity: &Leaf) -> reqwest::Client {
     builder(roots(ca_pem), Some(identity)).build().unwrap()
@@ -113,6 +121,14 @@ fn roots(ca_pem: &str) -> rustls::RootCertStore {
 }
 
 fn builder(roots: rustls::RootCertStore, identity: Option<&Leaf>) -> reqwest::ClientBuilder {
+    builder_alpn(roots, identity, true)
+}
+
+fn builder_alpn(
+    roots: rustls::RootCertStore,
+    identity: Option<&Leaf>,
+    http2: bool,
+) -> reqwest::ClientBuilder {
     use rustls::pki_types::pem::PemObject;
     use rustls::pki_types::{CertificateDer, PrivateKeyDer};
     let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
@@ -130,7 +146,11 @@ fn builder(roots: rustls::RootCertStore, identity: Option<&Leaf>) -> reqwest::Cl
             config.with_client_auth_cert(chain, key).unwrap()
         }
     };
-    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+    config.alpn_protocols = if http2 {
+        vec![b"h2".to_vec(), b"http/1.1".to_vec()]
+    } else {
+        vec![b"http/1.1".to_vec()]
+    };
     reqwest::Client::builder()
         .tls_backend_preconfigured(config)
         .pool_max_idle_per_host(0)
