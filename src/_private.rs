@@ -22,3 +22,7 @@ pub fn is_false(v: &bool) -> bool {
 
 #[cfg(feature = "kube")]
 pub use kube_core;
+
+/// Every type with a generated `schemars::JsonSchema` impl, by schema id, for the tests.
+#[cfg(feature = "schemars")]
+pub use crate::generated::json_schema::{Subschema as JsonSubschema, all as json_schemas};

@@ -6,4 +6,4 @@ mod conversion;
 mod external_schemas;
 #[cfg(feature = "schemars")]
 #[rustfmt::skip]
-mod json_schema;
+pub(crate) mod json_schema;

@@ -57,6 +57,7 @@ pub fn impls(
         }
     }
     let mut items = Vec::new();
+    let mut all = Vec::new();
     for &id in &ids {
         let def = &model.types[id];
         let original = std::mem::replace(&mut marked.types[id], def.clone());
@@ -70,9 +71,20 @@ pub fn impls(
         let mut subs = Vec::new();
         renumber(&mut schema, &mut subs);
         items.push(item(model, def, &schema, &subs));
+        let (component, path) = (&def.component, rust_path(def));
+        all.push(quote!((#component, subschema::<#path>)));
     }
     let helpers = helpers();
-    let file: syn::File = syn::parse2(quote!(#helpers #(#items)*)).expect("generated code parses");
+    let file: syn::File = syn::parse2(quote! {
+        #helpers
+        /// Every type that has an impl here, by schema id (its OpenAPI component name), with the
+        /// function that asks a generator for its schema. Tests use it to check every impl.
+        pub fn all() -> &'static [(&'static str, Subschema)] {
+            &[#(#all),*]
+        }
+        #(#items)*
+    })
+    .expect("generated code parses");
     Ok(format!("{preamble}{}", prettyplease::unparse(&file)))
 }
 
@@ -225,8 +237,8 @@ fn helpers() -> TokenStream {
     quote! {
         use ::serde_json::{Map, Value};
 
-        /// One entry of an impl's list of the other types it uses.
-        type Subschema = fn(&mut ::schemars::SchemaGenerator) -> ::schemars::Schema;
+        /// Asks a generator for the schema of one type.
+        pub type Subschema = fn(&mut ::schemars::SchemaGenerator) -> ::schemars::Schema;
 
         /// The schema of `T` from the generator: inlined or a `$ref`, as it is set up.
         fn subschema<T: ::schemars::JsonSchema>(
