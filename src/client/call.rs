@@ -1,11 +1,14 @@
 //! Calling handlers: one by name, or every handler of a hook.
 
 use std::any::TypeId;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use futures::FutureExt;
 use tracing::Instrument;
 
 use super::aggregate::aggregate_responses;
+use super::cache::{CacheKey, ResponseCache};
 use super::error::{CallError, ExchangeError};
 use super::exchange::{Request, exchange};
 use super::fan_out;
@@ -44,6 +47,52 @@ impl Client {
         request: &H::Request,
         for_object: &ForObject,
     ) -> Result<H::Response, CallError> {
+        let (gvh, registration) = self.checked_registration::<H>(name, for_object)?;
+        let (response, _) = self
+            .call_registration::<H>(&registration, &gvh, request)
+            .await?;
+        Ok(response)
+    }
+
+    /// Like [`Client::call_extension`], answering from `cache` when it holds a live answer of
+    /// the handler for the same merged settings and the same ExtensionConfig resourceVersion,
+    /// and storing the answer there when it is a real success (see [`ResponseCache`] for what
+    /// is and is not stored). Only for hooks whose answer depends on the settings alone, such
+    /// as DiscoverVariables. A cache hit makes no call and records no metrics.
+    pub async fn call_extension_cached<H: Hook>(
+        &self,
+        cache: &ResponseCache,
+        name: &str,
+        request: &H::Request,
+        for_object: &ForObject,
+    ) -> Result<H::Response, CallError> {
+        let (gvh, registration) = self.checked_registration::<H>(name, for_object)?;
+        let outgoing = outgoing_request::<H>(&registration, request);
+        let key = CacheKey::new::<H::Response>(
+            &registration.name,
+            &registration.extension_config_resource_version,
+            outgoing.settings().unwrap_or(&BTreeMap::new()),
+        );
+        if let Some(response) = cache.get::<H::Response>(&key) {
+            tracing::debug!(extension_handler = name, hook = H::NAME, %key, "answered from the cache");
+            return Ok(response);
+        }
+        let (response, ignored) = self
+            .call_registration::<H>(&registration, &gvh, request)
+            .await?;
+        if !ignored {
+            cache.insert(key, response.clone());
+        }
+        Ok(response)
+    }
+
+    /// The hook's GVH and the registration named `name`, checked to serve that hook and the
+    /// object's namespace.
+    fn checked_registration<H: Hook>(
+        &self,
+        name: &str,
+        for_object: &ForObject,
+    ) -> Result<(GroupVersionHook, Arc<Registration>), CallError> {
         let gvh = self
             .inner
             .catalog
@@ -77,8 +126,7 @@ impl Client {
                 name: for_object.name.clone(),
             });
         }
-        self.call_registration::<H>(&registration, &gvh, request)
-            .await
+        Ok((gvh, registration))
     }
 
     /// Calls every handler of hook `H` whose namespace selector matches the object's
@@ -95,7 +143,10 @@ impl Client {
         options: CallAllOptions,
     ) -> Result<H::Response, CallError> {
         let (gvh, registrations) = self.matching_registrations::<H>(for_object)?;
-        let call = |i: usize| self.call_registration::<H>(&registrations[i], &gvh, request);
+        let call = |i: usize| {
+            self.call_registration::<H>(&registrations[i], &gvh, request)
+                .map(|result| result.map(|(response, _ignored)| response))
+        };
         let outcome = match options.concurrency {
             None => fan_out::sequential(registrations.len(), call).await,
             Some(limit) => fan_out::concurrent(registrations.len(), limit, call).await,
@@ -155,13 +206,14 @@ impl Client {
     }
 
     /// Calls one registration: builds the request, runs the exchange, applies the failure
-    /// policy and checks the status.
+    /// policy and checks the status. The flag is true when the response is the `Success` the
+    /// `Ignore` failure policy made of a failed call.
     async fn call_registration<H: Hook>(
         &self,
         registration: &Registration,
         gvh: &GroupVersionHook,
         request: &H::Request,
-    ) -> Result<H::Response, CallError> {
+    ) -> Result<(H::Response, bool), CallError> {
         let handler = registration.name.as_str();
         let catalog = &*self.inner.catalog;
         // A handler may speak another version of the hook (group and name match, see the
@@ -273,7 +325,7 @@ impl Client {
                     %error,
                     "ignoring error calling extension handler because of FailurePolicy \"Ignore\""
                 );
-                return Ok(H::Response::success());
+                return Ok((H::Response::success(), true));
             }
             Err(error) => {
                 tracing::error!(parent: &span, %error, "failed to call extension handler");
@@ -291,7 +343,7 @@ impl Client {
                     ),
                     _ => tracing::debug!(parent: &span, "extension handler returned success"),
                 }
-                Ok(response)
+                Ok((response, false))
             }
             "Failure" => Err(CallError::Failure {
                 handler: handler.to_string(),

@@ -23,6 +23,7 @@
 //! unknown. Cluster API also ignores serialisation errors; we treat those as bugs.
 
 mod aggregate;
+mod cache;
 mod call;
 mod discovery;
 mod error;
@@ -43,6 +44,7 @@ pub use crate::api::runtime::validation::{
 };
 pub use crate::decode::DecodeError;
 pub use aggregate::aggregate_responses;
+pub use cache::{Clock, ResponseCache, SystemClock};
 pub use discovery::ValidationError;
 pub use error::{BuildError, CallError, ClientConfigError, DiscoveryError, ExchangeError};
 pub use metrics::{DURATION_BUCKETS, Metrics};
