@@ -12,14 +12,14 @@ use axum::routing::{MethodRouter, post};
 use prometheus_client::registry::Registry;
 
 use super::Server;
-use super::discovery::{Advertised, discovery_response, validate_handler_name};
+use super::discovery::{Advertised, discovery_response};
 use super::error::ServerError;
 use super::handler::{Endpoint, Handler, HandlerOptions};
 use super::intake::Limits;
 use super::metrics::Metrics;
+use crate::api::runtime::validation::{self, FieldPath};
 use crate::catalog::{Catalog, GroupVersionHook, gvh_to_path};
 use crate::hook::Hook;
-use crate::hooks::v1alpha1::DEFAULT_HANDLERS_TIMEOUT_SECONDS;
 use crate::https::{HostOptions, Timeouts, TlsFiles};
 
 /// The port the server listens on unless told otherwise, as upstream.
@@ -29,7 +29,7 @@ pub const DEFAULT_CERT_NAME: &str = "tls.crt";
 /// The file name of the serving key in the certificate directory.
 pub const DEFAULT_KEY_NAME: &str = "tls.key";
 /// The largest handler timeout Cluster API accepts.
-pub const MAX_TIMEOUT_SECONDS: i32 = 30;
+pub const MAX_TIMEOUT_SECONDS: i32 = validation::MAX_TIMEOUT_SECONDS;
 
 /// The certificate directory used unless told otherwise:
 /// `<temp dir>/k8s-webhook-server/serving-certs`, as upstream.
@@ -217,32 +217,27 @@ impl ServerBuilder {
                     hook: H::NAME,
                     source,
                 })?;
-        validate_handler_name(&options.name).map_err(|reason| ServerError::InvalidHandlerName {
-            name: options.name.clone(),
-            reason,
-        })?;
-        let timeout_seconds = options
-            .timeout_seconds
-            .unwrap_or(DEFAULT_HANDLERS_TIMEOUT_SECONDS);
-        if !(0..=MAX_TIMEOUT_SECONDS).contains(&timeout_seconds) {
-            return Err(ServerError::InvalidTimeout {
+        validation::handler_name(&FieldPath::new("name"), &options.name).map_err(|e| {
+            ServerError::InvalidHandlerName {
                 name: options.name.clone(),
-                seconds: timeout_seconds,
-            });
-        }
-        // Cluster API reads a timeout of 0 as "use the default".
-        let timeout_seconds = if timeout_seconds == 0 {
-            DEFAULT_HANDLERS_TIMEOUT_SECONDS
-        } else {
-            timeout_seconds
-        };
+                reason: e.detail,
+            }
+        })?;
+        let timeout_seconds = validation::timeout_seconds(
+            &FieldPath::new("timeoutSeconds"),
+            options.timeout_seconds.map(i64::from),
+        )
+        .map_err(|_| ServerError::InvalidTimeout {
+            name: options.name.clone(),
+            seconds: options.timeout_seconds.unwrap_or_default(),
+        })?;
         let path = gvh_to_path(&gvh, &options.name);
         if self.handlers.contains_key(&path) {
             return Err(ServerError::DuplicatePath(path));
         }
         let endpoint = Arc::new(Endpoint::<H>::new(
             &options.name,
-            Duration::from_secs(timeout_seconds as u64),
+            validation::call_timeout(timeout_seconds),
             self.metrics.endpoint(H::NAME, &options.name),
             handler,
         ));

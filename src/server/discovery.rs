@@ -41,38 +41,3 @@ pub(crate) fn discovery_response<'a>(
 pub(crate) fn discovery_body(response: &DiscoveryResponse) -> Bytes {
     Bytes::from(serde_json::to_vec(response).expect("a DiscoveryResponse always serializes"))
 }
-
-/// Checks that `name` is a DNS-1123 label, the rule Cluster API applies to handler names when
-/// it reads the Discovery answer; failing here gives the author the error at startup instead.
-pub(crate) fn validate_handler_name(name: &str) -> Result<(), &'static str> {
-    if name.is_empty() {
-        return Err("must not be empty");
-    }
-    if name.len() > 63 {
-        return Err("must be no more than 63 characters");
-    }
-    let bytes = name.as_bytes();
-    let allowed = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-';
-    if !bytes.iter().all(|b| allowed(*b)) {
-        return Err("must consist of lower case alphanumeric characters or '-'");
-    }
-    if !bytes[0].is_ascii_alphanumeric() || !bytes[bytes.len() - 1].is_ascii_alphanumeric() {
-        return Err("must start and end with an alphanumeric character");
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::validate_handler_name;
-
-    #[test]
-    fn handler_names_follow_dns_labels() {
-        for ok in ["a", "before-cluster-create", "x1", "1x"] {
-            assert_eq!(validate_handler_name(ok), Ok(()), "{ok}");
-        }
-        for bad in ["", "-a", "a-", "A", "a.b", "a_b", &"a".repeat(64)] {
-            assert!(validate_handler_name(bad).is_err(), "{bad}");
-        }
-    }
-}

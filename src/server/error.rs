@@ -26,8 +26,8 @@ pub enum ServerError {
     InvalidHandlerName {
         /// The name.
         name: String,
-        /// What is wrong with it.
-        reason: &'static str,
+        /// What is wrong with it (Kubernetes' words for a DNS-1123 label).
+        reason: String,
     },
     /// A handler timeout is outside what Cluster API accepts.
     #[error("invalid timeoutSeconds {seconds} for handler \"{name}\": must be between 0 and 30")]

@@ -173,9 +173,11 @@ pub(crate) async fn admit(State(intake): State<Intake>, request: Request, next: 
         Ok(Ok((bytes, charge))) => {
             // Probes and metrics (GET) are never queued behind hook requests.
             let slot = if parts.method == Method::POST {
-                let waited =
-                    tokio::time::timeout(limits.queue_timeout, intake.slots.clone().acquire_owned())
-                        .await;
+                let waited = tokio::time::timeout(
+                    limits.queue_timeout,
+                    intake.slots.clone().acquire_owned(),
+                )
+                .await;
                 match waited {
                     Ok(Ok(permit)) => Some(Some(permit)),
                     // The semaphore is never closed; a closed one is as good as a full one.
@@ -211,7 +213,10 @@ pub(crate) async fn admit(State(intake): State<Intake>, request: Request, next: 
                 "error reading request: request body is larger than {} bytes",
                 limits.max_body_bytes
             );
-            (Bytes::new(), refused(FailureReason::Read, message, !drained))
+            (
+                Bytes::new(),
+                refused(FailureReason::Read, message, !drained),
+            )
         }
         Ok(Err(BodyError::Busy)) => {
             let message = format!(
@@ -235,7 +240,9 @@ pub(crate) async fn admit(State(intake): State<Intake>, request: Request, next: 
     };
     let close = matches!(admitted, Admitted::Refused(Refusal { close: true, .. }));
     parts.extensions.insert(admitted);
-    let mut response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
+    let mut response = next
+        .run(Request::from_parts(parts, Body::from(bytes)))
+        .await;
     if close {
         response.headers_mut().insert(
             http::header::CONNECTION,
