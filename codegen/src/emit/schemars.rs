@@ -311,6 +311,96 @@ fn helpers() -> TokenStream {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SourceFile;
+
+    fn load(text: &str) -> Model {
+        let src = SourceFile::in_crate("src/api/mod.rs", "api/mod.rs", text);
+        crate::load(&[src]).unwrap_or_else(|f| panic!("{f}"))
+    }
+
+    const HEADER: &str = "use capi_runtime::Schema;\nuse serde::{Deserialize, Serialize};\n";
+
+    #[test]
+    fn a_type_inside_itself_is_cut_and_others_are_subschemas() {
+        let model = load(&format!(
+            "{HEADER}
+            /// A tree.
+            #[derive(Serialize, Deserialize, Schema)]
+            #[schema(package = \"example.com/t/v1\")]
+            pub struct Node {{
+                /// The children.
+                pub children: Vec<Node>,
+                /// The label.
+                pub label: Label,
+            }}
+            /// A label.
+            #[derive(Serialize, Deserialize, Schema)]
+            #[schema(package = \"example.com/t/v1\")]
+            pub struct Label {{
+                /// Its text.
+                pub text: String,
+            }}"
+        ));
+        let code = impls(&model, |t| t.module[0] == "crate", "").expect("generated");
+        let node = code
+            .split("impl ::schemars::JsonSchema for crate::api::Node")
+            .nth(1)
+            .expect("an impl for Node");
+        let json_start = node.find("r#\"").expect("the schema literal") + 3;
+        let json_end = node[json_start..].find("\"#").expect("its end") + json_start;
+        let schema: Value = serde_json::from_str(&node[json_start..json_end]).unwrap();
+        assert_eq!(
+            schema,
+            json!({
+                "description": "A tree.",
+                "type": "object",
+                "properties": {
+                    "children": {
+                        "description": "The children.",
+                        "type": "array",
+                        "items": {
+                            "description": "A tree.",
+                            "x-kubernetes-preserve-unknown-fields": true,
+                        },
+                    },
+                    "label": { SUBSCHEMA_KEY: 0, "description": "The label." },
+                },
+                "required": ["children", "label"],
+            })
+        );
+        assert!(node.contains("subschema::<crate::api::Label>"));
+    }
+
+    #[test]
+    fn types_that_contain_each_other_are_refused() {
+        let model = load(&format!(
+            "{HEADER}
+            /// A.
+            #[derive(Serialize, Deserialize, Schema)]
+            #[schema(package = \"example.com/t/v1\")]
+            pub struct A {{
+                /// To B.
+                pub b: Option<Box<B>>,
+            }}
+            /// B.
+            #[derive(Serialize, Deserialize, Schema)]
+            #[schema(package = \"example.com/t/v1\")]
+            pub struct B {{
+                /// Back to A.
+                pub a: Vec<A>,
+            }}"
+        ));
+        let errors = impls(&model, |t| t.module[0] == "crate", "").unwrap_err();
+        let text = format!("{errors:?}");
+        assert!(
+            text.contains("`A` contains itself through other types"),
+            "{text}"
+        );
+        assert!(
+            text.contains("`B` contains itself through other types"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn renumber_visits_schema_positions_only() {
