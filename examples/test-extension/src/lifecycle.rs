@@ -16,7 +16,8 @@
 //! bounded by [`RecordLimits`]: an answer whose key is too long, or that would add a key past the
 //! limit, is not given, and the hook answers Failure with the reason (as upstream's extension
 //! answers Failure when it cannot record in its ConfigMap). The file is written only when the
-//! record changed, and answers recorded while a write is under way share the next write.
+//! record changed: a new key is appended, a changed value rewrites the (bounded) file, and
+//! answers recorded while a write is under way share the next write.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -33,7 +34,7 @@ pub const DEFAULT_BLOCKING_RETRY_SECONDS: i32 = 5;
 pub const BLOCKING_SETTING: &str = "defaultAllHandlersToBlocking";
 
 /// Bounds on the record of answers, so that request fields cannot grow it without limit. With
-/// the defaults the record file stays under about 600 KiB.
+/// the defaults the record file stays under about 530 KB.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RecordLimits {
     /// Most keys the record holds. An answer that would add another is refused; answers under
@@ -55,12 +56,25 @@ impl Default for RecordLimits {
     }
 }
 
-/// The answers given, latest per key, and a counter of changes.
+/// The answers given, latest per key, and what changed since the file was last written.
 #[derive(Debug, Default)]
 struct Record {
     entries: BTreeMap<String, String>,
     /// Incremented on every change of `entries`.
     version: u64,
+    /// Keys added since the last write, with their values: appended to the file.
+    added: BTreeMap<String, String>,
+    /// Whether a value already in the file changed since the last write: the file is rewritten.
+    changed: bool,
+}
+
+impl Record {
+    /// The whole record as file text, and the version it covers; nothing is pending after it.
+    fn snapshot(&mut self) -> Result<(bool, String, u64), serde_saphyr::SerializeError> {
+        self.added.clear();
+        self.changed = false;
+        serde_saphyr::to_string(&self.entries).map(|text| (false, text, self.version))
+    }
 }
 
 /// Why a scripted answer could not be given.
@@ -94,9 +108,11 @@ pub struct Script {
     last_read: RwLock<Option<Vec<u8>>>,
     limits: RecordLimits,
     record: Mutex<Record>,
-    /// Held while the record file is written; holds the record version the file has.
+    /// Held while the record file is written; holds the record version the file has (0: the
+    /// file has not been written yet).
     written: tokio::sync::Mutex<u64>,
     writes: AtomicU64,
+    rewrites: AtomicU64,
 }
 
 impl Script {
@@ -121,6 +137,7 @@ impl Script {
             record: Mutex::default(),
             written: tokio::sync::Mutex::new(0),
             writes: AtomicU64::new(0),
+            rewrites: AtomicU64::new(0),
         });
         script.reload();
         script
@@ -131,9 +148,14 @@ impl Script {
         self.limits
     }
 
-    /// How many times the record file has been written.
+    /// How many times the record file has been written (appended to or rewritten).
     pub fn record_writes(&self) -> u64 {
         self.writes.load(Ordering::Relaxed)
+    }
+
+    /// How many of those writes rewrote the whole file.
+    pub fn record_rewrites(&self) -> u64 {
+        self.rewrites.load(Ordering::Relaxed)
     }
 
     /// The responses file.
@@ -238,6 +260,11 @@ impl Script {
             match record.entries.get(&key) {
                 Some(old) if *old == value => {}
                 Some(_) => {
+                    if record.added.contains_key(&key) {
+                        record.added.insert(key.clone(), value.clone());
+                    } else {
+                        record.changed = true;
+                    }
                     record.entries.insert(key, value);
                     record.version += 1;
                 }
@@ -248,6 +275,7 @@ impl Script {
                     )));
                 }
                 None => {
+                    record.added.insert(key.clone(), value.clone());
                     record.entries.insert(key, value);
                     record.version += 1;
                 }
@@ -259,21 +287,68 @@ impl Script {
         if *written >= version {
             return Ok(());
         }
-        let (text, current) = {
-            let record = self.record.lock().unwrap();
-            let text = serde_saphyr::to_string(&record.entries).map_err(|e| fail(e.to_string()))?;
-            (text, record.version)
-        };
-        let tmp = self.record_file.with_extension("tmp");
-        tokio::fs::write(&tmp, text)
-            .await
-            .map_err(|e| fail(e.to_string()))?;
-        tokio::fs::rename(&tmp, &self.record_file)
-            .await
-            .map_err(|e| fail(e.to_string()))?;
+        // New keys are appended: the file stays a YAML map, as a new key never repeats one. A
+        // changed value, a first write or a failed append rewrites the whole file. Each write
+        // takes what it writes and the version that covers in one step.
+        let mut plan = {
+            let mut record = self.record.lock().unwrap();
+            if !record.changed && *written > 0 {
+                let added = std::mem::take(&mut record.added);
+                // Nothing new to append (an empty map would read `{}`, which is not a line).
+                let text = if added.is_empty() {
+                    Ok(String::new())
+                } else {
+                    serde_saphyr::to_string(&added)
+                };
+                text.map(|text| (true, text, record.version))
+            } else {
+                record.snapshot()
+            }
+        }
+        .map_err(|e| fail(e.to_string()))?;
+        if plan.0 && !plan.1.is_empty() && self.append(&plan.1).await.is_err() {
+            plan = self
+                .record
+                .lock()
+                .unwrap()
+                .snapshot()
+                .map_err(|e| fail(e.to_string()))?;
+        }
+        let (appended, text, current) = plan;
+        if !appended {
+            if let Err(reason) = self.rewrite(text).await {
+                // Whatever reached the file, the next write starts over.
+                self.record.lock().unwrap().changed = true;
+                return Err(fail(reason));
+            }
+            self.rewrites.fetch_add(1, Ordering::Relaxed);
+        }
         *written = current;
         self.writes.fetch_add(1, Ordering::Relaxed);
         Ok(())
+    }
+
+    async fn append(&self, text: &str) -> Result<(), String> {
+        use tokio::io::AsyncWriteExt;
+        let mut file = tokio::fs::OpenOptions::new()
+            .append(true)
+            .open(&self.record_file)
+            .await
+            .map_err(|e| e.to_string())?;
+        file.write_all(text.as_bytes())
+            .await
+            .map_err(|e| e.to_string())?;
+        file.flush().await.map_err(|e| e.to_string())
+    }
+
+    async fn rewrite(&self, text: String) -> Result<(), String> {
+        let tmp = self.record_file.with_extension("tmp");
+        tokio::fs::write(&tmp, text)
+            .await
+            .map_err(|e| e.to_string())?;
+        tokio::fs::rename(&tmp, &self.record_file)
+            .await
+            .map_err(|e| e.to_string())
     }
 }
 

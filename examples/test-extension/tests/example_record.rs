@@ -149,33 +149,96 @@ async fn the_file_is_written_only_when_the_record_changes() {
         .await
         .unwrap();
     assert_eq!(f.script.record_writes(), 2);
+    assert_eq!(f.script.record_rewrites(), 2);
     assert_eq!(
         recorded(&f.record)[&key("v1.30.0", "v1.31.0")],
         "Status: Success, RetryAfterSeconds: 0"
     );
 }
 
+#[tokio::test]
+async fn new_keys_are_appended_and_changed_values_rewrite_the_file() {
+    let f = fixture(RecordLimits::default());
+    // Versions YAML has to quote, to show appended lines are whole YAML entries.
+    let versions = [
+        "v1.31.0".to_string(),
+        "v1.31.1: x".to_string(),
+        "v1.31.2 #y".to_string(),
+        "'v1.31.3\"".to_string(),
+        format!("v1.31.4-{}", "z".repeat(150)),
+    ];
+    for to in &versions {
+        upgrade(&f.script, "v1.30.0", to, false).await.unwrap();
+    }
+    // The first write creates the file; the others append one entry each.
+    assert_eq!(f.script.record_writes(), versions.len() as u64);
+    assert_eq!(f.script.record_rewrites(), 1);
+    let record = recorded(&f.record);
+    assert_eq!(record.len(), versions.len(), "{record:?}");
+    for to in &versions {
+        assert_eq!(
+            record[&key("v1.30.0", to)],
+            "Status: Success, RetryAfterSeconds: 0"
+        );
+    }
+    // A changed value cannot be appended without repeating its key: the file is rewritten.
+    upgrade(&f.script, "v1.30.0", &versions[1], true)
+        .await
+        .unwrap();
+    assert_eq!(f.script.record_rewrites(), 2);
+    upgrade(&f.script, "v1.30.0", "v1.32.0", false)
+        .await
+        .unwrap();
+    assert_eq!(f.script.record_rewrites(), 2);
+    let record = recorded(&f.record);
+    assert_eq!(record.len(), versions.len() + 1);
+    assert_eq!(
+        record[&key("v1.30.0", &versions[1])],
+        "Status: Success, RetryAfterSeconds: 5"
+    );
+    // The file is the record, line for line: no key appears twice.
+    let text = std::fs::read_to_string(&f.record).unwrap();
+    assert_eq!(text.lines().count(), versions.len() + 1, "{text}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_answers_all_reach_the_file() {
     let f = fixture(RecordLimits::default());
-    let calls: Vec<_> = (0..40)
+    // Two answers per key at once, one blocking and one not: new keys and changed values mix.
+    let calls: Vec<_> = (0..80)
         .map(|i| {
             let script = f.script.clone();
             tokio::spawn(async move {
-                let to = format!("v1.31.{i}");
-                upgrade(&script, "v1.30.0", &to, false).await.unwrap();
+                let to = format!("v1.31.{}", i / 2);
+                upgrade(&script, "v1.30.0", &to, i % 2 == 0).await.unwrap();
             })
         })
         .collect();
     for call in calls {
         call.await.unwrap();
     }
+    let text = std::fs::read_to_string(&f.record).unwrap();
+    assert_eq!(text.lines().count(), 40, "{text}");
+    let record = recorded(&f.record);
+    assert_eq!(record.len(), 40);
+    for value in record.values() {
+        assert!(
+            value.starts_with("Status: Success, RetryAfterSeconds: "),
+            "{value}"
+        );
+    }
+    // Then every key gets one more answer, and the file shows exactly those.
+    for i in 0..40 {
+        upgrade(&f.script, "v1.30.0", &format!("v1.31.{i}"), true)
+            .await
+            .unwrap();
+    }
     let record = recorded(&f.record);
     assert_eq!(record.len(), 40);
     for i in 0..40 {
         assert_eq!(
             record[&key("v1.30.0", &format!("v1.31.{i}"))],
-            "Status: Success, RetryAfterSeconds: 0"
+            "Status: Success, RetryAfterSeconds: 5"
         );
     }
 }
