@@ -4,10 +4,13 @@
 //!   fails when one is stale.
 //! - `test` installs the external validators (once) and runs every test of the project.
 //! - `tools` installs the external validators only.
+//! - `downstream` builds and runs the README's "Using this crate" example from outside the
+//!   workspace (see `downstream.rs`).
 //! - `bench <generator|derive>` runs the generator's benchmarks (see `bench.rs`).
 
 mod bench;
 mod codegen;
+mod downstream;
 mod isolation;
 mod test;
 
@@ -19,8 +22,9 @@ fn main() -> ExitCode {
         Some("codegen") => codegen::run(&args[1..]),
         Some("test") => test::run(&args[1..]),
         Some("tools") => test::tools(&args[1..]),
+        Some("downstream") => test::downstream(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
-        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask bench <generator|derive>".to_string()),
+        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask bench <generator|derive>".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

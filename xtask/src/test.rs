@@ -5,7 +5,9 @@
 //! 2. checks formatting, generated files and clippy (warnings are errors);
 //! 3. runs every test of the workspace with every feature;
 //! 4. runs every integration test once more alone in its own process, so that a test which
-//!    passes only after another one ran first is caught (`isolation.rs`).
+//!    passes only after another one ran first is caught (`isolation.rs`);
+//! 5. builds and runs the README's "Using this crate" example as a crate outside the workspace
+//!    (`downstream.rs`).
 //!
 //! `cargo xtask tools` does step 1 only.
 
@@ -48,8 +50,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
         "tests",
     )?;
     crate::isolation::run(&root, &cargo)?;
+    crate::downstream::run(&root, &cargo)?;
     eprintln!("xtask test: everything passed");
     Ok(())
+}
+
+/// Builds and runs the README's downstream example only.
+pub fn downstream(args: &[String]) -> Result<(), String> {
+    if !args.is_empty() {
+        return Err("usage: cargo xtask downstream".into());
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    crate::downstream::run(&crate::root(), &cargo)
 }
 
 /// Installs the validators only.
