@@ -35,7 +35,7 @@ async fn time<F: std::future::Future>(f: F) -> Duration {
 
 async fn call_all(client: &Client, options: CallAllOptions) {
     client
-        .call_all_extensions::<BeforeClusterCreate>(
+        .call_all_extensions_with::<BeforeClusterCreate>(
             &Default::default(),
             &ForObject::new("default", "c"),
             options,

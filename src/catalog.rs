@@ -86,6 +86,22 @@ pub struct GroupHook {
     pub hook: String,
 }
 
+impl GroupHook {
+    /// A group and hook name, e.g. `GroupHook::new("hooks.runtime.cluster.x-k8s.io",
+    /// "BeforeClusterCreate")`.
+    pub fn new(group: impl Into<String>, hook: impl Into<String>) -> Self {
+        GroupHook {
+            group: group.into(),
+            hook: hook.into(),
+        }
+    }
+
+    /// The group and name of hook `H`.
+    pub fn of<H: Hook>() -> Self {
+        Self::new(H::GROUP, H::NAME)
+    }
+}
+
 impl fmt::Display for GroupHook {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.group.is_empty() {

@@ -201,7 +201,7 @@ async fn call_all_aggregates_in_handler_name_order() {
     ]);
     for options in [CallAllOptions::sequential(), CallAllOptions::concurrent(3)] {
         let response = client
-            .call_all_extensions::<BeforeClusterCreate>(&request(), &object(), options)
+            .call_all_extensions_with::<BeforeClusterCreate>(&request(), &object(), options)
             .await
             .unwrap();
         assert_eq!(response.status, ResponseStatus::Success);
@@ -239,7 +239,7 @@ async fn call_all_with_no_handler_succeeds_and_stops_at_the_first_failure() {
         &[handler("a", HOOK), handler("b", HOOK), handler("c", HOOK)],
     )]);
     let none = client
-        .call_all_extensions::<AfterClusterUpgrade>(
+        .call_all_extensions_with::<AfterClusterUpgrade>(
             &Default::default(),
             &object(),
             CallAllOptions::sequential(),
@@ -249,7 +249,7 @@ async fn call_all_with_no_handler_succeeds_and_stops_at_the_first_failure() {
     assert_eq!(none.status, ResponseStatus::Success);
 
     let err = client
-        .call_all_extensions::<BeforeClusterCreate>(
+        .call_all_extensions_with::<BeforeClusterCreate>(
             &request(),
             &object(),
             CallAllOptions::sequential(),
@@ -274,7 +274,7 @@ async fn call_all_with_no_handler_succeeds_and_stops_at_the_first_failure() {
         &[handler("missing", HOOK)],
     )]);
     let err = missing
-        .call_all_extensions::<BeforeClusterCreate>(
+        .call_all_extensions_with::<BeforeClusterCreate>(
             &request(),
             &object(),
             CallAllOptions::sequential(),
@@ -332,7 +332,7 @@ async fn namespace_selectors_skip_in_call_all_and_fail_call_extension() {
     );
 
     client
-        .call_all_extensions::<BeforeClusterCreate>(
+        .call_all_extensions_with::<BeforeClusterCreate>(
             &request(),
             &other,
             CallAllOptions::sequential(),
@@ -445,7 +445,7 @@ async fn a_cold_registry_is_an_error_not_an_empty_answer() {
         "{err}"
     );
     let err = client
-        .call_all_extensions::<BeforeClusterCreate>(
+        .call_all_extensions_with::<BeforeClusterCreate>(
             &request(),
             &object(),
             CallAllOptions::concurrent(4),

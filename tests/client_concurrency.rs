@@ -95,7 +95,7 @@ fn concurrent_call_all_matches_sequential() {
             let object = object.clone();
             runtime.block_on(async move {
                 client
-                    .call_all_extensions::<BeforeClusterCreate>(&Default::default(), &object, options)
+                    .call_all_extensions_with::<BeforeClusterCreate>(&Default::default(), &object, options)
                     .await
                     .map(|r| (r.status, r.retry_after_seconds, r.message))
                     .map_err(|e| e.to_string())

@@ -182,7 +182,7 @@ async fn calling_every_handler_of_an_unknown_hook_names_the_hook_not_an_empty_ha
     .build()
     .unwrap();
     let err = client
-        .call_all_extensions::<BeforeClusterCreate>(
+        .call_all_extensions_with::<BeforeClusterCreate>(
             &Default::default(),
             &ForObject::new("default", "c"),
             CallAllOptions::sequential(),

@@ -100,7 +100,11 @@ async fn a_v1alpha2_caller_reaches_a_v1alpha1_handler_through_conversion() {
 
     // call_all takes the same path.
     let all = client
-        .call_all_extensions::<v1alpha2::FakeHook>(&request(), &object, CallAllOptions::default())
+        .call_all_extensions_with::<v1alpha2::FakeHook>(
+            &request(),
+            &object,
+            CallAllOptions::default(),
+        )
         .await
         .unwrap();
     assert_eq!(all.status, ResponseStatus::Success);

@@ -136,7 +136,22 @@ impl Client {
     /// The first failing handler (in name order) fails the whole call with its error; handlers
     /// after it are not called (sequential mode) or are cancelled (concurrent mode). Both
     /// modes give the same result. No handler at all is a success.
+    ///
+    /// The calls are made as the client was built to make them
+    /// ([`ClientBuilder::call_all_options`](super::ClientBuilder::call_all_options); one at a
+    /// time by default, as upstream); [`Client::call_all_extensions_with`] chooses per call.
     pub async fn call_all_extensions<H: Hook>(
+        &self,
+        request: &H::Request,
+        for_object: &ForObject,
+    ) -> Result<H::Response, CallError> {
+        self.call_all_extensions_with::<H>(request, for_object, self.inner.call_all_options)
+            .await
+    }
+
+    /// [`Client::call_all_extensions`] with the calls made as `options` says (one at a time,
+    /// or several concurrently; the result is the same).
+    pub async fn call_all_extensions_with<H: Hook>(
         &self,
         request: &H::Request,
         for_object: &ForObject,

@@ -9,7 +9,8 @@
 //! * [`Client::call_extension`] calls one handler by its full name.
 //! * [`Client::call_all_extensions`] calls every handler of a hook whose namespace selector
 //!   matches the object's namespace and aggregates the answers, one at a time or
-//!   concurrently ([`CallAllOptions`]).
+//!   concurrently ([`CallAllOptions`], per client or per call with
+//!   [`Client::call_all_extensions_with`]).
 //!
 //! A handler registered for another version of the hook than the caller's is called in its
 //! own version: the request is converted down and the response up through the catalog's
@@ -37,6 +38,7 @@ mod urls;
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 pub use crate::api::runtime::validation::{
@@ -72,6 +74,7 @@ pub struct ClientBuilder {
     identity: Option<IdentityFiles>,
     metrics: Metrics,
     max_response_bytes: usize,
+    call_all_options: CallAllOptions,
 }
 
 impl ClientBuilder {
@@ -103,15 +106,24 @@ impl ClientBuilder {
         self
     }
 
+    /// How [`Client::call_all_extensions`] calls the handlers (default: one at a time, as
+    /// Cluster API does); [`Client::call_all_extensions_with`] overrides it per call.
+    pub fn call_all_options(mut self, options: CallAllOptions) -> Self {
+        self.call_all_options = options;
+        self
+    }
+
     /// Builds the client; fails when the client certificate cannot be loaded.
     pub fn build(self) -> Result<Client, BuildError> {
         Ok(Client {
             inner: Arc::new(Inner {
                 catalog: self.catalog,
+                pruned_at: AtomicU64::new(self.registry.generation()),
                 registry: self.registry,
                 http: HttpClients::new(self.identity)?,
                 metrics: self.metrics,
                 max_response_bytes: self.max_response_bytes,
+                call_all_options: self.call_all_options,
             }),
         })
     }
@@ -120,9 +132,12 @@ impl ClientBuilder {
 struct Inner {
     catalog: Arc<Catalog>,
     registry: Registry,
+    /// The registry generation the cached HTTP clients were last pruned at.
+    pruned_at: AtomicU64,
     http: HttpClients,
     metrics: Metrics,
     max_response_bytes: usize,
+    call_all_options: CallAllOptions,
 }
 
 /// The runtime client. Cheap to clone; clones share the registry, the HTTP clients and the
@@ -150,6 +165,7 @@ impl Client {
             identity: None,
             metrics: Metrics::new(),
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            call_all_options: CallAllOptions::default(),
         }
     }
 
@@ -163,8 +179,12 @@ impl Client {
         &self.inner.registry
     }
 
-    /// Loads the registrations of `configs`; see [`Registry::warm_up`].
-    pub fn warm_up(&self, configs: &[ExtensionConfig]) -> Result<(), RegistryError> {
+    /// Loads the registrations of `configs` (any iterator of borrowed ExtensionConfigs); see
+    /// [`Registry::warm_up`].
+    pub fn warm_up<'a>(
+        &self,
+        configs: impl IntoIterator<Item = &'a ExtensionConfig>,
+    ) -> Result<(), RegistryError> {
         self.inner.registry.warm_up(configs)
     }
 
@@ -175,6 +195,10 @@ impl Client {
 
     /// Registers (or replaces) the handlers in the ExtensionConfig's status, then drops the
     /// HTTP clients no registration uses any more.
+    ///
+    /// The same as [`Registry::add`] on the client's registry: when the registry is changed
+    /// directly, the client notices the new [`Registry::generation`] at its next call and
+    /// prunes then.
     pub fn register(&self, config: &ExtensionConfig) -> Result<(), RegistryError> {
         self.inner.registry.add(config)?;
         self.prune_http_clients();
@@ -194,7 +218,17 @@ impl Client {
         self.inner.http.len()
     }
 
+    /// Prunes the HTTP clients when the registry changed since the last pruning.
+    fn prune_if_changed(&self) {
+        if self.inner.registry.generation() != self.inner.pruned_at.load(Ordering::Acquire) {
+            self.prune_http_clients();
+        }
+    }
+
     fn prune_http_clients(&self) {
+        // Read before the snapshot: a change made meanwhile leaves a newer generation, which
+        // the next call prunes for.
+        let generation = self.inner.registry.generation();
         let in_use: Vec<(String, Vec<u8>)> = self
             .inner
             .registry
@@ -208,6 +242,7 @@ impl Client {
         self.inner
             .http
             .retain(|host, ca| in_use.iter().any(|(h, c)| h == host && c == ca));
+        self.inner.pruned_at.store(generation, Ordering::Release);
     }
 
     /// The HTTP client and full URL of a handler.
@@ -218,6 +253,7 @@ impl Client {
         handler: &str,
         timeout: Duration,
     ) -> Result<(reqwest::Client, ::url::Url), ClientConfigError> {
+        self.prune_if_changed();
         let base = urls::base_url(config)?;
         let http = self
             .inner

@@ -10,6 +10,7 @@ use std::num::NonZeroUsize;
 /// namespace informer, passes the namespace's labels. The `kubernetes.io/metadata.name` label,
 /// which the API server sets on every namespace, is assumed when missing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ForObject {
     /// The object's namespace.
     pub namespace: String,
@@ -38,6 +39,7 @@ impl ForObject {
 
 /// How [`Client::call_all_extensions`](super::Client::call_all_extensions) calls the handlers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CallAllOptions {
     /// `None` calls the handlers one after the other, as Cluster API does. `Some(n)` keeps up
     /// to `n` calls in flight; the result is the same, only faster.

@@ -2,8 +2,11 @@
 //!
 //! One [`Registry`] per process, created by the binary and handed (cloned) to the runtime
 //! client and to the ExtensionConfig controller: there is no hidden global. The controller is
-//! the only writer ([`Registry::warm_up`], [`Registry::add`], [`Registry::remove`]); callers of
-//! hooks read through [`Registry::list`] and [`Registry::get`].
+//! the only writer ([`Registry::warm_up`], [`Registry::add`], [`Registry::remove`], or the
+//! client's `register`/`unregister`, which do the same); callers of hooks read through
+//! [`Registry::list`] and [`Registry::get`]. Every change bumps [`Registry::generation`], which
+//! the client follows to drop the HTTP clients no registration uses any more, whichever way
+//! the registry was changed.
 //!
 //! A new registry is *not ready*: until [`Registry::warm_up`] succeeds, every operation returns
 //! an error instead of an empty answer, so a controller that starts before the registrations
@@ -17,6 +20,7 @@ mod error;
 mod registration;
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 pub use crate::api::runtime::validation::{
@@ -45,10 +49,17 @@ impl Inner {
     }
 }
 
+#[derive(Debug, Default)]
+struct Shared {
+    state: RwLock<Inner>,
+    /// Bumped, under the write lock, by every change of the registrations.
+    generation: AtomicU64,
+}
+
 /// A thread-safe store of registrations; cheap to clone (clones share the same store).
 #[derive(Clone, Debug, Default)]
 pub struct Registry {
-    inner: Arc<RwLock<Inner>>,
+    inner: Arc<Shared>,
 }
 
 impl Registry {
@@ -59,22 +70,44 @@ impl Registry {
 
     fn read(&self) -> RwLockReadGuard<'_, Inner> {
         // Writers never leave the map half-updated, so a poisoned lock is still consistent.
-        self.inner.read().unwrap_or_else(PoisonError::into_inner)
+        self.inner
+            .state
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     fn write(&self) -> RwLockWriteGuard<'_, Inner> {
-        self.inner.write().unwrap_or_else(PoisonError::into_inner)
+        self.inner
+            .state
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Loads the registrations of every ExtensionConfig and marks the registry ready.
+    /// Marks a change; called with the write lock held.
+    fn changed(&self) {
+        self.inner.generation.fetch_add(1, Ordering::Release);
+    }
+
+    /// A counter bumped by every change of the registrations (warm-up, add, remove); equal
+    /// values mean nothing changed in between. Failed operations do not bump it.
+    pub fn generation(&self) -> u64 {
+        self.inner.generation.load(Ordering::Acquire)
+    }
+
+    /// Loads the registrations of every ExtensionConfig and marks the registry ready. Takes
+    /// any iterator of borrowed ExtensionConfigs: a slice, a `Vec<&ExtensionConfig>`, or what
+    /// a kube-runtime store hands out (`store.state().iter().map(|c| &**c)`).
     ///
     /// If any ExtensionConfig is invalid nothing is loaded and the registry stays not ready, so
     /// warm-up can be retried. Warming up a ready registry is an error and changes nothing.
-    pub fn warm_up(&self, configs: &[ExtensionConfig]) -> Result<(), RegistryError> {
+    pub fn warm_up<'a>(
+        &self,
+        configs: impl IntoIterator<Item = &'a ExtensionConfig>,
+    ) -> Result<(), RegistryError> {
         if self.is_ready() {
             return Err(RegistryError::AlreadyWarmedUp);
         }
-        let mut built = Vec::with_capacity(configs.len());
+        let mut built = Vec::new();
         let mut errors = Vec::new();
         for config in configs {
             match registration::registrations_of(config) {
@@ -94,6 +127,7 @@ impl Registry {
             inner.replace(&name, registrations);
         }
         inner.ready = true;
+        self.changed();
         Ok(())
     }
 
@@ -112,6 +146,7 @@ impl Registry {
         let registrations = registration::registrations_of(config)?;
         let mut inner = self.write();
         inner.replace(&name, registrations);
+        self.changed();
         Ok(())
     }
 
@@ -129,6 +164,7 @@ impl Registry {
             });
         }
         inner.replace(config_name, Vec::new());
+        self.changed();
         Ok(())
     }
 

@@ -14,6 +14,7 @@ use super::error::{HandlerError, RegistryError};
 ///
 /// Registrations are immutable and shared (`Arc`) between the registry and the calls in flight.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Registration {
     /// The full handler name, `<handler>.<extensionconfig>`.
     pub name: String,

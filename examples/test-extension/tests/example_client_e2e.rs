@@ -123,7 +123,7 @@ async fn client_discovers_registers_and_calls_the_example_extension() {
         .unwrap();
     assert!(!client.is_ready());
     let cold = client
-        .call_all_extensions::<BeforeClusterCreate>(
+        .call_all_extensions_with::<BeforeClusterCreate>(
             &create_request(),
             &cluster(),
             CallAllOptions::sequential(),
@@ -199,7 +199,7 @@ async fn client_discovers_registers_and_calls_the_example_extension() {
     // The blocking hook holds the Cluster back as scripted, in both calling modes.
     for options in [CallAllOptions::sequential(), CallAllOptions::concurrent(4)] {
         let blocked = client
-            .call_all_extensions::<BeforeClusterCreate>(&create_request(), &cluster(), options)
+            .call_all_extensions_with::<BeforeClusterCreate>(&create_request(), &cluster(), options)
             .await
             .unwrap();
         assert_eq!(blocked.status, ResponseStatus::Success);
@@ -217,7 +217,7 @@ async fn client_discovers_registers_and_calls_the_example_extension() {
     let unblocked = poll_until(
         || async {
             client
-                .call_all_extensions::<BeforeClusterCreate>(
+                .call_all_extensions_with::<BeforeClusterCreate>(
                     &create_request(),
                     &cluster(),
                     CallAllOptions::sequential(),
@@ -347,7 +347,7 @@ async fn client_discovers_registers_and_calls_the_example_extension() {
     // Calling every handler stops at the first failure in name order, whichever its policy.
     for options in [CallAllOptions::sequential(), CallAllOptions::concurrent(4)] {
         let err = client
-            .call_all_extensions::<BeforeClusterCreate>(&create_request(), &cluster(), options)
+            .call_all_extensions_with::<BeforeClusterCreate>(&create_request(), &cluster(), options)
             .await
             .unwrap_err();
         assert_eq!(err.handler(), Some(fail_handler.as_str()), "{err}");
@@ -358,7 +358,7 @@ async fn client_discovers_registers_and_calls_the_example_extension() {
     }
     client.unregister(&discovered).unwrap();
     let err = client
-        .call_all_extensions::<BeforeClusterCreate>(
+        .call_all_extensions_with::<BeforeClusterCreate>(
             &create_request(),
             &cluster(),
             CallAllOptions::sequential(),
