@@ -2,7 +2,8 @@
 //!
 //! 1. installs the external validators (pinned in `xtask/tools/`) under `target/tools/` when
 //!    they are missing or their pins changed;
-//! 2. checks formatting, generated files and clippy (warnings are errors);
+//! 2. checks formatting, generated files and clippy (warnings are errors), also for the
+//!    runtime crate with each feature alone (`feature_matrix`);
 //! 3. runs every test of the workspace with every feature;
 //! 4. runs every integration test once more alone in its own process, so that a test which
 //!    passes only after another one ran first is caught (`isolation.rs`);
@@ -43,6 +44,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         ],
         "clippy",
     )?;
+    feature_matrix(&root, &cargo)?;
     step(
         &root,
         &cargo,
@@ -52,6 +54,45 @@ pub fn run(args: &[String]) -> Result<(), String> {
     crate::isolation::run(&root, &cargo)?;
     crate::downstream::run(&root, &cargo)?;
     eprintln!("xtask test: everything passed");
+    Ok(())
+}
+
+/// Each feature of the runtime crate must build on its own (and with none), as a user who
+/// enables only that one gets it: clippy over the library with `--no-default-features` plus
+/// that feature.
+const FEATURES: &[&str] = &[
+    "",
+    "derive",
+    "kube",
+    "client",
+    "server",
+    "topology-mutation",
+    "schemars",
+];
+
+fn feature_matrix(root: &Path, cargo: &str) -> Result<(), String> {
+    for feature in FEATURES {
+        let mut args = vec![
+            "clippy",
+            "--package",
+            "capi-runtime",
+            "--lib",
+            "--no-default-features",
+        ];
+        if !feature.is_empty() {
+            args.extend(["--features", feature]);
+        }
+        args.extend(["--", "-D", "warnings"]);
+        let what = format!(
+            "the runtime crate with only {:?}",
+            if feature.is_empty() {
+                "no features"
+            } else {
+                feature
+            }
+        );
+        step(root, cargo, &args, &what)?;
+    }
     Ok(())
 }
 
