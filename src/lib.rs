@@ -42,6 +42,10 @@ pub use capi_runtime_derive::{Hook, Schema};
 /// uses. A binary still chooses its Kubernetes version with one of k8s-openapi's version
 /// features (see the README).
 pub use k8s_openapi;
+/// kube-core, whose `Resource` trait the ExtensionConfig types implement (feature `kube`);
+/// kube itself re-exports the same crate as `kube::core`.
+#[cfg(feature = "kube")]
+pub use kube_core as kube;
 
 /// The traits a hook author or caller needs in scope, for `use capi_runtime::prelude::*;`:
 /// with them, `XResponse::success()` and `XResponse::failure(..)`, `request.settings()` and
