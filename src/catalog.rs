@@ -10,8 +10,9 @@ use std::any::{Any, TypeId, type_name};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
-use crate::hook::{Hook, HookMeta, Message};
+use crate::hook::{Hook, HookMeta};
 use crate::schema::HookInfo;
+use crate::wire::{self, DecodeError};
 
 /// Identifies a hook: API group, version and hook name.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -154,27 +155,26 @@ pub struct HookDescriptor {
     decode_response: DecodeResponse,
 }
 
-/// Decodes a response body of one hook version: the response (type-erased) and the `status`
-/// the extension wrote.
+/// Decodes a response body of one hook version within the limits: the response
+/// (type-erased) and the `status` the extension wrote.
 type DecodeResponse =
-    fn(&[u8]) -> Result<(Box<dyn Any + Send>, String), crate::decode::DecodeError>;
+    fn(&[u8], &wire::Limits) -> Result<(Box<dyn Any + Send>, String), DecodeError>;
 
 /// The request of hook `H` (given type-erased) as JSON, with its `apiVersion` and `kind` set.
 fn encode_request<H: Hook>(request: &dyn Any) -> Result<Vec<u8>, String> {
     let request = request
         .downcast_ref::<H::Request>()
         .ok_or_else(|| format!("the request is not a {}", H::REQUEST_KIND))?;
-    let mut typed = request.clone();
-    typed.set_type_meta(H::API_VERSION, H::REQUEST_KIND);
-    serde_json::to_vec(&typed).map_err(|e| e.to_string())
+    wire::encode_request::<H>(request).map_err(|e| e.to_string())
 }
 
-/// A response body of hook `H`, decoded as tolerantly as Go decodes it.
+/// A response body of hook `H`, decoded by the wire codec (Go's rules).
 fn decode_response<H: Hook>(
     bytes: &[u8],
-) -> Result<(Box<dyn Any + Send>, String), crate::decode::DecodeError> {
-    let (response, crate::decode::RawStatus(status)) =
-        crate::decode::decode_response::<H::Response>(bytes)?;
+    limits: &wire::Limits,
+) -> Result<(Box<dyn Any + Send>, String), DecodeError> {
+    let (response, wire::RawStatus(status)) =
+        wire::decode_response_raw_with::<H::Response>(bytes, limits)?;
     Ok((Box::new(response), status))
 }
 
@@ -206,8 +206,18 @@ impl HookDescriptor {
     pub(crate) fn decode_response(
         &self,
         bytes: &[u8],
-    ) -> Result<(Box<dyn Any + Send>, String), crate::decode::DecodeError> {
-        (self.decode_response)(bytes)
+    ) -> Result<(Box<dyn Any + Send>, String), DecodeError> {
+        (self.decode_response)(bytes, &wire::Limits::default())
+    }
+
+    /// [`HookDescriptor::decode_response`] within `limits`.
+    #[allow(dead_code)]
+    pub(crate) fn decode_response_with(
+        &self,
+        bytes: &[u8],
+        limits: &wire::Limits,
+    ) -> Result<(Box<dyn Any + Send>, String), DecodeError> {
+        (self.decode_response)(bytes, limits)
     }
 }
 

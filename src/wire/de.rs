@@ -1,0 +1,1603 @@
+//! The decoder: a `serde::Deserializer` over the body's bytes that reads JSON the way Go's
+//! `encoding/json` reads it into a typed value (see the table in the module above).
+//!
+//! It tokenizes the input itself and hands values straight to the types' `Deserialize`
+//! implementations, so no tree of the message is ever built. Two things need more than one
+//! token of look-ahead: a struct key that repeats (Go applies every occurrence in turn, so the
+//! last one decides) and the byte offsets of values. The decoder therefore runs in one of two
+//! modes. The fast mode streams and refuses nothing Go accepts, except that a struct field
+//! seen twice aborts the pass; the whole message is then decoded again in the careful mode,
+//! where each struct object is first scanned for its keys (values are skipped, not decoded),
+//! and every field is decoded once from its occurrences with Go's rules for that type.
+//!
+//! Memory is charged as values are produced: every sequence element costs twice the size of
+//! its Rust value (a `Vec` grows by doubling), every map entry twice the size of its key and
+//! value plus, for a map's first entry, a whole B-tree leaf, every string its length. Past the
+//! budget, decoding stops with [`DecodeErrorKind::OverBudget`].
+
+use std::fmt;
+use std::time::Instant;
+
+use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
+use serde::de::{
+    self, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, Unexpected, VariantAccess, Visitor,
+};
+
+use super::DecodeErrorKind as Kind;
+use super::fold::resolve;
+
+/// Entries of a B-tree leaf: what a map's first entry allocates.
+const BTREE_LEAF: usize = 11;
+
+/// A decoding failure on its way out: kind, message, where it happened.
+pub(crate) struct Error(Box<Inner>);
+
+struct Inner {
+    kind: Kind,
+    restart: bool,
+    message: String,
+    offset: Option<usize>,
+    /// Innermost segment first.
+    path: Vec<Seg>,
+}
+
+/// One step of the JSON path of a failure.
+enum Seg {
+    Field(&'static str),
+    Index(usize),
+    /// A map key, by the offset of its opening quote (read again when the error is shown).
+    Key(usize),
+}
+
+impl Error {
+    fn new(kind: Kind, message: impl Into<String>, offset: Option<usize>) -> Self {
+        Error(Box::new(Inner {
+            kind,
+            restart: false,
+            message: message.into(),
+            offset,
+            path: Vec::new(),
+        }))
+    }
+
+    fn restart() -> Self {
+        let mut e = Error::new(Kind::Syntax, "restart", None);
+        e.0.restart = true;
+        e
+    }
+
+    pub(crate) fn is_restart(&self) -> bool {
+        self.0.restart
+    }
+
+    fn within(mut self, seg: Seg, start: usize) -> Self {
+        if !self.0.restart {
+            self.0.path.push(seg);
+            self.0.offset.get_or_insert(start);
+        }
+        self
+    }
+
+    pub(crate) fn kind(&self) -> Kind {
+        self.0.kind
+    }
+
+    pub(crate) fn message(&self) -> &str {
+        &self.0.message
+    }
+
+    pub(crate) fn offset(&self) -> Option<usize> {
+        self.0.offset
+    }
+
+    /// The JSON path, e.g. `.items[3].object`; map keys are read back from `input`.
+    pub(crate) fn path(&self, input: &[u8]) -> String {
+        let mut out = String::new();
+        for seg in self.0.path.iter().rev() {
+            match seg {
+                Seg::Field(name) => {
+                    out.push('.');
+                    out.push_str(name);
+                }
+                Seg::Index(i) => out.push_str(&format!("[{i}]")),
+                Seg::Key(at) => {
+                    let mut de = De::new(input, usize::MAX, usize::MAX, false);
+                    de.pos = *at;
+                    let key = de.parse_str().map(|s| s.as_str().to_owned());
+                    let key = key.unwrap_or_default();
+                    out.push('[');
+                    out.push_str(&serde_json::to_string(&key).unwrap_or_default());
+                    out.push(']');
+                }
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.message)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl de::Error for Error {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error::new(Kind::Type, msg.to_string(), None)
+    }
+}
+
+type Result<T> = std::result::Result<T, Error>;
+
+/// A string as read: borrowed from the input when it had no escapes, else in the scratch.
+enum Str<'de, 's> {
+    Borrowed(&'de str),
+    Copied(&'s str),
+}
+
+impl Str<'_, '_> {
+    fn as_str(&self) -> &str {
+        match self {
+            Str::Borrowed(s) => s,
+            Str::Copied(s) => s,
+        }
+    }
+}
+
+/// Bytes that end the fast scan of a string: the quote, the backslash and control characters.
+static STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// The decoder's state over one message.
+pub(crate) struct De<'de> {
+    input: &'de [u8],
+    pos: usize,
+    depth: usize,
+    max_depth: usize,
+    charged: usize,
+    budget: usize,
+    careful: bool,
+    scratch: Vec<u8>,
+    /// The outermost struct's field that is the response status, read as a plain string.
+    status_field: Option<&'static str>,
+    status: String,
+    deadline: Option<Instant>,
+    ticks: u32,
+}
+
+impl<'de> De<'de> {
+    pub(crate) fn new(input: &'de [u8], budget: usize, max_depth: usize, careful: bool) -> Self {
+        De {
+            input,
+            pos: 0,
+            depth: 0,
+            max_depth,
+            charged: 0,
+            budget,
+            careful,
+            scratch: Vec::new(),
+            status_field: None,
+            status: String::new(),
+            deadline: None,
+            ticks: 0,
+        }
+    }
+
+    /// Gives up with [`Kind::Timeout`] once `deadline` has passed.
+    pub(crate) fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Fails when the deadline has passed.
+    pub(crate) fn check_deadline(&self) -> Result<()> {
+        match self.deadline {
+            Some(deadline) if Instant::now() >= deadline => Err(Error::new(
+                Kind::Timeout,
+                "the deadline passed while decoding",
+                Some(self.pos),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Reads the outermost struct's field `name` as the raw status instead of decoding it.
+    pub(crate) fn with_status_field(mut self, name: &'static str) -> Self {
+        self.status_field = Some(name);
+        self
+    }
+
+    /// Bytes charged so far.
+    pub(crate) fn charged(&self) -> usize {
+        self.charged
+    }
+
+    /// The status read by [`De::with_status_field`] (empty when absent or null).
+    pub(crate) fn take_status(&mut self) -> String {
+        std::mem::take(&mut self.status)
+    }
+
+    /// Requires that only white space follows the value (Go's `json.Unmarshal`).
+    pub(crate) fn end(&mut self) -> Result<()> {
+        self.skip_ws();
+        if self.pos < self.input.len() {
+            return Err(Error::new(
+                Kind::TrailingData,
+                format!(
+                    "invalid character {} after top-level value",
+                    self.quote_byte()
+                ),
+                Some(self.pos),
+            ));
+        }
+        Ok(())
+    }
+
+    fn charge(&mut self, bytes: usize) -> Result<()> {
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks % 4096 == 0 {
+            self.check_deadline()?;
+        }
+        self.charged = self.charged.saturating_add(bytes);
+        if self.charged > self.budget {
+            return Err(Error::new(
+                Kind::OverBudget,
+                format!(
+                    "the message decodes to more than the memory budget of {} bytes",
+                    self.budget
+                ),
+                Some(self.pos),
+            ));
+        }
+        Ok(())
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > self.max_depth {
+            return Err(Error::new(
+                Kind::TooDeep,
+                format!("exceeded max depth of {}", self.max_depth),
+                Some(self.pos),
+            ));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    fn syntax(&self, message: impl Into<String>) -> Error {
+        Error::new(Kind::Syntax, message, Some(self.pos))
+    }
+
+    fn quote_byte(&self) -> String {
+        match self.input.get(self.pos) {
+            None => "end of input".into(),
+            Some(b) if b.is_ascii_graphic() => format!("'{}'", *b as char),
+            Some(b) => format!("byte 0x{b:02x}"),
+        }
+    }
+
+    fn eof(&self) -> Error {
+        self.syntax("unexpected end of JSON input")
+    }
+
+    fn unexpected_char(&self, context: &str) -> Error {
+        if self.pos >= self.input.len() {
+            return self.eof();
+        }
+        self.syntax(format!("invalid character {} {context}", self.quote_byte()))
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.input.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    #[inline]
+    fn peek(&mut self) -> Option<u8> {
+        self.skip_ws();
+        self.input.get(self.pos).copied()
+    }
+
+    fn expect(&mut self, byte: u8, context: &str) -> Result<()> {
+        if self.peek() == Some(byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.unexpected_char(context))
+        }
+    }
+
+    fn literal(&mut self, word: &'static [u8]) -> Result<()> {
+        let end = self.pos + word.len();
+        if self.input.get(self.pos..end) == Some(word) {
+            self.pos = end;
+            Ok(())
+        } else {
+            // Point at the first byte that differs.
+            let at = (0..word.len())
+                .find(|&i| self.input.get(self.pos + i) != Some(&word[i]))
+                .unwrap_or(0);
+            self.pos += at;
+            Err(self.unexpected_char("in literal"))
+        }
+    }
+
+    /// What the next value is, for a type mismatch message.
+    fn unexpected(&mut self) -> Unexpected<'static> {
+        match self.peek() {
+            Some(b'"') => Unexpected::Other("string"),
+            Some(b'{') => Unexpected::Map,
+            Some(b'[') => Unexpected::Seq,
+            Some(b't') => Unexpected::Bool(true),
+            Some(b'f') => Unexpected::Bool(false),
+            Some(b'n') => Unexpected::Unit,
+            _ => Unexpected::Other("number"),
+        }
+    }
+
+    fn mismatch(&mut self, expected: &dyn de::Expected) -> Error {
+        let unexpected = self.unexpected();
+        let mut e = <Error as de::Error>::invalid_type(unexpected, expected);
+        e.0.offset = Some(self.pos);
+        e
+    }
+
+    /// Reads a string at `pos` (its opening quote). Invalid UTF-8 becomes U+FFFD, one per
+    /// byte, and so do unpaired surrogate escapes, as in Go.
+    fn parse_str<'s>(&'s mut self) -> Result<Str<'de, 's>> {
+        let input = self.input;
+        self.pos += 1;
+        let start = self.pos;
+        let mut i = start;
+        while i < input.len() && !STOP[input[i] as usize] {
+            i += 1;
+        }
+        match input.get(i) {
+            None => {
+                self.pos = i;
+                return Err(self.eof());
+            }
+            Some(b'"') => {
+                self.pos = i + 1;
+                let raw = &input[start..i];
+                return match std::str::from_utf8(raw) {
+                    Ok(s) => Ok(Str::Borrowed(s)),
+                    Err(_) => {
+                        self.scratch.clear();
+                        push_lossy(&mut self.scratch, raw);
+                        Ok(Str::Copied(as_utf8(&self.scratch)))
+                    }
+                };
+            }
+            Some(b'\\') => {}
+            Some(_) => {
+                self.pos = i;
+                return Err(self.unexpected_char("in string literal"));
+            }
+        }
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
+        let mut raw_from = start;
+        loop {
+            while i < input.len() && !STOP[input[i] as usize] {
+                i += 1;
+            }
+            push_lossy(&mut out, &input[raw_from..i]);
+            match input.get(i) {
+                None => {
+                    self.pos = i;
+                    self.scratch = out;
+                    return Err(self.eof());
+                }
+                Some(b'"') => {
+                    self.pos = i + 1;
+                    self.scratch = out;
+                    return Ok(Str::Copied(as_utf8(&self.scratch)));
+                }
+                Some(b'\\') => {
+                    self.pos = i;
+                    let c = match self.escape() {
+                        Ok(c) => c,
+                        Err(e) => {
+                            self.scratch = out;
+                            return Err(e);
+                        }
+                    };
+                    let mut buf = [0u8; 4];
+                    out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                    i = self.pos;
+                    raw_from = i;
+                }
+                Some(_) => {
+                    self.pos = i;
+                    self.scratch = out;
+                    return Err(self.unexpected_char("in string literal"));
+                }
+            }
+        }
+    }
+
+    /// Reads one escape at `pos` (its backslash) and leaves `pos` after it.
+    fn escape(&mut self) -> Result<char> {
+        self.pos += 1;
+        let c = match self.input.get(self.pos) {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                self.pos += 1;
+                let first = self.hex4()?;
+                if (0xd800..0xdc00).contains(&first)
+                    && self.input.get(self.pos..self.pos + 2) == Some(b"\\u")
+                {
+                    let save = self.pos;
+                    self.pos += 2;
+                    let second = self.hex4()?;
+                    if (0xdc00..0xe000).contains(&second) {
+                        let c = 0x10000 + ((first - 0xd800) << 10) + (second - 0xdc00);
+                        return Ok(char::from_u32(c).unwrap_or('\u{fffd}'));
+                    }
+                    // Not a pair: the first is replaced and the second read on its own.
+                    self.pos = save;
+                }
+                return Ok(char::from_u32(first).unwrap_or('\u{fffd}'));
+            }
+            _ => return Err(self.unexpected_char("in string escape code")),
+        };
+        self.pos += 1;
+        Ok(c)
+    }
+
+    fn hex4(&mut self) -> Result<u32> {
+        let mut v = 0;
+        for _ in 0..4 {
+            let d = match self.input.get(self.pos) {
+                Some(b) if b.is_ascii_hexdigit() => (*b as char).to_digit(16).unwrap_or(0),
+                _ => return Err(self.unexpected_char("in \\u hexadecimal character escape")),
+            };
+            v = v * 16 + d;
+            self.pos += 1;
+        }
+        Ok(v)
+    }
+
+    /// Skips a string at `pos`, checking its escapes as Go's scanner does.
+    fn skip_str(&mut self) -> Result<()> {
+        let input = self.input;
+        self.pos += 1;
+        loop {
+            let mut i = self.pos;
+            while i < input.len() && !STOP[input[i] as usize] {
+                i += 1;
+            }
+            self.pos = i;
+            match input.get(i) {
+                None => return Err(self.eof()),
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(b'\\') => {
+                    self.escape()?;
+                }
+                Some(_) => return Err(self.unexpected_char("in string literal")),
+            }
+        }
+    }
+
+    /// Scans a number at `pos`: its text and whether it is written as an integer.
+    fn scan_number(&mut self) -> Result<(&'de str, bool)> {
+        let input = self.input;
+        let start = self.pos;
+        let mut i = start;
+        if input.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match input.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                while let Some(b'0'..=b'9') = input.get(i) {
+                    i += 1;
+                }
+            }
+            _ => {
+                self.pos = i;
+                return Err(self.unexpected_char("in numeric literal"));
+            }
+        }
+        let mut integer = true;
+        if input.get(i) == Some(&b'.') {
+            integer = false;
+            i += 1;
+            if !matches!(input.get(i), Some(b'0'..=b'9')) {
+                self.pos = i;
+                return Err(self.unexpected_char("after decimal point in numeric literal"));
+            }
+            while let Some(b'0'..=b'9') = input.get(i) {
+                i += 1;
+            }
+        }
+        if let Some(b'e' | b'E') = input.get(i) {
+            integer = false;
+            i += 1;
+            if let Some(b'+' | b'-') = input.get(i) {
+                i += 1;
+            }
+            if !matches!(input.get(i), Some(b'0'..=b'9')) {
+                self.pos = i;
+                return Err(self.unexpected_char("in exponent of numeric literal"));
+            }
+            while let Some(b'0'..=b'9') = input.get(i) {
+                i += 1;
+            }
+        }
+        self.pos = i;
+        // Only ASCII digits, signs, points and exponents were consumed.
+        let text = std::str::from_utf8(&input[start..i]).unwrap_or("0");
+        Ok((text, integer))
+    }
+
+    /// Skips any value, checking its syntax (Go checks the whole input, ignored parts too).
+    fn skip_value(&mut self) -> Result<()> {
+        match self.peek() {
+            Some(b'"') => self.skip_str(),
+            Some(b'{') => {
+                self.enter()?;
+                self.pos += 1;
+                if self.peek() == Some(b'}') {
+                    self.pos += 1;
+                    self.leave();
+                    return Ok(());
+                }
+                loop {
+                    if self.peek() != Some(b'"') {
+                        return Err(
+                            self.unexpected_char("looking for beginning of object key string")
+                        );
+                    }
+                    self.skip_str()?;
+                    self.expect(b':', "after object key")?;
+                    self.skip_value()?;
+                    match self.peek() {
+                        Some(b',') => self.pos += 1,
+                        Some(b'}') => {
+                            self.pos += 1;
+                            self.leave();
+                            return Ok(());
+                        }
+                        _ => return Err(self.unexpected_char("after object key:value pair")),
+                    }
+                }
+            }
+            Some(b'[') => {
+                self.enter()?;
+                self.pos += 1;
+                if self.peek() == Some(b']') {
+                    self.pos += 1;
+                    self.leave();
+                    return Ok(());
+                }
+                loop {
+                    self.skip_value()?;
+                    match self.peek() {
+                        Some(b',') => self.pos += 1,
+                        Some(b']') => {
+                            self.pos += 1;
+                            self.leave();
+                            return Ok(());
+                        }
+                        _ => return Err(self.unexpected_char("after array element")),
+                    }
+                }
+            }
+            Some(b't') => self.literal(b"true"),
+            Some(b'f') => self.literal(b"false"),
+            Some(b'n') => self.literal(b"null"),
+            Some(b'-' | b'0'..=b'9') => self.scan_number().map(drop),
+            _ => Err(self.unexpected_char("looking for beginning of value")),
+        }
+    }
+
+    /// Reads an integer for a Go integer type: written as an integer and in range.
+    fn integer<T: TryFrom<i128>>(&mut self, go_type: &str) -> Result<T> {
+        let at = self.pos;
+        let (text, integer) = self.scan_number()?;
+        let number_error = || {
+            Error::new(
+                Kind::Number,
+                format!("cannot unmarshal number {text} into Go value of type {go_type}"),
+                Some(at),
+            )
+        };
+        if !integer || (go_type.starts_with('u') && text.starts_with('-')) {
+            return Err(number_error());
+        }
+        let digits = text.trim_start_matches('-');
+        if digits.len() > 38 {
+            return Err(number_error());
+        }
+        let magnitude: i128 = digits.parse().map_err(|_| number_error())?;
+        let value = if text.starts_with('-') {
+            -magnitude
+        } else {
+            magnitude
+        };
+        T::try_from(value).map_err(|_| number_error())
+    }
+
+    /// Reads a float for `float64` (`bits` 64) or `float32`: finite in that type.
+    fn float(&mut self, bits: u32) -> Result<f64> {
+        let at = self.pos;
+        let (text, _) = self.scan_number()?;
+        let value = if bits == 32 {
+            text.parse::<f32>().map(f64::from)
+        } else {
+            text.parse::<f64>()
+        };
+        match value {
+            Ok(v) if v.is_finite() => Ok(v),
+            _ => Err(Error::new(
+                Kind::Number,
+                format!("cannot unmarshal number {text} into Go value of type float{bits}"),
+                Some(at),
+            )),
+        }
+    }
+
+    fn visit_number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let at = self.pos;
+        let (text, integer) = self.scan_number()?;
+        if integer {
+            if let Ok(u) = text.parse::<u64>() {
+                return visitor.visit_u64(u);
+            }
+            if let Ok(i) = text.parse::<i64>() {
+                return visitor.visit_i64(i);
+            }
+        }
+        match text.parse::<f64>() {
+            Ok(v) if v.is_finite() => visitor.visit_f64(v),
+            _ => Err(Error::new(
+                Kind::Number,
+                format!("cannot unmarshal number {text} into Go value of type float64"),
+                Some(at),
+            )),
+        }
+    }
+
+    fn visit_string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let s = self.parse_str()?;
+        let len = s.as_str().len();
+        let value = match s {
+            Str::Borrowed(s) => visitor.visit_borrowed_str(s),
+            Str::Copied(s) => visitor.visit_str(s),
+        };
+        self.charge(len)?;
+        value
+    }
+
+    /// Decodes the struct object at `pos` (careful mode) or at each of `objects`, merged in
+    /// order as Go merges repeated objects into one struct.
+    fn careful_struct<V: Visitor<'de>>(
+        &mut self,
+        fields: &'static [&'static str],
+        visitor: V,
+        objects: &[usize],
+        status: Option<&'static str>,
+    ) -> Result<V::Value> {
+        let mut entries: Vec<(usize, Vec<usize>)> = Vec::new();
+        let mut end = self.pos;
+        self.enter()?;
+        for &at in objects {
+            self.pos = at;
+            if self.peek() != Some(b'{') {
+                let e = self.mismatch(&visitor);
+                return Err(e);
+            }
+            self.pos += 1;
+            if self.peek() == Some(b'}') {
+                self.pos += 1;
+                end = self.pos;
+                continue;
+            }
+            loop {
+                if self.peek() != Some(b'"') {
+                    return Err(self.unexpected_char("looking for beginning of object key string"));
+                }
+                let field = resolve(self.parse_str()?.as_str(), fields);
+                self.expect(b':', "after object key")?;
+                self.skip_ws();
+                let value_at = self.pos;
+                if let Some(f) = field
+                    && Some(fields[f]) == status
+                {
+                    self.read_status()?;
+                } else {
+                    self.skip_value()?;
+                    if let Some(f) = field {
+                        self.charge(std::mem::size_of::<usize>())?;
+                        match entries.iter_mut().find(|(g, _)| *g == f) {
+                            Some((_, at)) => at.push(value_at),
+                            None => entries.push((f, vec![value_at])),
+                        }
+                    }
+                }
+                match self.peek() {
+                    Some(b',') => self.pos += 1,
+                    Some(b'}') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    _ => return Err(self.unexpected_char("after object key:value pair")),
+                }
+            }
+            end = self.pos;
+        }
+        let input = self.input;
+        entries.retain(|(_, at)| !(at.len() == 1 && input[at[0]] == b'n'));
+        let value = visitor.visit_map(CarefulStruct {
+            de: self,
+            fields,
+            entries,
+            next: 0,
+        })?;
+        self.leave();
+        self.pos = end;
+        Ok(value)
+    }
+
+    /// Reads the raw status: a string, or null (which leaves the previous one, as in Go).
+    fn read_status(&mut self) -> Result<()> {
+        match self.peek() {
+            Some(b'n') => self.literal(b"null"),
+            Some(b'"') => {
+                let s = self.parse_str()?.as_str().to_owned();
+                self.status = s;
+                Ok(())
+            }
+            _ => {
+                let at = self.pos;
+                let unexpected = self.unexpected();
+                let e = <Error as de::Error>::invalid_type(unexpected, &"a string");
+                Err(e.within(Seg::Field("status"), at))
+            }
+        }
+    }
+}
+
+/// Appends `raw` with each byte of invalid UTF-8 replaced by U+FFFD (Go's rule).
+fn push_lossy(out: &mut Vec<u8>, raw: &[u8]) {
+    for chunk in raw.utf8_chunks() {
+        out.extend_from_slice(chunk.valid().as_bytes());
+        for _ in chunk.invalid() {
+            out.extend_from_slice("\u{fffd}".as_bytes());
+        }
+    }
+}
+
+fn as_utf8(bytes: &[u8]) -> &str {
+    // Only valid UTF-8 is ever pushed into the scratch.
+    std::str::from_utf8(bytes).unwrap_or_default()
+}
+
+macro_rules! integer {
+    ($method:ident, $visit:ident, $ty:ty, $go:literal) => {
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            match self.peek() {
+                Some(b'n') => {
+                    self.literal(b"null")?;
+                    visitor.$visit(0)
+                }
+                Some(b'-' | b'0'..=b'9') => {
+                    let v: $ty = self.integer($go)?;
+                    visitor.$visit(v)
+                }
+                _ => Err(self.mismatch(&visitor)),
+            }
+        }
+    };
+}
+
+impl<'de> de::Deserializer<'de> for &mut De<'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.peek() {
+            Some(b'n') => {
+                self.literal(b"null")?;
+                visitor.visit_unit()
+            }
+            Some(b't') => {
+                self.literal(b"true")?;
+                visitor.visit_bool(true)
+            }
+            Some(b'f') => {
+                self.literal(b"false")?;
+                visitor.visit_bool(false)
+            }
+            Some(b'"') => self.visit_string(visitor),
+            Some(b'-' | b'0'..=b'9') => self.visit_number(visitor),
+            Some(b'[') => self.deserialize_seq(visitor),
+            Some(b'{') => self.deserialize_map(visitor),
+            _ => Err(self.unexpected_char("looking for beginning of value")),
+        }
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.peek() {
+            Some(b'n') => {
+                self.literal(b"null")?;
+                visitor.visit_bool(false)
+            }
+            Some(b't') => {
+                self.literal(b"true")?;
+                visitor.visit_bool(true)
+            }
+            Some(b'f') => {
+                self.literal(b"false")?;
+                visitor.visit_bool(false)
+            }
+            _ => Err(self.mismatch(&visitor)),
+        }
+    }
+
+    integer!(deserialize_i8, visit_i8, i8, "int8");
+    integer!(deserialize_i16, visit_i16, i16, "int16");
+    integer!(deserialize_i32, visit_i32, i32, "int32");
+    integer!(deserialize_i64, visit_i64, i64, "int64");
+    integer!(deserialize_u8, visit_u8, u8, "uint8");
+    integer!(deserialize_u16, visit_u16, u16, "uint16");
+    integer!(deserialize_u32, visit_u32, u32, "uint32");
+    integer!(deserialize_u64, visit_u64, u64, "uint64");
+
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.peek() {
+            Some(b'n') => {
+                self.literal(b"null")?;
+                visitor.visit_f32(0.0)
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let v = self.float(32)?;
+                visitor.visit_f32(v as f32)
+            }
+            _ => Err(self.mismatch(&visitor)),
+        }
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.peek() {
+            Some(b'n') => {
+                self.literal(b"null")?;
+                visitor.visit_f64(0.0)
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let v = self.float(64)?;
+                visitor.visit_f64(v)
+            }
+            _ => Err(self.mismatch(&visitor)),
+        }
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.peek() {
+            Some(b'n') => {
+                self.literal(b"null")?;
+                visitor.visit_borrowed_str("")
+            }
+            Some(b'"') => self.visit_string(visitor),
+            _ => Err(self.mismatch(&visitor)),
+        }
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.peek() == Some(b'n') {
+            self.literal(b"null")?;
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(self)
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.peek() == Some(b'n') {
+            self.literal(b"null")?;
+            visitor.visit_unit()
+        } else {
+            Err(self.mismatch(&visitor))
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_unit(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.peek() {
+            Some(b'n') => {
+                self.literal(b"null")?;
+                visitor.visit_seq(Seq {
+                    de: self,
+                    index: 0,
+                    empty: true,
+                })
+            }
+            Some(b'[') => {
+                self.enter()?;
+                self.pos += 1;
+                let value = visitor.visit_seq(Seq {
+                    de: &mut *self,
+                    index: 0,
+                    empty: false,
+                })?;
+                self.expect(b']', "after array element")?;
+                self.leave();
+                Ok(value)
+            }
+            _ => Err(self.mismatch(&visitor)),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.peek() {
+            Some(b'n') => {
+                self.literal(b"null")?;
+                visitor.visit_map(Map::empty(self))
+            }
+            Some(b'{') => {
+                self.enter()?;
+                let at = self.pos;
+                let value = visitor.visit_map(Map::one(&mut *self, at))?;
+                self.leave();
+                Ok(value)
+            }
+            _ => Err(self.mismatch(&visitor)),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let status = self.status_field.take();
+        match self.peek() {
+            Some(b'n') => {
+                self.literal(b"null")?;
+                visitor.visit_map(CarefulStruct {
+                    de: self,
+                    fields,
+                    entries: Vec::new(),
+                    next: 0,
+                })
+            }
+            Some(b'{') if self.careful => {
+                let at = self.pos;
+                self.careful_struct(fields, visitor, &[at], status)
+            }
+            Some(b'{') => {
+                self.enter()?;
+                self.pos += 1;
+                let value = visitor.visit_map(Struct {
+                    de: &mut *self,
+                    fields,
+                    status,
+                    seen: 0,
+                    seen_more: Vec::new(),
+                    first: true,
+                    field: "",
+                })?;
+                self.expect(b'}', "after object key:value pair")?;
+                self.leave();
+                Ok(value)
+            }
+            _ => Err(self.mismatch(&visitor)),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match self.peek() {
+            Some(b'"') => {
+                let s = self.parse_str()?;
+                visitor.visit_enum(StrDeserializer::<Error>::new(s.as_str()))
+            }
+            Some(b'{') => {
+                self.enter()?;
+                self.pos += 1;
+                let value = visitor.visit_enum(Tagged { de: &mut *self })?;
+                self.expect(b'}', "after object key:value pair")?;
+                self.leave();
+                Ok(value)
+            }
+            _ => Err(self.mismatch(&visitor)),
+        }
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.skip_value()?;
+        visitor.visit_unit()
+    }
+}
+
+/// The elements of an array.
+struct Seq<'a, 'de> {
+    de: &'a mut De<'de>,
+    index: usize,
+    empty: bool,
+}
+
+impl<'de> SeqAccess<'de> for Seq<'_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.empty {
+            return Ok(None);
+        }
+        match self.de.peek() {
+            Some(b']') => return Ok(None),
+            Some(b',') if self.index > 0 => {
+                self.de.pos += 1;
+            }
+            _ if self.index > 0 => return Err(self.de.unexpected_char("after array element")),
+            Some(b',') => return Err(self.de.unexpected_char("looking for beginning of value")),
+            _ => {}
+        }
+        self.de.skip_ws();
+        let start = self.de.pos;
+        if self.index > 0 && self.de.input.get(start) == Some(&b']') {
+            return Err(self.de.unexpected_char("looking for beginning of value"));
+        }
+        self.de.charge(2 * std::mem::size_of::<T::Value>())?;
+        let index = self.index;
+        self.index += 1;
+        seed.deserialize(&mut *self.de)
+            .map(Some)
+            .map_err(|e| e.within(Seg::Index(index), start))
+    }
+}
+
+/// The entries of a JSON object read as a map, or of several objects one after the other
+/// (a repeated map field, merged as Go merges it).
+struct Map<'a, 'de> {
+    de: &'a mut De<'de>,
+    /// The opening brace of the object to read next, when it is not read yet.
+    opening: Option<usize>,
+    /// The objects after it, last first.
+    rest: Vec<usize>,
+    key_at: usize,
+    key_size: usize,
+    entries: usize,
+    done: bool,
+}
+
+impl<'a, 'de> Map<'a, 'de> {
+    fn new(de: &'a mut De<'de>, mut objects: Vec<usize>) -> Self {
+        objects.reverse();
+        let opening = objects.pop();
+        Map {
+            de,
+            done: opening.is_none(),
+            opening,
+            rest: objects,
+            key_at: 0,
+            key_size: 0,
+            entries: 0,
+        }
+    }
+
+    fn one(de: &'a mut De<'de>, at: usize) -> Self {
+        Map {
+            de,
+            opening: Some(at),
+            rest: Vec::new(),
+            key_at: 0,
+            key_size: 0,
+            entries: 0,
+            done: false,
+        }
+    }
+
+    fn empty(de: &'a mut De<'de>) -> Self {
+        Map::new(de, Vec::new())
+    }
+}
+
+impl<'de> MapAccess<'de> for Map<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        loop {
+            if self.done {
+                return Ok(None);
+            }
+            let de = &mut *self.de;
+            if let Some(at) = self.opening.take() {
+                de.pos = at;
+                if de.peek() != Some(b'{') {
+                    return Err(de.mismatch(&"a map"));
+                }
+                de.pos += 1;
+                if de.peek() == Some(b'}') {
+                    de.pos += 1;
+                    self.opening = self.rest.pop();
+                    self.done = self.opening.is_none();
+                    continue;
+                }
+            } else {
+                match de.peek() {
+                    Some(b',') => de.pos += 1,
+                    Some(b'}') => {
+                        de.pos += 1;
+                        self.opening = self.rest.pop();
+                        self.done = self.opening.is_none();
+                        continue;
+                    }
+                    _ => return Err(de.unexpected_char("after object key:value pair")),
+                }
+            }
+            if de.peek() != Some(b'"') {
+                return Err(de.unexpected_char("looking for beginning of object key string"));
+            }
+            self.key_at = de.pos;
+            self.key_size = std::mem::size_of::<K::Value>();
+            return seed.deserialize(MapKey { de }).map(Some);
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let entry = self.key_size + std::mem::size_of::<V::Value>();
+        let cost = if self.entries == 0 {
+            BTREE_LEAF * entry
+        } else {
+            2 * entry
+        };
+        self.entries += 1;
+        self.de.charge(cost)?;
+        self.de.expect(b':', "after object key")?;
+        self.de.skip_ws();
+        let start = self.de.pos;
+        let key = Seg::Key(self.key_at);
+        seed.deserialize(&mut *self.de)
+            .map_err(|e| e.within(key, start))
+    }
+}
+
+/// A map key: always a JSON string.
+struct MapKey<'a, 'de> {
+    de: &'a mut De<'de>,
+}
+
+impl<'de> de::Deserializer<'de> for MapKey<'_, 'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.de.visit_string(visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// The fields of a struct object, streamed (fast mode).
+struct Struct<'a, 'de> {
+    de: &'a mut De<'de>,
+    fields: &'static [&'static str],
+    status: Option<&'static str>,
+    seen: u128,
+    seen_more: Vec<usize>,
+    first: bool,
+    field: &'static str,
+}
+
+impl Struct<'_, '_> {
+    /// Marks field `f` seen; false when it was seen before.
+    fn mark(&mut self, f: usize) -> bool {
+        if f < 128 {
+            let bit = 1u128 << f;
+            let new = self.seen & bit == 0;
+            self.seen |= bit;
+            new
+        } else if self.seen_more.contains(&f) {
+            false
+        } else {
+            self.seen_more.push(f);
+            true
+        }
+    }
+}
+
+impl<'de> MapAccess<'de> for Struct<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        loop {
+            let de = &mut *self.de;
+            match de.peek() {
+                Some(b'}') => return Ok(None),
+                Some(b',') if !self.first => de.pos += 1,
+                _ if !self.first => {
+                    return Err(de.unexpected_char("after object key:value pair"));
+                }
+                _ => {}
+            }
+            self.first = false;
+            if de.peek() != Some(b'"') {
+                return Err(de.unexpected_char("looking for beginning of object key string"));
+            }
+            let field = resolve(de.parse_str()?.as_str(), self.fields);
+            de.expect(b':', "after object key")?;
+            let Some(f) = field else {
+                de.skip_value()?;
+                continue;
+            };
+            let name = self.fields[f];
+            if Some(name) == self.status {
+                de.read_status()?;
+                continue;
+            }
+            if de.peek() == Some(b'n') {
+                // null leaves the field as it is: its zero value, as the field is new.
+                de.literal(b"null")?;
+                if !self.mark(f) {
+                    return Err(Error::restart());
+                }
+                continue;
+            }
+            if !self.mark(f) {
+                return Err(Error::restart());
+            }
+            self.field = name;
+            return seed
+                .deserialize(BorrowedStrDeserializer::<Error>::new(name))
+                .map(Some);
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        self.de.skip_ws();
+        let start = self.de.pos;
+        let field = self.field;
+        seed.deserialize(&mut *self.de)
+            .map_err(|e| e.within(Seg::Field(field), start))
+    }
+}
+
+/// The fields of a struct, each decoded from its occurrences (careful mode).
+struct CarefulStruct<'a, 'de> {
+    de: &'a mut De<'de>,
+    fields: &'static [&'static str],
+    entries: Vec<(usize, Vec<usize>)>,
+    next: usize,
+}
+
+impl<'de> MapAccess<'de> for CarefulStruct<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        match self.entries.get(self.next) {
+            Some((f, _)) => seed
+                .deserialize(BorrowedStrDeserializer::<Error>::new(self.fields[*f]))
+                .map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let (f, at) = std::mem::take(&mut self.entries[self.next]);
+        self.next += 1;
+        let field = self.fields[f];
+        let start = at[0];
+        let result = if at.len() == 1 {
+            self.de.pos = start;
+            seed.deserialize(&mut *self.de)
+        } else {
+            seed.deserialize(Repeated {
+                de: &mut *self.de,
+                at,
+            })
+        };
+        result.map_err(|e| e.within(Seg::Field(field), start))
+    }
+}
+
+/// A struct field written more than once: the occurrences, in order. What Go makes of them
+/// depends on the field's type, which the requested method tells.
+struct Repeated<'a, 'de> {
+    de: &'a mut De<'de>,
+    at: Vec<usize>,
+}
+
+impl<'a, 'de> Repeated<'a, 'de> {
+    fn is_null(&self, at: usize) -> bool {
+        self.de.input.get(at) == Some(&b'n')
+    }
+
+    /// Replaced by each occurrence, null included (slices).
+    fn last(self) -> &'a mut De<'de> {
+        self.de.pos = *self.at.last().unwrap_or(&self.de.pos);
+        self.de
+    }
+
+    /// Null has no effect (strings, numbers, bools, raw JSON): the last other occurrence.
+    fn last_non_null(self) -> &'a mut De<'de> {
+        let at = self
+            .at
+            .iter()
+            .rev()
+            .find(|&&at| !self.is_null(at))
+            .or(self.at.last())
+            .copied()
+            .unwrap_or(self.de.pos);
+        self.de.pos = at;
+        self.de
+    }
+
+    /// Null resets (pointers, maps); what follows the last null is merged.
+    fn after_last_null(&self) -> Vec<usize> {
+        let from = self
+            .at
+            .iter()
+            .rposition(|&at| self.is_null(at))
+            .map_or(0, |i| i + 1);
+        self.at[from..].to_vec()
+    }
+}
+
+macro_rules! last_non_null {
+    ($($method:ident),*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            self.last_non_null().$method(visitor)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for Repeated<'_, 'de> {
+    type Error = Error;
+
+    last_non_null!(
+        deserialize_any,
+        deserialize_bool,
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_identifier
+    );
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.last().deserialize_bytes(visitor)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.last().deserialize_byte_buf(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let at = self.after_last_null();
+        match at.len() {
+            0 => visitor.visit_none(),
+            1 => {
+                self.de.pos = at[0];
+                visitor.visit_some(self.de)
+            }
+            _ => visitor.visit_some(Repeated { de: self.de, at }),
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.last().deserialize_unit(visitor)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.last().deserialize_unit_struct(name, visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.last().deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        self.last().deserialize_tuple(len, visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.last().deserialize_tuple_struct(name, len, visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let at = self.after_last_null();
+        let Some(&first) = at.first() else {
+            return self.last().deserialize_map(visitor);
+        };
+        let de = self.de;
+        de.pos = first;
+        de.enter()?;
+        let value = visitor.visit_map(Map::new(&mut *de, at))?;
+        de.leave();
+        Ok(value)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let at: Vec<usize> = self
+            .at
+            .iter()
+            .copied()
+            .filter(|&at| !self.is_null(at))
+            .collect();
+        if at.is_empty() {
+            return self.last().deserialize_struct(name, fields, visitor);
+        }
+        self.de.careful_struct(fields, visitor, &at, None)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.last_non_null()
+            .deserialize_enum(name, variants, visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_unit()
+    }
+}
+
+/// An enum written as `{"Variant": value}`.
+struct Tagged<'a, 'de> {
+    de: &'a mut De<'de>,
+}
+
+impl<'a, 'de> EnumAccess<'de> for Tagged<'a, 'de> {
+    type Error = Error;
+    type Variant = &'a mut De<'de>;
+
+    fn variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<(T::Value, Self::Variant)> {
+        if self.de.peek() != Some(b'"') {
+            return Err(self
+                .de
+                .unexpected_char("looking for beginning of object key string"));
+        }
+        let tag = seed.deserialize(MapKey { de: &mut *self.de })?;
+        self.de.expect(b':', "after object key")?;
+        Ok((tag, self.de))
+    }
+}
+
+impl<'de> VariantAccess<'de> for &mut De<'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        de::Deserialize::deserialize(self)
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(self)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(self, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_struct(self, "", fields, visitor)
+    }
+}

@@ -1,0 +1,340 @@
+//! The wire codec of hook messages, shared by the client and the server: decoding as Go's
+//! `encoding/json` decodes, within a memory budget, and encoding with type metadata.
+//!
+//! Cluster API and most extensions are Go programs, so what a body means is what
+//! `json.Unmarshal` makes of it. [`decode_request`] (the server's side) and
+//! [`decode_response`] (the client's side) read a body straight into the typed message, with
+//! no tree of the whole body in between, following these rules:
+//!
+//! | Go's rule | here | test (`tests/wire_go_*.rs`) |
+//! |---|---|---|
+//! | a key sets the field with exactly that name, else the first field whose name is equal under Go's case folding (`strings.EqualFold`, so `K` U+212A is `k` and `ſ` U+017F is `s`) | the same; map keys (labels, settings) are never folded | `field_names_fold_like_go`, `unicode_folding_like_go` |
+//! | unknown keys are ignored | the same (their values are still checked for syntax) | `unknown_fields_are_ignored` |
+//! | `null` has no effect on strings, numbers, bools and structs, and sets slices, maps and pointers to nil | the same: the field keeps its zero value; an `Option` stays `None` | `null_leaves_zero_values` |
+//! | a repeated key is applied again: scalars and slices take the last value, repeated objects merge into the struct or map, a later `null` resets slices, maps and pointers | the same, also when the repeats differ only in case | `repeated_keys_last_wins` |
+//! | numbers are parsed for the Go type: an integer field refuses a fraction or an exponent (`1.0`, `1e2`) and values out of range, an unsigned one refuses a sign; a float field refuses what overflows it | the same | `numbers_are_read_as_go_reads_them` |
+//! | a string field refuses a number, a number field a string, and so on | the same | `wrong_json_types_are_refused` |
+//! | invalid UTF-8 in a string becomes U+FFFD, per byte; so does an unpaired surrogate escape | the same | `invalid_utf8_becomes_replacement` |
+//! | a string type with named constants (`PatchType`) takes any string | `PatchType` has an `Other` variant that carries an unknown value to the caller | `open_string_enums_reach_the_caller` |
+//! | only white space may follow the value | the same | `trailing_data_is_refused` |
+//! | the body must be one well-formed JSON value | the same (messages in Go's words) | `malformed_json_is_refused` |
+//! | nesting deeper than 10,000 is refused | nesting deeper than [`DEFAULT_MAX_DEPTH`] (128, as `serde_json`) is refused: deeper messages exist in no hook, and the limit keeps the stack bounded | `deep_nesting_is_refused` |
+//!
+//! A response's `status` is read once, here, as the raw string the extension wrote
+//! ([`Decoded::status`]), so that a missing or unknown status can be told from a decoding error.
+//!
+//! **Bounded memory.** The body cap (20 MiB) limits bytes, not what they decode into: a
+//! 20 MiB array of `{}` decodes into millions of structs. The decoder charges what it builds
+//! to a budget ([`Limits::memory_budget`], 256 MiB by default) as it goes: each array element
+//! twice the size of its Rust value (a `Vec` grows by doubling), each map entry twice the size
+//! of its key and value and a map's first entry a whole B-tree leaf, each string its length.
+//! A message past the budget is refused with [`DecodeErrorKind::OverBudget`] as soon as the
+//! charge crosses it, so the memory actually held stays below the budget. A realistic 20 MiB
+//! GeneratePatches request (5,000 items) is charged far less (see `BENCHMARKS.md`).
+//!
+//! **Time.** [`Limits::deadline`] makes decoding stop with [`DecodeErrorKind::Timeout`] once
+//! the deadline has passed (checked as values are produced); the client passes the call's
+//! deadline, so decoding counts against the call's timeout.
+
+mod de;
+mod fold;
+
+use std::time::Instant;
+
+use serde::de::DeserializeOwned;
+
+use crate::hook::{Hook, HookResponse, Message};
+use crate::hooks::v1alpha1::ResponseStatus;
+
+#[cfg(test)]
+use fold::eq_fold;
+
+/// The default memory budget of one decoded message: 256 MiB.
+pub const DEFAULT_MEMORY_BUDGET: usize = 256 << 20;
+
+/// The default nesting limit of a message.
+pub const DEFAULT_MAX_DEPTH: usize = 128;
+
+/// What one decoding may use.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Limits {
+    /// Bytes the decoded value may take, as the decoder charges them (see the module docs).
+    pub memory_budget: usize,
+    /// How deeply arrays and objects may nest.
+    pub max_depth: usize,
+    /// When decoding must give up.
+    pub deadline: Option<Instant>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            memory_budget: DEFAULT_MEMORY_BUDGET,
+            max_depth: DEFAULT_MAX_DEPTH,
+            deadline: None,
+        }
+    }
+}
+
+impl Limits {
+    /// The default limits with another memory budget.
+    pub fn with_memory_budget(mut self, bytes: usize) -> Self {
+        self.memory_budget = bytes;
+        self
+    }
+
+    /// The default limits with another nesting limit.
+    pub fn with_max_depth(mut self, depth: usize) -> Self {
+        self.max_depth = depth;
+        self
+    }
+
+    /// The limits with a deadline.
+    pub fn with_deadline(mut self, deadline: Instant) -> Self {
+        self.deadline = Some(deadline);
+        self
+    }
+}
+
+/// What kind of problem a [`DecodeError`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DecodeErrorKind {
+    /// The body is not well-formed JSON (or is empty).
+    Syntax,
+    /// A value has the wrong JSON type for its field, or a value the type does not accept.
+    Type,
+    /// A number that the field's type cannot hold (a fraction for an integer, out of range).
+    Number,
+    /// Something other than white space follows the value.
+    TrailingData,
+    /// Arrays and objects nest deeper than [`Limits::max_depth`].
+    TooDeep,
+    /// The decoded value would take more than [`Limits::memory_budget`].
+    OverBudget,
+    /// [`Limits::deadline`] passed while decoding.
+    Timeout,
+    /// The decoded message could not be converted to the caller's version of the hook.
+    Conversion,
+}
+
+/// Why a body could not be decoded: the kind, Go-style message, the JSON path of the value
+/// (`.items[3].object`, empty for the whole body) and the byte offset in the body.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.render())]
+pub struct DecodeError {
+    kind: DecodeErrorKind,
+    message: String,
+    path: String,
+    offset: Option<usize>,
+}
+
+impl DecodeError {
+    /// An error of kind [`DecodeErrorKind::Conversion`] with this message.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
+    pub(crate) fn new(message: impl Into<String>) -> Self {
+        DecodeError {
+            kind: DecodeErrorKind::Conversion,
+            message: message.into(),
+            path: String::new(),
+            offset: None,
+        }
+    }
+
+    fn from_de(e: de::Error, input: &[u8]) -> Self {
+        DecodeError {
+            kind: e.kind(),
+            message: e.message().to_owned(),
+            path: e.path(input),
+            offset: e.offset(),
+        }
+    }
+
+    fn render(&self) -> String {
+        let mut out = self.message.clone();
+        if !self.path.is_empty() {
+            out.push_str(&format!(" at {}", self.path));
+        }
+        if let Some(offset) = self.offset {
+            out.push_str(&format!(" (byte {offset})"));
+        }
+        out
+    }
+
+    /// The kind of problem.
+    pub fn kind(&self) -> DecodeErrorKind {
+        self.kind
+    }
+
+    /// The message alone, without path and offset.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The JSON path of the offending value, e.g. `.items[3].object` (empty: the whole body).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The byte offset in the body where the problem was found.
+    pub fn offset(&self) -> Option<usize> {
+        self.offset
+    }
+
+    /// True when the body was refused for a limit of this side (memory budget, nesting depth),
+    /// not because the peer wrote something Go would refuse.
+    pub fn is_limit(&self) -> bool {
+        matches!(
+            self.kind,
+            DecodeErrorKind::OverBudget | DecodeErrorKind::TooDeep
+        )
+    }
+}
+
+/// A decoded message with what decoding it found out.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Decoded<T> {
+    /// The message.
+    pub message: T,
+    /// For a response, its `status` exactly as written (empty when absent or null); empty for
+    /// a request.
+    pub status: String,
+    /// Bytes charged to the memory budget.
+    pub charged: usize,
+}
+
+/// Decodes `bytes` into any type with Go's rules (see the module docs). `status_field` names
+/// a field of the outermost object that is read as a raw string instead.
+fn decode_with<T: DeserializeOwned>(
+    bytes: &[u8],
+    limits: &Limits,
+    status_field: Option<&'static str>,
+) -> Result<Decoded<T>, DecodeError> {
+    let run = |careful: bool| -> Result<Decoded<T>, de::Error> {
+        let mut de = de::De::new(bytes, limits.memory_budget, limits.max_depth, careful)
+            .with_deadline(limits.deadline);
+        if let Some(field) = status_field {
+            de = de.with_status_field(field);
+        }
+        de.check_deadline()?;
+        let message = T::deserialize(&mut de)?;
+        de.end()?;
+        Ok(Decoded {
+            message,
+            status: de.take_status(),
+            charged: de.charged(),
+        })
+    };
+    match run(false) {
+        Err(e) if e.is_restart() => run(true),
+        other => other,
+    }
+    .map_err(|e| DecodeError::from_de(e, bytes))
+}
+
+/// Decodes any value with Go's rules and the default limits; for the client's own views of
+/// messages (Discovery).
+#[allow(dead_code)]
+pub(crate) fn decode_value<T: DeserializeOwned>(
+    bytes: &[u8],
+    limits: &Limits,
+    status_field: Option<&'static str>,
+) -> Result<Decoded<T>, DecodeError> {
+    decode_with(bytes, limits, status_field)
+}
+
+/// Decodes a request body of hook `H` with the default [`Limits`].
+pub fn decode_request<H: Hook>(bytes: &[u8]) -> Result<H::Request, DecodeError> {
+    decode_request_with::<H>(bytes, &Limits::default()).map(|d| d.message)
+}
+
+/// Decodes a request body of hook `H` within `limits`.
+pub fn decode_request_with<H: Hook>(
+    bytes: &[u8],
+    limits: &Limits,
+) -> Result<Decoded<H::Request>, DecodeError> {
+    decode_with(bytes, limits, None)
+}
+
+/// Decodes a response body of hook `H` with the default [`Limits`]. The response's status is
+/// set from the raw one when it is `Success` or `Failure`; [`Decoded::status`] has it as written.
+pub fn decode_response<H: Hook>(bytes: &[u8]) -> Result<Decoded<H::Response>, DecodeError> {
+    decode_response_with::<H>(bytes, &Limits::default())
+}
+
+/// Decodes a response body of hook `H` within `limits` (see [`decode_response`]).
+pub fn decode_response_with<H: Hook>(
+    bytes: &[u8],
+    limits: &Limits,
+) -> Result<Decoded<H::Response>, DecodeError> {
+    let mut decoded = decode_with::<H::Response>(bytes, limits, Some("status"))?;
+    if let Some(status) = parse_status(&decoded.status) {
+        decoded.message.set_status(status);
+    }
+    Ok(decoded)
+}
+
+/// `Success` or `Failure`, exactly (Go compares the status case-sensitively).
+pub fn parse_status(raw: &str) -> Option<ResponseStatus> {
+    match raw {
+        "Success" => Some(ResponseStatus::Success),
+        "Failure" => Some(ResponseStatus::Failure),
+        _ => None,
+    }
+}
+
+/// Why a message could not be encoded.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot encode {kind}: {source}")]
+pub struct EncodeError {
+    kind: &'static str,
+    #[source]
+    source: serde_json::Error,
+}
+
+/// A request of hook `H` as JSON, with its `apiVersion` and `kind` set.
+pub fn encode_request<H: Hook>(request: &H::Request) -> Result<Vec<u8>, EncodeError> {
+    let mut typed = request.clone();
+    typed.set_type_meta(H::API_VERSION, H::REQUEST_KIND);
+    serde_json::to_vec(&typed).map_err(|source| EncodeError {
+        kind: H::REQUEST_KIND,
+        source,
+    })
+}
+
+/// A response of hook `H` as JSON, with its `apiVersion` and `kind` set.
+pub fn encode_response<H: Hook>(response: &H::Response) -> Result<Vec<u8>, EncodeError> {
+    let mut typed = response.clone();
+    typed.set_type_meta(H::API_VERSION, H::RESPONSE_KIND);
+    serde_json::to_vec(&typed).map_err(|source| EncodeError {
+        kind: H::RESPONSE_KIND,
+        source,
+    })
+}
+
+/// The `status` of a response as the extension wrote it (empty when absent or null).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RawStatus(pub(crate) String);
+
+/// Decodes a response body into `T` with the default limits and returns it with the raw
+/// `status`; `T`'s own status field is left at its default.
+#[cfg_attr(not(any(feature = "client", test)), allow(dead_code))]
+pub(crate) fn decode_response_raw<T: DeserializeOwned>(
+    bytes: &[u8],
+) -> Result<(T, RawStatus), DecodeError> {
+    decode_response_raw_with(bytes, &Limits::default())
+}
+
+/// [`decode_response_raw`] within `limits`.
+pub(crate) fn decode_response_raw_with<T: DeserializeOwned>(
+    bytes: &[u8],
+    limits: &Limits,
+) -> Result<(T, RawStatus), DecodeError> {
+    let decoded = decode_with::<T>(bytes, limits, Some("status"))?;
+    Ok((decoded.message, RawStatus(decoded.status)))
+}
+
+#[cfg(test)]
+mod tests;

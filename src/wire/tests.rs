@@ -1,0 +1,243 @@
+//! Unit tests of the decoder's mechanics; the Go rules are tested over the server and the
+//! client in `tests/wire_go_server.rs` and `tests/wire_go_client.rs`.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::*;
+use crate::hooks::v1alpha1::{BeforeClusterUpgradeResponse, DiscoverVariablesResponse};
+
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(default, rename_all = "camelCase")]
+struct Inner {
+    name: String,
+    labels: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(default, rename_all = "camelCase")]
+struct Outer {
+    status: String,
+    message: String,
+    retry_after_seconds: i32,
+    items: Vec<Inner>,
+    maybe: Option<Inner>,
+}
+
+fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<(T, RawStatus), DecodeError> {
+    decode_response_raw::<T>(bytes)
+}
+
+#[test]
+fn field_names_match_ignoring_case_and_map_keys_do_not() {
+    let body = br#"{"Status":"Success","MESSAGE":"hi","RetryAfterSeconds":5,
+        "ITEMS":[{"Name":"a","Labels":{"Key":"v"}}],"extra":1}"#;
+    let (o, status) = decode::<Outer>(body).unwrap();
+    assert_eq!(status, RawStatus("Success".into()));
+    assert_eq!(o.message, "hi");
+    assert_eq!(o.retry_after_seconds, 5);
+    assert_eq!(o.items[0].name, "a");
+    assert_eq!(o.items[0].labels.get("Key").map(String::as_str), Some("v"));
+    assert_eq!(o.status, "", "the status field is read separately");
+}
+
+#[test]
+fn later_keys_win_and_null_keeps_the_earlier_value() {
+    let (o, _) = decode::<Outer>(br#"{"message":"a","Message":"b","MESSAGE":null}"#).unwrap();
+    assert_eq!(o.message, "b");
+    let (_, status) = decode::<Outer>(br#"{"status":"Failure","Status":"Success"}"#).unwrap();
+    assert_eq!(status.0, "Success");
+}
+
+#[test]
+fn repeated_objects_merge_and_null_resets_slices_maps_and_pointers() {
+    let (o, _) = decode::<Outer>(
+        br#"{"maybe":{"name":"a"},"maybe":{"labels":{"k":"v"}},
+            "items":[{"name":"x"}],"items":null,
+            "message":"m","message":null}"#,
+    )
+    .unwrap();
+    let maybe = o.maybe.unwrap();
+    assert_eq!(maybe.name, "a");
+    assert_eq!(maybe.labels["k"], "v");
+    assert!(o.items.is_empty());
+    assert_eq!(o.message, "m");
+    let (o, _) = decode::<Outer>(br#"{"maybe":{"name":"a"},"maybe":null}"#).unwrap();
+    assert_eq!(o.maybe, None);
+    let (o, _) = decode::<Outer>(
+        br#"{"items":[{"labels":{"a":"1"},"labels":{"b":"2"},"LABELS":null,"labels":{"c":"3"}}]}"#,
+    )
+    .unwrap();
+    assert_eq!(o.items[0].labels.len(), 1);
+    assert_eq!(o.items[0].labels["c"], "3");
+}
+
+#[test]
+fn null_values_become_defaults() {
+    let (o, status) =
+        decode::<Outer>(br#"{"status":null,"items":[{"name":null,"labels":null}],"maybe":null}"#)
+            .unwrap();
+    assert_eq!(status.0, "");
+    assert_eq!(o.items, vec![Inner::default()]);
+    assert_eq!(o.maybe, None);
+    let (o, _) = decode::<Outer>(b"null").unwrap();
+    assert_eq!(o, Outer::default());
+}
+
+#[test]
+fn trailing_data_and_garbage_are_errors() {
+    // Go's json.Unmarshal refuses anything but white space after the value.
+    let e = decode::<Outer>(br#"{"message":"x"} trailing"#).unwrap_err();
+    assert_eq!(e.kind(), DecodeErrorKind::TrailingData);
+    assert_eq!(e.offset(), Some(16));
+    assert!(decode::<Outer>(b"{\"message\":\"x\"} \n\t").is_ok());
+    for bad in [
+        &b""[..],
+        b"{",
+        b"[]",
+        b"\"str\"",
+        br#"{"status":5}"#,
+        br#"{"retryAfterSeconds":"5"}"#,
+        br#"{"retryAfterSeconds":5.5}"#,
+        br#"{"retryAfterSeconds":1e1}"#,
+        br#"{"retryAfterSeconds":99999999999}"#,
+        br#"{"items":{}}"#,
+        br#"{"maybe":[1]}"#,
+        br#"{"message":"a",}"#,
+        br#"{"unknown":[1,]}"#,
+        br#"{"unknown":"\x"}"#,
+        br#"{"unknown":tru}"#,
+        br#"{"unknown":01}"#,
+    ] {
+        assert!(
+            decode::<Outer>(bad).is_err(),
+            "{}",
+            String::from_utf8_lossy(bad)
+        );
+    }
+}
+
+#[test]
+fn errors_carry_path_offset_and_kind() {
+    let body = br#"{"items":[{"name":"a"},{"labels":{"k":5}}]}"#;
+    let e = decode::<Outer>(body).unwrap_err();
+    assert_eq!(e.kind(), DecodeErrorKind::Type);
+    assert_eq!(e.path(), r#".items[1].labels["k"]"#);
+    assert_eq!(
+        e.offset(),
+        Some(body.iter().position(|b| *b == b'5').unwrap())
+    );
+    let e = decode::<Outer>(br#"{"retryAfterSeconds":1.5}"#).unwrap_err();
+    assert_eq!(e.kind(), DecodeErrorKind::Number);
+    assert_eq!(e.path(), ".retryAfterSeconds");
+    assert_eq!(
+        e.to_string(),
+        "cannot unmarshal number 1.5 into Go value of type int32 at .retryAfterSeconds (byte 21)"
+    );
+}
+
+#[test]
+fn strings_decode_escapes_and_replace_invalid_utf8() {
+    let (o, _) = decode::<Outer>(b"{\"message\":\"a\\u00e9\\ud83d\\ude00\\n\\\"\\/\"}").unwrap();
+    assert_eq!(o.message, "a\u{e9}\u{1f600}\n\"/");
+    let (o, _) = decode::<Outer>(b"{\"message\":\"\\ud800x\\udc00\"}").unwrap();
+    assert_eq!(o.message, "\u{fffd}x\u{fffd}");
+    let (o, _) = decode::<Outer>(b"{\"message\":\"a\xe2\x82b\xff\"}").unwrap();
+    assert_eq!(o.message, "a\u{fffd}\u{fffd}b\u{fffd}");
+}
+
+#[test]
+fn budget_and_depth_limits_are_errors_of_their_kind() {
+    let body = format!("{{\"items\":[{}]}}", vec!["{}"; 1000].join(","));
+    let ok = decode_value::<Outer>(body.as_bytes(), &Limits::default(), None).unwrap();
+    let per_item = 2 * std::mem::size_of::<Inner>();
+    assert_eq!(ok.charged, 1000 * per_item);
+    let e = decode_value::<Outer>(
+        body.as_bytes(),
+        &Limits::default().with_memory_budget(500 * per_item),
+        None,
+    )
+    .unwrap_err();
+    assert_eq!(e.kind(), DecodeErrorKind::OverBudget);
+    assert!(e.is_limit());
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let e = decode::<serde_json::Value>(deep.as_bytes()).unwrap_err();
+    assert_eq!(e.kind(), DecodeErrorKind::TooDeep);
+    let past = Instant::now() - std::time::Duration::from_secs(1);
+    let e = decode_value::<Outer>(
+        body.as_bytes(),
+        &Limits::default().with_deadline(past),
+        None,
+    )
+    .unwrap_err();
+    assert_eq!(e.kind(), DecodeErrorKind::Timeout);
+}
+
+#[test]
+fn unicode_folding_matches_go() {
+    assert!(eq_fold("\u{17f}tatus", "status"));
+    assert!(eq_fold("\u{212a}IND", "kind"));
+    assert!(!eq_fold("statu", "status"));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+    /// Decoding any bytes as any response type returns a value or an error, never panics.
+    #[test]
+    fn any_bytes_decode_without_panic(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..256),
+                                      text in "[{}\\[\\],:\"a-zA-Z0-9 .-]{0,64}") {
+        use crate::hooks::v1alpha1 as h;
+        for input in [&bytes[..], text.as_bytes()] {
+            let _ = decode::<h::DiscoveryResponse>(input);
+            let _ = decode::<h::BeforeClusterCreateResponse>(input);
+            let _ = decode::<h::AfterControlPlaneInitializedResponse>(input);
+            let _ = decode::<h::GeneratePatchesResponse>(input);
+            let _ = decode::<h::ValidateTopologyResponse>(input);
+            let _ = decode::<h::DiscoverVariablesResponse>(input);
+            let _ = decode::<h::CanUpdateMachineResponse>(input);
+            let _ = decode::<h::CanUpdateMachineSetResponse>(input);
+            let _ = decode::<h::UpdateMachineResponse>(input);
+            let _ = decode::<h::GenerateUpgradePlanResponse>(input);
+            let _ = decode::<h::GeneratePatchesRequest>(input);
+        }
+    }
+
+    /// Whatever serde_json accepts as a value, the decoder reads as the same value.
+    #[test]
+    fn json_values_decode_like_serde_json(text in "[{}\\[\\],:\"a-c0-9 .eE+-]{0,48}") {
+        if let Ok(expected) = serde_json::from_str::<serde_json::Value>(&text) {
+            let (got, _) = decode::<serde_json::Value>(text.as_bytes()).unwrap();
+            proptest::prop_assert_eq!(got, expected);
+        }
+    }
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    assert!(decode::<Outer>(deep.as_bytes()).is_err());
+    let deep = format!("{{\"items\":{}", "[{\"labels\":".repeat(50_000));
+    assert!(decode::<Outer>(deep.as_bytes()).is_err());
+    let deep = format!("{{\"unknown\":{}", "[{\"a\":".repeat(50_000));
+    assert_eq!(
+        decode::<Outer>(deep.as_bytes()).unwrap_err().kind(),
+        DecodeErrorKind::TooDeep
+    );
+}
+
+#[test]
+fn hook_responses_decode_from_go_style_bodies() {
+    let (r, status) =
+        decode::<BeforeClusterUpgradeResponse>(br#"{"Status": "Success", "RetryAfterSeconds": 5}"#)
+            .unwrap();
+    assert_eq!(status.0, "Success");
+    assert_eq!(r.retry_after_seconds, 5);
+    let (r, _) = decode::<DiscoverVariablesResponse>(
+        br#"{"status":"Success","variables":[{"Name":"v","Required":true,"schema":{"openAPIV3Schema":{"type":"string"}}}]}"#,
+    )
+    .unwrap();
+    assert_eq!(r.variables[0].name, "v");
+    assert_eq!(r.variables[0].required, Some(true));
+}
