@@ -312,17 +312,11 @@ pub(crate) fn release_body_bytes(held: &HeldSlot) {
     }
 }
 
-/// Decodes a request body of hook `H`.
+/// Decodes a request body of hook `H` with the wire codec: Go's rules, within the default
+/// memory budget and nesting limit (a body past them is a Failure like any other that does
+/// not decode).
 pub(crate) fn decode_request<H: Hook>(bytes: &[u8]) -> Result<H::Request, Failed> {
-    // serde's derived structs also accept a JSON array of their fields in order; a hook
-    // request is always an object, so anything else is refused before decoding.
-    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return Err(Failed {
-            reason: FailureReason::Decode,
-            message: "error unmarshalling request: the body is not a JSON object".to_string(),
-        });
-    }
-    let request: H::Request = serde_json::from_slice(bytes).map_err(|e| Failed {
+    let request = crate::wire::decode_request::<H>(bytes).map_err(|e| Failed {
         reason: FailureReason::Decode,
         message: format!("error unmarshalling request: {e}"),
     })?;
