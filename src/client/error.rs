@@ -132,7 +132,7 @@ pub enum ExchangeError {
         /// The URL called.
         url: String,
         /// What did not decode.
-        error: DecodeError,
+        error: Box<DecodeError>,
     },
 }
 

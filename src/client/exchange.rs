@@ -117,7 +117,7 @@ pub(crate) async fn exchange<T>(
         })?;
         decode(&body).map_err(|error| ExchangeError::Decode {
             url: url.to_string(),
-            error,
+            error: Box::new(error),
         })
     };
     let result = match tokio::time::timeout(req.timeout, attempt).await {

@@ -25,7 +25,8 @@
 //!
 //! For the server builder (handler registration) the calls are [`handler_name`],
 //! [`timeout_seconds`] (with `Some(i64::from(seconds))`) and [`call_timeout`]; for an admission
-//! webhook, [`client_config`] and [`label_selector`]; for the runtime client,
+//! webhook, [`extension_config`] (or its parts [`client_config`] and [`label_selector`]); for
+//! the runtime client,
 //! [`extension_base_url`] and [`NamespaceSelector::compile`].
 
 mod field;
@@ -46,4 +47,4 @@ pub use names::{
     qualified_name,
 };
 pub use selector::{NAMESPACE_NAME_LABEL, NamespaceSelector, SelectorError, label_selector};
-pub use url::{UrlError, client_config, extension_base_url};
+pub use url::{UrlError, client_config, extension_base_url, extension_config};

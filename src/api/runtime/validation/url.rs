@@ -5,7 +5,8 @@ use url::Url;
 
 use super::field::{FieldError, FieldPath};
 use super::names::{dns1035_label, dns1123_label};
-use crate::api::runtime::v1beta2::ClientConfig;
+use super::selector::label_selector;
+use crate::api::runtime::v1beta2::{ClientConfig, ExtensionConfig};
 
 /// Why the base URL of an extension could not be built.
 ///
@@ -135,6 +136,34 @@ pub fn client_config(path: &FieldPath, config: &ClientConfig) -> Vec<FieldError>
             ));
         }
     }
+    errors
+}
+
+/// Every rule an ExtensionConfig breaks that does not need the cluster (what the admission
+/// webhook checks besides the feature gate): `metadata.name` a DNS-1123 label (it becomes the
+/// suffix of every handler name), the client config ([`client_config`]) and a namespace
+/// selector that compiles ([`label_selector`]).
+pub fn extension_config(config: &ExtensionConfig) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    let name = config.metadata.name.as_deref().unwrap_or_default();
+    let name_path = FieldPath::new("metadata").child("name");
+    if name.is_empty() {
+        errors.push(FieldError::required(&name_path, "name is required"));
+    } else {
+        let reasons = dns1123_label(name);
+        if !reasons.is_empty() {
+            errors.push(FieldError::invalid(&name_path, name, reasons.join(", ")));
+        }
+    }
+    let spec = FieldPath::new("spec");
+    errors.extend(client_config(
+        &spec.child("clientConfig"),
+        &config.spec.client_config,
+    ));
+    errors.extend(label_selector(
+        &spec.child("namespaceSelector"),
+        config.spec.namespace_selector.as_ref(),
+    ));
     errors
 }
 
