@@ -6,11 +6,13 @@
 //! - `tools` installs the external validators only.
 //! - `downstream` builds and runs the README's "Using this crate" example from outside the
 //!   workspace (see `downstream.rs`).
+//! - `testenv` builds etcd and kube-apiserver for the tests from `interop/` (see `goenv.rs`).
 //! - `bench <generator|derive>` runs the generator's benchmarks (see `bench.rs`).
 
 mod bench;
 mod codegen;
 mod downstream;
+mod goenv;
 mod isolation;
 mod test;
 
@@ -23,8 +25,9 @@ fn main() -> ExitCode {
         Some("test") => test::run(&args[1..]),
         Some("tools") => test::tools(&args[1..]),
         Some("downstream") => test::downstream(&args[1..]),
+        Some("testenv") => goenv::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
-        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask bench <generator|derive>".to_string()),
+        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask testenv | cargo xtask bench <generator|derive>".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

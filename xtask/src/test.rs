@@ -22,6 +22,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     let root = crate::root();
     install_tools(&root)?;
+    crate::goenv::prepare(&root)?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     step(
         &root,

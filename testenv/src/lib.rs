@@ -1,0 +1,78 @@
+//! A real control plane for tests: etcd and kube-apiserver on loopback, started by the test.
+//!
+//! This is the workspace's counterpart of controller-runtime's `envtest`: no kubelet, no
+//! controller-manager, only the API server and its storage, so custom resources can be
+//! created, validated, converted and watched by the real thing.
+//!
+//! - **Binaries** come from `KUBEBUILDER_ASSETS` (a directory holding `etcd` and
+//!   `kube-apiserver`, the envtest convention), or one by one from `TEST_ASSET_ETCD` and
+//!   `TEST_ASSET_KUBE_APISERVER`, or else from `target/testenv/bin/`, where `cargo xtask test`
+//!   builds them from the Go module pinned in `interop/go.mod`.
+//! - **Start-up** makes a CA, a serving certificate for the API server, an admin client
+//!   certificate (group `system:masters`) and a service-account signing key; picks loopback
+//!   ports (and picks again when a port was taken in the meantime); waits for etcd's health
+//!   and the API server's `/readyz`; installs the CRDs asked for and waits until they are
+//!   Established and served.
+//! - **Access**: [`TestEnv::client`] builds a `kube::Client` for the current tokio runtime;
+//!   [`TestEnv::kubeconfig_path`] is a kubeconfig file for other processes.
+//! - **Stopping**: dropping the [`TestEnv`] stops both processes. Each runs under a small
+//!   `sh` supervisor that also stops it when the test process is gone for any reason (a
+//!   panic, an abort, SIGKILL): the supervisor watches a pipe only the test process holds
+//!   open. Processes run in their own process group, which is killed if they do not stop in
+//!   time.
+//! - **Logs** of both processes go to `target/testenv/logs/<name>/<pid>-<n>/` and stay there
+//!   (until the next `cargo xtask test`); when start-up fails, the error carries the tail of
+//!   the failing process's log.
+//!
+//! A test binary usually shares one environment between its tests with [`shared`], and
+//! gives each test its own names (see [`TestEnv::unique_name`]).
+
+mod assets;
+mod certs;
+mod crds;
+mod env;
+mod process;
+
+pub use assets::{Assets, target_dir};
+pub use env::{Builder, TestEnv, shared};
+
+/// What can go wrong while starting or using the environment.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A binary is not where it was looked for.
+    #[error("{0}")]
+    MissingBinary(String),
+    /// A file or process operation failed.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// A process did not start or did not become ready; the message has its log's tail.
+    #[error("{0}")]
+    Startup(String),
+    /// Making the certificates failed.
+    #[error("certificates: {0}")]
+    Certs(#[from] rcgen::Error),
+    /// A CRD file could not be read or installed, or did not become Established in time.
+    #[error("{0}")]
+    Crd(String),
+    /// Building a client or talking to the API server failed.
+    #[error("kube: {0}")]
+    Kube(#[from] kube::Error),
+    /// The kubeconfig could not be turned into a client configuration.
+    #[error("kubeconfig: {0}")]
+    Kubeconfig(#[from] kube::config::KubeconfigError),
+}
+
+impl Error {
+    fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> Error {
+        let what = what.into();
+        move |source| Error::Io { what, source }
+    }
+}
+
+/// The result type of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

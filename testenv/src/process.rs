@@ -1,0 +1,187 @@
+//! One supervised server process: started under a small `sh` supervisor in its own process
+//! group, with its output in a log file, stopped on drop or when the test process is gone.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::{Error, Result};
+
+/// The supervisor. Arguments: the directory to remove once the server has exited (may be
+/// empty), then the server's command line. It starts the server, and a watcher that blocks
+/// reading the supervisor's stdin, a pipe whose only writer is the test process: when that
+/// pipe closes (the harness drops it, or the test process dies in any way), the watcher sends
+/// SIGTERM, and SIGKILL if the server is still there after `STOP_GRACE_TENTHS` tenths of a
+/// second. The supervisor exits with the server's status, so the harness sees a server that
+/// dies by itself.
+const SUPERVISOR: &str = r#"
+cleanup=$1
+shift
+exec 3<&0
+"$@" </dev/null 3<&- &
+server=$!
+{
+  read -r _ <&3
+  kill -TERM "$server" 2>/dev/null
+  i=0
+  while kill -0 "$server" 2>/dev/null; do
+    i=$((i + 1))
+    if [ "$i" -gt "$STOP_GRACE_TENTHS" ]; then
+      kill -KILL "$server" 2>/dev/null
+      break
+    fi
+    sleep 0.1
+  done
+} &
+watcher=$!
+exec 3<&-
+wait "$server"
+status=$?
+kill "$watcher" 2>/dev/null
+if [ -n "$cleanup" ]; then rm -rf "$cleanup"; fi
+exit "$status"
+"#;
+
+/// How long a server gets between SIGTERM and SIGKILL.
+const STOP_GRACE: Duration = Duration::from_secs(15);
+
+/// A running server process.
+pub struct Process {
+    name: &'static str,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    log: PathBuf,
+    exited: Option<ExitStatus>,
+}
+
+impl Process {
+    /// Starts `program args` under the supervisor; stdout and stderr go to `log` (truncated).
+    /// `cleanup`, when given, is removed by the supervisor after the server exited.
+    pub fn spawn(
+        name: &'static str,
+        program: &Path,
+        args: &[String],
+        log: &Path,
+        cleanup: Option<&Path>,
+    ) -> Result<Process> {
+        use std::os::unix::process::CommandExt;
+        let out = File::create(log).map_err(Error::io(format!("creating {}", log.display())))?;
+        let err = out
+            .try_clone()
+            .map_err(Error::io(format!("opening {}", log.display())))?;
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(SUPERVISOR)
+            .arg("capi-testenv-supervisor")
+            .arg(cleanup.map(Path::as_os_str).unwrap_or_default())
+            .arg(program)
+            .args(args)
+            .env(
+                "STOP_GRACE_TENTHS",
+                (STOP_GRACE.as_millis() / 100).to_string(),
+            )
+            .stdin(Stdio::piped())
+            .stdout(out)
+            .stderr(err)
+            .process_group(0);
+        let mut child = cmd
+            .spawn()
+            .map_err(Error::io(format!("starting {}", program.display())))?;
+        let stdin = child.stdin.take();
+        Ok(Process {
+            name,
+            child,
+            stdin,
+            log: log.to_path_buf(),
+            exited: None,
+        })
+    }
+
+    /// The exit status, if the server (and so its supervisor) has exited.
+    pub fn exited(&mut self) -> Option<ExitStatus> {
+        if self.exited.is_none() {
+            self.exited = self.child.try_wait().ok().flatten();
+        }
+        self.exited
+    }
+
+    /// The supervisor's pid, which is also the process group of the server.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Whether the log says a listen address was taken (another process won the race for a
+    /// port this harness had picked).
+    pub fn port_was_taken(&self) -> bool {
+        std::fs::read_to_string(&self.log).is_ok_and(|l| l.contains("address already in use"))
+    }
+
+    /// A description of the process for error messages: name, exit status if any, log tail.
+    pub fn report(&mut self) -> String {
+        let state = match self.exited() {
+            Some(s) => format!("exited ({s})"),
+            None => "still running".to_string(),
+        };
+        format!(
+            "{} {state}; last lines of {}:\n{}",
+            self.name,
+            self.log.display(),
+            tail(&self.log, 40)
+        )
+    }
+
+    /// Stops the server: closes the supervisor's pipe, waits for it, and kills the whole
+    /// process group if it does not finish in time.
+    pub fn stop(&mut self) {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + STOP_GRACE + Duration::from_secs(5);
+        while self.exited().is_none() {
+            if Instant::now() >= deadline {
+                self.kill_group();
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // Anything left in the group (normally nothing) goes too.
+        self.kill_group();
+        let _ = self.child.wait();
+    }
+
+    fn kill_group(&self) {
+        if let Some(pid) = rustix::process::Pid::from_raw(self.child.id() as i32) {
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The last `n` lines of a file (at most its last 64 KiB).
+pub fn tail(path: &Path, n: usize) -> String {
+    let Ok(mut f) = File::open(path) else {
+        return "(no log)".to_string();
+    };
+    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    let _ = f.seek(SeekFrom::Start(len.saturating_sub(64 * 1024)));
+    let mut buf = Vec::new();
+    let _ = f.read_to_end(&mut buf);
+    let text = String::from_utf8_lossy(&buf);
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
+/// A loopback port that was free a moment ago. Another process may take it before the server
+/// binds it; callers start again with a new port when the server reports that.
+pub fn free_port() -> Result<u16> {
+    let l = TcpListener::bind(("127.0.0.1", 0)).map_err(Error::io("binding 127.0.0.1:0"))?;
+    l.local_addr()
+        .map(|a| a.port())
+        .map_err(Error::io("reading a bound port"))
+}

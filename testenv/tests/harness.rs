@@ -1,0 +1,286 @@
+//! The harness itself: a real etcd and kube-apiserver start, serve, and leave nothing behind
+//! when the environment is dropped or when the test process dies without dropping it.
+//!
+//! Each test here starts its own control plane; they take turns (one lock) so that start-up
+//! on a small machine is not slowed by the others.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use capi_runtime_testenv::{Assets, Error, TestEnv};
+use k8s_openapi::api::core::v1::Namespace;
+use kube::api::{Api, PostParams};
+
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn turn() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The pids whose process group is `pgid`.
+fn group_members(pgid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some((_, after)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let mut f = after.split_whitespace();
+        let state = f.next();
+        let pgrp = f.nth(1).and_then(|s| s.parse::<u32>().ok());
+        // A zombie is already dead; only its parent's wait is missing.
+        if pgrp == Some(pgid) && state != Some("Z") {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+/// Polls `done` every 50 ms until it holds or `limit` has passed.
+fn eventually(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + limit;
+    loop {
+        if done() {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn port_of(url: &str) -> u16 {
+    url.rsplit(':').next().unwrap().parse().unwrap()
+}
+
+fn refuses(port: u16) -> bool {
+    std::net::TcpStream::connect(("127.0.0.1", port)).is_err()
+}
+
+/// The environment's temporary directory (certificates, kubeconfig, etcd data).
+fn run_dir_of(env: &TestEnv) -> PathBuf {
+    env.kubeconfig_path().parent().unwrap().to_path_buf()
+}
+
+/// The supervisors of the environment's two servers (their pids are the process groups):
+/// the ones whose command line names the run directory.
+fn supervisors_of(run_dir: &Path) -> Vec<u32> {
+    let needle = run_dir.display().to_string();
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline);
+        // The supervisor leads its process group; its forked watcher has the same command
+        // line but not the same pid.
+        if cmdline.contains("\0capi-testenv-supervisor\0")
+            && cmdline.contains(&needle)
+            && group_members(pid).contains(&pid)
+        {
+            out.push(pid);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn starts_serves_and_stops_without_leftovers() {
+    let _turn = turn();
+    let env = TestEnv::builder("harness-lifecycle").start().unwrap();
+    let (etcd_ready, apiserver_ready, all) = env.startup_times();
+    let (etcd_rss, apiserver_rss) = env.rss_kib();
+    eprintln!(
+        "start-up: etcd healthy {etcd_ready:.2?}, kube-apiserver ready {apiserver_ready:.2?}, \
+         total {all:.2?}; RSS etcd {} MiB, kube-apiserver {} MiB",
+        etcd_rss / 1024,
+        apiserver_rss / 1024
+    );
+    assert!(etcd_rss > 0 && apiserver_rss > 0);
+
+    // The clients live on a runtime that ends before the environment does.
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(clients_work(&env));
+
+    let run_dir = run_dir_of(&env);
+    let supervisors = supervisors_of(&run_dir);
+    assert_eq!(
+        supervisors.len(),
+        2,
+        "one supervisor per server: {supervisors:?}"
+    );
+    for &s in &supervisors {
+        assert!(group_members(s).len() >= 2, "supervisor {s} and its server");
+    }
+    let ports = [port_of(env.server_url()), port_of(env.etcd_url())];
+    let logs = env.log_dir().to_path_buf();
+
+    let stopping = Instant::now();
+    drop(env);
+    eprintln!("stopped in {:.2?}", stopping.elapsed());
+    for s in supervisors {
+        assert!(group_members(s).is_empty(), "group {s} still has processes");
+    }
+    assert!(!run_dir.exists(), "{} is still there", run_dir.display());
+    for p in ports {
+        assert!(refuses(p), "port {p} still accepts connections");
+    }
+    for log in ["etcd.log", "kube-apiserver.log"] {
+        let len = std::fs::metadata(logs.join(log)).unwrap().len();
+        assert!(len > 0, "{log} is empty");
+    }
+}
+
+/// The admin client reaches the real API server of the pinned version, and the kubeconfig
+/// file works on its own, as another process would read it.
+async fn clients_work(env: &TestEnv) {
+    let client = env.client().await.unwrap();
+    let version = client.apiserver_version().await.unwrap();
+    assert_eq!(version.major, "1");
+    assert!(version.git_version.starts_with("v1.36."), "{version:?}");
+    let ns: Namespace = serde_json::from_value(serde_json::json!({
+        "metadata": { "name": env.unique_name("harness") }
+    }))
+    .unwrap();
+    let created = Api::<Namespace>::all(client.clone())
+        .create(&PostParams::default(), &ns)
+        .await
+        .unwrap();
+    assert!(created.metadata.uid.is_some());
+
+    let kc = kube::config::Kubeconfig::read_from(env.kubeconfig_path()).unwrap();
+    let config = kube::Config::from_custom_kubeconfig(kc, &Default::default())
+        .await
+        .unwrap();
+    let other = kube::Client::try_from(config).unwrap();
+    let names: Vec<String> = Api::<Namespace>::all(other)
+        .list(&Default::default())
+        .await
+        .unwrap()
+        .items
+        .into_iter()
+        .filter_map(|n| n.metadata.name)
+        .collect();
+    assert!(
+        names.contains(&created.metadata.name.clone().unwrap()),
+        "{names:?}"
+    );
+    assert!(names.contains(&"default".to_string()), "{names:?}");
+}
+
+/// Set in the child process of `a_test_process_that_dies_leaves_nothing_behind`.
+const VICTIM: &str = "CAPI_TESTENV_VICTIM_REPORT";
+
+/// Runs only as the child of the test below: starts an environment, reports where it is, and
+/// dies without dropping it.
+#[test]
+#[ignore = "run by a_test_process_that_dies_leaves_nothing_behind"]
+fn victim() {
+    let Some(report) = std::env::var_os(VICTIM) else {
+        return;
+    };
+    let env = TestEnv::builder("harness-victim").start().unwrap();
+    let supervisors = supervisors_of(&run_dir_of(&env));
+    let text = serde_json::json!({
+        "run_dir": run_dir_of(&env),
+        "supervisors": supervisors,
+        "ports": [port_of(env.server_url()), port_of(env.etcd_url())],
+    });
+    std::fs::write(report, text.to_string()).unwrap();
+    std::process::abort();
+}
+
+#[test]
+fn a_test_process_that_dies_leaves_nothing_behind() {
+    let _turn = turn();
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("victim.json");
+    let status = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "victim",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(VICTIM, &report)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(!status.success(), "the victim aborts");
+    let text = std::fs::read_to_string(&report).expect("the victim started an environment");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let run_dir = PathBuf::from(v["run_dir"].as_str().unwrap());
+    let supervisors: Vec<u32> = serde_json::from_value(v["supervisors"].clone()).unwrap();
+    let ports: Vec<u16> = serde_json::from_value(v["ports"].clone()).unwrap();
+    assert_eq!(supervisors.len(), 2, "{text}");
+    // The supervisors saw their pipe close and stop the servers (SIGTERM, then SIGKILL after
+    // 15 s); the janitor removes the files.
+    let limit = Duration::from_secs(60);
+    for s in &supervisors {
+        assert!(
+            eventually(limit, || group_members(*s).is_empty()),
+            "process group {s} outlived the test process: {:?}",
+            group_members(*s)
+        );
+    }
+    assert!(
+        eventually(limit, || !run_dir.exists()),
+        "{} outlived the test process",
+        run_dir.display()
+    );
+    for p in ports {
+        assert!(refuses(p), "port {p} still accepts connections");
+    }
+}
+
+#[test]
+fn a_server_that_fails_to_start_is_reported_with_its_log() {
+    let _turn = turn();
+    let err = TestEnv::builder("harness-bad-flag")
+        .apiserver_arg("--no-such-flag=1")
+        .start()
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, Error::Startup(_)), "{text}");
+    assert!(text.contains("kube-apiserver exited"), "{text}");
+    assert!(text.contains("unknown flag: --no-such-flag"), "{text}");
+    assert!(text.contains("kube-apiserver.log"), "{text}");
+}
+
+#[test]
+fn missing_binaries_are_named_with_the_way_to_get_them() {
+    let empty = tempfile::tempdir().unwrap();
+    let dir = empty.path().as_os_str().to_owned();
+    let err = Assets::find_with(|v| (v == "KUBEBUILDER_ASSETS").then(|| dir.clone())).unwrap_err();
+    let text = err.to_string();
+    assert!(text.starts_with("etcd not found at "), "{text}");
+    assert!(text.contains("KUBEBUILDER_ASSETS"), "{text}");
+
+    let err = Assets::find_with(|v| (v == "TEST_ASSET_ETCD").then(|| "/nonexistent/etcd".into()))
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "TEST_ASSET_ETCD=/nonexistent/etcd is not an executable file"
+    );
+
+    // Without any variable, the built binaries are looked up under target/testenv/bin.
+    match Assets::find_with(|_| None) {
+        Ok(a) => assert!(a.kube_apiserver.ends_with("testenv/bin/kube-apiserver")),
+        Err(e) => assert!(e.to_string().contains("cargo xtask testenv"), "{e}"),
+    }
+}
