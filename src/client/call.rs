@@ -74,7 +74,12 @@ impl Client {
             outgoing.settings().unwrap_or(&BTreeMap::new()),
         );
         if let Some(response) = cache.get::<H::Response>(&key) {
-            tracing::debug!(extension_handler = name, hook = H::NAME, %key, "answered from the cache");
+            // The key is not logged: settings may hold values that do not belong in logs.
+            tracing::debug!(
+                extension_handler = name,
+                hook = H::NAME,
+                "answered from the response cache"
+            );
             return Ok(response);
         }
         let (response, ignored) = self
