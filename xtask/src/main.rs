@@ -11,6 +11,7 @@
 
 mod bench;
 mod codegen;
+mod docs;
 mod downstream;
 mod goenv;
 mod isolation;
@@ -27,6 +28,7 @@ fn main() -> ExitCode {
         Some("downstream") => test::downstream(&args[1..]),
         Some("testenv") => goenv::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
+        Some(c @ ("docs" | "dist" | "site-check")) => docs::main(c, &args[1..]),
         _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask testenv | cargo xtask bench <generator|derive>".to_string()),
     };
     match result {

@@ -1,0 +1,63 @@
+//! Calling extensions from Rust: what a controller of Cluster API does with the client.
+
+// ANCHOR: build
+use std::sync::Arc;
+
+use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
+use capi_runtime::client::{BuildError, CallAllOptions, Client};
+use capi_runtime::registry::Registry;
+use prometheus_client::registry::Registry as MetricsRegistry;
+
+/// One client per process, shared (cloned) by every controller that calls hooks. Its metrics
+/// go into the process's registry; `call_all_extensions` calls up to four handlers at a time.
+pub fn build_client(metrics: &mut MetricsRegistry) -> Result<Client, BuildError> {
+    let client_metrics = capi_runtime::client::Metrics::new();
+    client_metrics.register(metrics);
+    Client::builder(Arc::new(capi_runtime::hooks::catalog()), Registry::new())
+        .metrics(client_metrics)
+        .call_all_options(CallAllOptions::concurrent(4))
+        .build()
+}
+// ANCHOR_END: build
+
+// ANCHOR: register
+/// What the ExtensionConfig controller does for each ExtensionConfig: ask the extension for
+/// its handlers, then register them (the returned object carries them in `status.handlers`).
+pub async fn discover_and_register(
+    client: &Client,
+    config: &ExtensionConfig,
+) -> Result<ExtensionConfig, Box<dyn std::error::Error + Send + Sync>> {
+    let discovered = client.discover(config).await?;
+    client.register(&discovered)?;
+    Ok(discovered)
+}
+// ANCHOR_END: register
+
+// ANCHOR: call
+use capi_runtime::api::core::v1beta2::Cluster;
+use capi_runtime::client::{CallError, ForObject};
+use capi_runtime::hooks::v1alpha1::{
+    BeforeClusterUpgrade, BeforeClusterUpgradeRequest, BeforeClusterUpgradeResponse,
+};
+
+/// Asks every extension whether `cluster` may be upgraded to `to`. The answer is aggregated:
+/// `Success`, the shortest non-zero `retryAfterSeconds`, the messages joined.
+pub async fn may_upgrade(
+    client: &Client,
+    cluster: &Cluster,
+    from: &str,
+    to: &str,
+) -> Result<BeforeClusterUpgradeResponse, CallError> {
+    let namespace = cluster.metadata.namespace.clone().unwrap_or_default();
+    let name = cluster.metadata.name.clone().unwrap_or_default();
+    let request = BeforeClusterUpgradeRequest {
+        cluster: cluster.clone(),
+        from_kubernetes_version: from.into(),
+        to_kubernetes_version: to.into(),
+        ..Default::default()
+    };
+    client
+        .call_all_extensions::<BeforeClusterUpgrade>(&request, &ForObject::new(namespace, name))
+        .await
+}
+// ANCHOR_END: call

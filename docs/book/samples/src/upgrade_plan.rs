@@ -1,0 +1,43 @@
+//! GenerateUpgradePlan: one control-plane step per minor version.
+
+// ANCHOR: plan
+use capi_runtime::hooks::v1alpha1::{
+    GenerateUpgradePlanRequest, GenerateUpgradePlanResponse, UpgradeStep,
+};
+use capi_runtime::prelude::*;
+
+/// `v1.31.4` → `(1, 31)`.
+fn minor(version: &str) -> Result<(u32, u32), String> {
+    let mut parts = version.trim_start_matches('v').split('.');
+    let major = parts.next().and_then(|p| p.parse().ok());
+    let minor = parts.next().and_then(|p| p.parse().ok());
+    major
+        .zip(minor)
+        .ok_or_else(|| format!("{version:?} is not a Kubernetes version"))
+}
+
+/// Plans `v1.N.0` for every minor version between the current one and the target, ending with
+/// the target itself; workers are left to Cluster API (an empty `workersUpgrades`).
+pub async fn generate_upgrade_plan(
+    request: GenerateUpgradePlanRequest,
+) -> Result<GenerateUpgradePlanResponse, String> {
+    let (major, from) = minor(&request.from_control_plane_kubernetes_version)?;
+    let (target_major, to) = minor(&request.to_kubernetes_version)?;
+    if major != target_major || to < from {
+        return Err(format!(
+            "cannot plan from {} to {}",
+            request.from_control_plane_kubernetes_version, request.to_kubernetes_version
+        ));
+    }
+    let mut response = GenerateUpgradePlanResponse::success();
+    for step in from + 1..to {
+        response.control_plane_upgrades.push(UpgradeStep {
+            version: format!("v{major}.{step}.0"),
+        });
+    }
+    response.control_plane_upgrades.push(UpgradeStep {
+        version: request.to_kubernetes_version.clone(),
+    });
+    Ok(response)
+}
+// ANCHOR_END: plan

@@ -1,0 +1,31 @@
+//! A throwaway CA and a serving certificate for `localhost`/`127.0.0.1`, written as
+//! `tls.crt`/`tls.key` into a temporary directory, so the samples run over real TLS.
+
+use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
+
+/// A temporary certificate directory and the PEM of the CA that signed its certificate.
+pub struct Certs {
+    /// The directory with `tls.crt` and `tls.key`.
+    pub dir: tempfile::TempDir,
+    /// The CA certificate, PEM-encoded (an ExtensionConfig's `caBundle`).
+    pub ca_pem: String,
+}
+
+/// A new CA and a serving certificate it signed, in a new directory.
+pub fn certs() -> Certs {
+    let mut ca = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let issuer = CertifiedIssuer::self_signed(ca, KeyPair::generate().unwrap()).unwrap();
+    let key = KeyPair::generate().unwrap();
+    let leaf = CertificateParams::new(vec!["localhost".to_string(), "127.0.0.1".to_string()])
+        .unwrap()
+        .signed_by(&key, &issuer)
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("tls.key"), key.serialize_pem()).unwrap();
+    std::fs::write(dir.path().join("tls.crt"), leaf.pem()).unwrap();
+    Certs {
+        dir,
+        ca_pem: issuer.pem(),
+    }
+}

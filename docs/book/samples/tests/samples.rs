@@ -1,0 +1,304 @@
+//! Runs every sample of the book for real: each extension sample is served over TLS on a
+//! loopback port the OS picks, discovered and called with the runtime client, as Cluster API
+//! would call it; the pure functions are called with requests Cluster API would send.
+
+mod pki;
+
+use std::collections::BTreeMap;
+
+use capi_runtime::api::core::v1beta2::Cluster;
+use capi_runtime::api::runtime::v1beta2::{ClientConfig, ExtensionConfig, ExtensionConfigSpec};
+use capi_runtime::client::{CallError, Client, ForObject};
+use capi_runtime::hooks::v1alpha1::*;
+use capi_runtime::k8s_openapi::ByteString;
+use capi_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
+use capi_runtime::server::RunningServer;
+use capi_runtime_book_samples::{client, in_place, lifecycle, quickstart, topology, upgrade_plan};
+use serde_json::json;
+
+fn config(name: &str, server: &RunningServer, ca_pem: &str) -> ExtensionConfig {
+    ExtensionConfig {
+        metadata: ObjectMeta {
+            name: Some(name.into()),
+            resource_version: Some("1".into()),
+            ..Default::default()
+        },
+        spec: ExtensionConfigSpec {
+            client_config: ClientConfig {
+                url: format!("https://127.0.0.1:{}", server.local_addr().port()),
+                ca_bundle: ByteString(ca_pem.as_bytes().to_vec()),
+                ..Default::default()
+            },
+            namespace_selector: Some(LabelSelector::default()),
+            settings: BTreeMap::from([("retrySeconds".to_string(), "7".to_string())]),
+        },
+        ..Default::default()
+    }
+}
+
+fn cluster(name: &str, annotations: &[(&str, &str)]) -> Cluster {
+    Cluster {
+        metadata: ObjectMeta {
+            name: Some(name.into()),
+            namespace: Some("default".into()),
+            annotations: (!annotations.is_empty()).then(|| {
+                annotations
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect()
+            }),
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+fn client() -> Client {
+    let mut metrics = prometheus_client::registry::Registry::default();
+    let client = client::build_client(&mut metrics).unwrap();
+    client.warm_up([]).unwrap();
+    client
+}
+
+#[tokio::test]
+async fn quickstart_checks_names_over_tls() {
+    let certs = pki::certs();
+    let server = quickstart::server(certs.dir.path(), 0)
+        .unwrap()
+        .start()
+        .await
+        .unwrap();
+    let client = client();
+    let discovered =
+        client::discover_and_register(&client, &config("quick", &server, &certs.ca_pem))
+            .await
+            .unwrap();
+    let handlers = &discovered.status.handlers;
+    assert_eq!(handlers.len(), 1);
+    assert_eq!(handlers[0].name, "check-name.quick");
+
+    let for_object = ForObject::new("default", "short");
+    let request = BeforeClusterCreateRequest {
+        cluster: cluster("short", &[]),
+        ..Default::default()
+    };
+    let response = client
+        .call_extension::<BeforeClusterCreate>("check-name.quick", &request, &for_object)
+        .await
+        .unwrap();
+    assert_eq!(response.status, ResponseStatus::Success);
+    assert_eq!(response.message, "checked by check-name");
+
+    let long = "a".repeat(41);
+    let request = BeforeClusterCreateRequest {
+        cluster: cluster(&long, &[]),
+        ..Default::default()
+    };
+    let error = client
+        .call_extension::<BeforeClusterCreate>("check-name.quick", &request, &for_object)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, CallError::Failure { .. }), "{error:?}");
+    assert!(
+        error.to_string().contains("longer than 40 characters"),
+        "{error}"
+    );
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn lifecycle_hooks_block_with_the_retry_of_the_settings() {
+    let certs = pki::certs();
+    let builder = capi_runtime::server::Server::builder()
+        .cert_dir(certs.dir.path())
+        .port(0);
+    let server = lifecycle::register(builder)
+        .unwrap()
+        .build()
+        .start()
+        .await
+        .unwrap();
+    let client = client();
+    let discovered =
+        client::discover_and_register(&client, &config("life", &server, &certs.ca_pem))
+            .await
+            .unwrap();
+    let notify = discovered
+        .status
+        .handlers
+        .iter()
+        .find(|h| h.name == "note-control-plane.life")
+        .unwrap();
+    assert_eq!(notify.timeout_seconds, 2);
+
+    // Held: the settings of the ExtensionConfig (retrySeconds=7) reach the handler.
+    let held = cluster("held", &[(lifecycle::HOLD_ANNOTATION, "change freeze")]);
+    let response = client::may_upgrade(&client, &held, "v1.31.0", "v1.32.0")
+        .await
+        .unwrap();
+    assert_eq!(response.status, ResponseStatus::Success);
+    assert_eq!(response.retry_after_seconds, 7);
+    assert_eq!(response.message, "upgrade to v1.32.0 held: change freeze");
+
+    // Not held: no retry, the upgrade may go on.
+    let free = cluster("free", &[]);
+    let response = client::may_upgrade(&client, &free, "v1.31.0", "v1.32.0")
+        .await
+        .unwrap();
+    assert_eq!(response.retry_after_seconds, 0);
+
+    let request = AfterControlPlaneInitializedRequest {
+        cluster: free.clone(),
+        ..Default::default()
+    };
+    let response = client
+        .call_all_extensions::<AfterControlPlaneInitialized>(
+            &request,
+            &ForObject::new("default", "free"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.message, "noted: control plane of free is up");
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_bad_setting_is_a_failure_with_its_reason() {
+    let mut request = BeforeClusterUpgradeRequest {
+        cluster: cluster("held", &[(lifecycle::HOLD_ANNOTATION, "x")]),
+        ..Default::default()
+    };
+    request
+        .settings
+        .insert(lifecycle::RETRY_SETTING.into(), "soon".into());
+    let error = lifecycle::before_cluster_upgrade(request)
+        .await
+        .unwrap_err();
+    assert!(
+        error.starts_with("setting retrySeconds=\"soon\""),
+        "{error}"
+    );
+}
+
+fn variable(name: &str, value: serde_json::Value) -> Variable {
+    serde_json::from_value(json!({ "name": name, "value": value })).unwrap()
+}
+
+#[tokio::test]
+async fn the_walker_patches_the_image_and_validates_it() {
+    let template = json!({
+        "apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2",
+        "kind": "DockerMachineTemplate",
+        "spec": { "template": { "spec": { "extraMounts": [] } } }
+    });
+    let request: GeneratePatchesRequest = serde_json::from_value(json!({
+        "variables": [],
+        "items": [{
+            "uid": "1",
+            "holderReference": {
+                "apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "MachineDeployment",
+                "namespace": "default", "name": "md-0", "fieldPath": "spec.infrastructureRef"
+            },
+            "object": template,
+            "variables": []
+        }]
+    }))
+    .unwrap();
+    let mut request = request;
+    request.variables = vec![
+        variable(topology::IMAGE_REPOSITORY, json!("registry.example.com")),
+        variable(
+            "builtin",
+            json!({ "machineDeployment": { "version": "v1.32.1" } }),
+        ),
+    ];
+    let response = topology::generate_patches(request).await.unwrap();
+    assert_eq!(
+        response.status,
+        ResponseStatus::Success,
+        "{}",
+        response.message
+    );
+    assert_eq!(response.items.len(), 1);
+    let patch: serde_json::Value = serde_json::from_slice(&response.items[0].patch.0).unwrap();
+    assert_eq!(
+        patch,
+        json!([{ "op": "add", "path": "/spec/template/spec/customImage",
+                 "value": "registry.example.com/node:v1.32.1" }])
+    );
+
+    let validate: ValidateTopologyRequest = serde_json::from_value(json!({
+        "variables": [{ "name": "imageRepository", "value": "registry.example.com" }],
+        "items": [{
+            "holderReference": { "apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "MachineDeployment",
+                                 "namespace": "default", "name": "md-0", "fieldPath": "spec.infrastructureRef" },
+            "object": {
+                "apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "DockerMachineTemplate",
+                "spec": { "template": { "spec": { "customImage": "elsewhere.io/node:v1" } } }
+            }
+        }]
+    }))
+    .unwrap();
+    let response = topology::validate_topology(validate).await.unwrap();
+    assert_eq!(response.status, ResponseStatus::Failure);
+    assert!(
+        response.message.contains("does not come from"),
+        "{}",
+        response.message
+    );
+}
+
+#[tokio::test]
+async fn in_place_updates_patch_the_version_and_report_progress() {
+    let mut request = CanUpdateMachineRequest::default();
+    request.current.machine.spec.version = "v1.31.0".into();
+    request.desired.machine.spec.version = "v1.32.0".into();
+    let response = in_place::can_update_machine(request).await.unwrap();
+    let ops: serde_json::Value = serde_json::from_slice(&response.machine_patch.patch.0).unwrap();
+    assert_eq!(
+        ops,
+        json!([{ "op": "add", "path": "/spec/version", "value": "v1.32.0" }])
+    );
+
+    let updater = in_place::Updater::default();
+    let mut update = UpdateMachineRequest::default();
+    update.desired.machine.metadata.name = Some("m-1".into());
+    let first = updater.update_machine(update.clone()).await.unwrap();
+    assert_eq!(
+        (first.status, first.retry_after_seconds),
+        (ResponseStatus::Success, 5)
+    );
+    let second = updater.update_machine(update).await.unwrap();
+    assert_eq!(
+        (second.status, second.retry_after_seconds),
+        (ResponseStatus::Success, 0)
+    );
+}
+
+#[tokio::test]
+async fn the_upgrade_plan_has_every_minor_and_ends_at_the_target() {
+    let request = GenerateUpgradePlanRequest {
+        from_control_plane_kubernetes_version: "v1.30.5".into(),
+        to_kubernetes_version: "v1.33.2".into(),
+        ..Default::default()
+    };
+    let response = upgrade_plan::generate_upgrade_plan(request).await.unwrap();
+    let steps: Vec<&str> = response
+        .control_plane_upgrades
+        .iter()
+        .map(|s| s.version.as_str())
+        .collect();
+    assert_eq!(steps, ["v1.31.0", "v1.32.0", "v1.33.2"]);
+    assert!(response.workers_upgrades.is_empty());
+
+    let backwards = GenerateUpgradePlanRequest {
+        from_control_plane_kubernetes_version: "v1.33.0".into(),
+        to_kubernetes_version: "v1.32.0".into(),
+        ..Default::default()
+    };
+    assert!(
+        upgrade_plan::generate_upgrade_plan(backwards)
+            .await
+            .is_err()
+    );
+}

@@ -1,0 +1,316 @@
+//! `cargo xtask docs`, `cargo xtask dist` and `cargo xtask site-check`: the published
+//! documentation and the release artifacts.
+//!
+//! - `docs` builds `target/site/`: the book (`docs/book`, mdBook installed pinned into
+//!   `target/tools/cargo`), the hook API reference rendered from
+//!   `golden/sdk/runtime-sdk-openapi.yaml` by the pinned `redocly build-docs --inlineBundle`
+//!   (one self-contained page, no CDN), and the rustdoc of the public crates, built with
+//!   missing docs and broken intra-doc links as errors.
+//! - `dist --version vX.Y.Z` builds the site, then writes `target/dist/`: the OpenAPI document
+//!   in YAML and JSON generated with that version, the CRD manifests, the example extension's
+//!   deployment manifests, the site as a tarball, and `SHA256SUMS` over all of them.
+//! - `site-check` serves `target/site/` on a loopback port the OS picks and checks it in
+//!   headless Chromium (`docs/site_check.mjs`): pages load without console errors or failed
+//!   requests, the reference shows every hook path of the document, and no internal link of
+//!   the site is broken. Screenshots go to `target/site-screenshots/`.
+//!
+//! `cargo xtask test` runs `docs` and `site-check` ([`test_step`]).
+
+mod site;
+mod tools;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// The mdBook release the book is built with.
+pub const MDBOOK_VERSION: &str = "0.5.4";
+
+/// The crates whose rustdoc is published (the public ones).
+const DOC_CRATES: &[&str] = &[
+    "capi-runtime",
+    "capi-runtime-derive",
+    "capi-runtime-codegen",
+];
+
+/// Dispatches `docs`, `dist` and `site-check`.
+pub fn main(command: &str, args: &[String]) -> Result<(), String> {
+    match command {
+        "docs" => run(args),
+        "dist" => dist(args),
+        _ => check(args),
+    }
+}
+
+/// `cargo xtask docs`.
+pub fn run(args: &[String]) -> Result<(), String> {
+    if !args.is_empty() {
+        return Err("usage: cargo xtask docs".into());
+    }
+    build_site(&crate::root())
+}
+
+/// `cargo xtask site-check`: checks an already built `target/site/`.
+pub fn check(args: &[String]) -> Result<(), String> {
+    if !args.is_empty() {
+        return Err("usage: cargo xtask site-check".into());
+    }
+    site::check(&crate::root())
+}
+
+/// What `cargo xtask test` runs: build the site, then check it in the browser.
+pub fn test_step(root: &Path) -> Result<(), String> {
+    build_site(root)?;
+    site::check(root)
+}
+
+/// Builds `target/site/` from scratch.
+pub fn build_site(root: &Path) -> Result<(), String> {
+    let started = Instant::now();
+    let site = root.join("target/site");
+    if site.exists() {
+        std::fs::remove_dir_all(&site)
+            .map_err(|e| format!("cannot clear {}: {e}", site.display()))?;
+    }
+    std::fs::create_dir_all(&site).map_err(|e| e.to_string())?;
+
+    let mdbook = tools::mdbook(root)?;
+    run_tool(
+        root,
+        Command::new(&mdbook)
+            .arg("build")
+            .arg(root.join("docs/book"))
+            .arg("--dest-dir")
+            .arg(site.join("book")),
+        "mdbook build",
+    )?;
+
+    let api = site.join("api");
+    std::fs::create_dir_all(&api).map_err(|e| e.to_string())?;
+    let redocly = tools::node_bin(root, "redocly")?;
+    run_tool(
+        root,
+        Command::new(&redocly)
+            .arg("build-docs")
+            .arg(root.join("golden/sdk/runtime-sdk-openapi.yaml"))
+            .arg("--inlineBundle")
+            .arg("--title")
+            .arg("Cluster API Runtime SDK hooks: API reference")
+            .arg("--output")
+            .arg(api.join("index.html"))
+            .env("REDOCLY_TELEMETRY", "off")
+            .env("REDOCLY_SUPPRESS_UPDATE_NOTICE", "true"),
+        "redocly build-docs",
+    )?;
+
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut doc = Command::new(&cargo);
+    doc.args(["doc", "--no-deps", "--all-features"]);
+    for krate in DOC_CRATES {
+        doc.args(["--package", krate]);
+    }
+    doc.env(
+        "RUSTDOCFLAGS",
+        "-D missing_docs -D rustdoc::broken_intra_doc_links",
+    );
+    run_tool(
+        root,
+        &mut doc,
+        "cargo doc (missing docs and broken links are errors)",
+    )?;
+    copy_dir(&root.join("target/doc"), &site.join("rustdoc"))?;
+
+    std::fs::write(site.join("index.html"), site::LANDING).map_err(|e| e.to_string())?;
+    eprintln!(
+        "xtask docs: {} built in {:.1} s",
+        site.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `cargo xtask dist --version vX.Y.Z`.
+pub fn dist(args: &[String]) -> Result<(), String> {
+    let version = match args {
+        [flag, version] if flag == "--version" => version.clone(),
+        _ => return Err("usage: cargo xtask dist --version vX.Y.Z".into()),
+    };
+    if !is_release_version(&version) {
+        return Err(format!(
+            "--version {version:?}: expected vMAJOR.MINOR.PATCH, e.g. v0.1.0"
+        ));
+    }
+    let root = crate::root();
+    build_site(&root)?;
+    let dist = root.join("target/dist");
+    if dist.exists() {
+        std::fs::remove_dir_all(&dist).map_err(|e| e.to_string())?;
+    }
+    std::fs::create_dir_all(&dist).map_err(|e| e.to_string())?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+
+    let mut files: Vec<PathBuf> = Vec::new();
+    for ext in ["yaml", "json"] {
+        let out = dist.join(format!("runtime-sdk-openapi.{ext}"));
+        run_tool(
+            &root,
+            Command::new(&cargo)
+                .args(["run", "--quiet", "-p", "runtime-openapi-gen", "--"])
+                .args(["--version", &version, "--output-file"])
+                .arg(&out),
+            "runtime-openapi-gen",
+        )?;
+        files.push(out);
+    }
+    let crd = dist.join("crd");
+    run_tool(
+        &root,
+        Command::new(&cargo)
+            .args([
+                "run",
+                "--quiet",
+                "-p",
+                "runtime-openapi-gen",
+                "--bin",
+                "runtime-crd-gen",
+                "--",
+            ])
+            .arg("--output-dir")
+            .arg(&crd),
+        "runtime-crd-gen",
+    )?;
+    files.extend(sorted_files(&crd)?);
+
+    // Deployment manifests: the example extension's, and the manager's once it has some.
+    for (dir, name) in [
+        (
+            "examples/test-extension/config",
+            "test-extension-components.yaml",
+        ),
+        ("manager/config", "manager-components.yaml"),
+    ] {
+        let dir = root.join(dir);
+        if dir.is_dir() {
+            let out = dist.join(name);
+            std::fs::write(&out, concat_manifests(&dir)?).map_err(|e| e.to_string())?;
+            files.push(out);
+        }
+    }
+
+    let tarball = dist.join(format!("capi-runtime-site-{version}.tar.gz"));
+    run_tool(
+        &root,
+        Command::new("tar")
+            .arg("--sort=name")
+            .arg("--owner=0")
+            .arg("--group=0")
+            .arg("--numeric-owner")
+            .arg("-czf")
+            .arg(&tarball)
+            .arg("-C")
+            .arg(root.join("target"))
+            .arg("site"),
+        "tar (site tarball)",
+    )?;
+    files.push(tarball);
+
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| f.strip_prefix(&dist).map(|r| r.display().to_string()))
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
+    let sums = tools::sha256sums(&dist, &names)?;
+    std::fs::write(dist.join("SHA256SUMS"), sums).map_err(|e| e.to_string())?;
+    eprintln!(
+        "xtask dist: {} files in {}",
+        files.len() + 1,
+        dist.display()
+    );
+    Ok(())
+}
+
+/// `vMAJOR.MINOR.PATCH` with an optional `-pre` suffix.
+fn is_release_version(version: &str) -> bool {
+    let Some(rest) = version.strip_prefix('v') else {
+        return false;
+    };
+    let core =
+        rest.split_once('-')
+            .map_or(rest, |(core, pre)| if pre.is_empty() { "" } else { core });
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() == 3
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// The YAML files of `dir` (sorted by name) as one multi-document stream.
+fn concat_manifests(dir: &Path) -> Result<String, String> {
+    let mut out = String::new();
+    for file in sorted_files(dir)? {
+        if file.extension().is_some_and(|e| e == "yaml") {
+            let text = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
+            if !out.is_empty() {
+                out.push_str("---\n");
+            }
+            out.push_str(text.trim_start_matches("---\n"));
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn sorted_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(to).map_err(|e| e.to_string())?;
+    for entry in std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))? {
+        let entry = entry.map_err(|e| e.to_string())?;
+        let path = entry.path();
+        let target = to.join(entry.file_name());
+        if entry.file_type().map_err(|e| e.to_string())?.is_dir() {
+            copy_dir(&path, &target)?;
+        } else {
+            std::fs::copy(&path, &target).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+fn run_tool(root: &Path, command: &mut Command, what: &str) -> Result<(), String> {
+    eprintln!("xtask docs: {what}");
+    let status = command
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("cannot run {what}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{what} failed ({status})"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_release_version;
+
+    #[test]
+    fn release_versions() {
+        for ok in ["v0.1.0", "v1.12.3", "v2.0.0-rc.1"] {
+            assert!(is_release_version(ok), "{ok}");
+        }
+        for bad in ["0.1.0", "v1.2", "v1.2.x", "v1..2", "v1.2.3-", ""] {
+            assert!(!is_release_version(bad), "{bad}");
+        }
+    }
+}
