@@ -1,0 +1,3 @@
+//! `capi-runtime-manager`.
+
+fn main() {}
