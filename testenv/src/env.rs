@@ -75,19 +75,7 @@ impl Builder {
             Some(a) => a,
             None => Assets::find()?,
         };
-        // One directory per environment: several test processes may start one of the same
-        // name at once (cargo xtask test runs tests alone, two at a time).
-        static STARTS: AtomicU64 = AtomicU64::new(1);
-        let logs = target_dir()
-            .join("testenv/logs")
-            .join(&self.name)
-            .join(format!(
-                "{}-{}",
-                std::process::id(),
-                STARTS.fetch_add(1, Ordering::Relaxed)
-            ));
-        std::fs::create_dir_all(&logs)
-            .map_err(Error::io(format!("creating {}", logs.display())))?;
+        let logs = new_log_dir(&self.name)?;
         let run = RunDir::new()?;
         let pki = Pki::generate()?;
         let pki_dir = run.path.join("pki");
@@ -268,6 +256,20 @@ impl TestEnv {
     }
 }
 
+/// A new directory for the logs of `name`: `target/testenv/logs/<name>/<pid>-<n>/`, one per
+/// call, since several test processes may use the same name at once (`cargo xtask test` runs
+/// tests alone too, two at a time).
+pub fn new_log_dir(name: &str) -> Result<PathBuf> {
+    static DIRS: AtomicU64 = AtomicU64::new(1);
+    let dir = target_dir().join("testenv/logs").join(name).join(format!(
+        "{}-{}",
+        std::process::id(),
+        DIRS.fetch_add(1, Ordering::Relaxed)
+    ));
+    mkdir(&dir)?;
+    Ok(dir)
+}
+
 /// The environment shared by the tests of one test binary, started on first use with the
 /// builder `configure` returns (later calls' arguments are ignored). It is never dropped: the
 /// supervisors stop the processes and remove its files when the test process exits. Panics
@@ -304,7 +306,7 @@ fn start_etcd(binary: &Path, data: &Path, logs: &Path) -> Result<(Process, u16)>
             "--unsafe-no-fsync=true".to_string(),
             "--log-level=warn".to_string(),
         ];
-        let mut p = Process::spawn("etcd", binary, &args, &log, None)?;
+        let mut p = Process::spawn("etcd", binary, &args, &log)?;
         let deadline = Instant::now() + ETCD_READY;
         loop {
             if p.exited().is_some() {
@@ -371,7 +373,7 @@ fn start_apiserver(
         ];
         args.extend(extra.iter().cloned());
         let kubeconfig = kubeconfig_json(&server, pki);
-        let mut p = Process::spawn("kube-apiserver", binary, &args, &log, None)?;
+        let mut p = Process::spawn("kube-apiserver", binary, &args, &log)?;
         match block_on(wait_ready(&mut p, &kubeconfig)) {
             Ok(()) => return Ok((p, kubeconfig, server)),
             Err(Ready::PortTaken) => last = p.report(),

@@ -33,8 +33,9 @@ mod crds;
 mod env;
 mod process;
 
-pub use assets::{Assets, target_dir};
-pub use env::{Builder, TestEnv, shared};
+pub use assets::{Assets, program, target_dir};
+pub use env::{Builder, TestEnv, new_log_dir, shared};
+pub use process::{Process, free_port, tail};
 
 /// What can go wrong while starting or using the environment.
 #[derive(Debug, thiserror::Error)]

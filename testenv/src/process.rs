@@ -1,5 +1,7 @@
 //! One supervised server process: started under a small `sh` supervisor in its own process
 //! group, with its output in a log file, stopped on drop or when the test process is gone.
+//! The harness runs etcd and kube-apiserver this way; tests run their own peers (a Go
+//! extension, a controller) the same way.
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -10,16 +12,13 @@ use std::time::{Duration, Instant};
 
 use crate::{Error, Result};
 
-/// The supervisor. Arguments: the directory to remove once the server has exited (may be
-/// empty), then the server's command line. It starts the server, and a watcher that blocks
+/// The supervisor. Arguments: the server's command line. It starts the server, and a watcher that blocks
 /// reading the supervisor's stdin, a pipe whose only writer is the test process: when that
 /// pipe closes (the harness drops it, or the test process dies in any way), the watcher sends
 /// SIGTERM, and SIGKILL if the server is still there after `STOP_GRACE_TENTHS` tenths of a
 /// second. The supervisor exits with the server's status, so the harness sees a server that
 /// dies by itself.
 const SUPERVISOR: &str = r#"
-cleanup=$1
-shift
 exec 3<&0
 "$@" </dev/null 3<&- &
 server=$!
@@ -41,16 +40,16 @@ exec 3<&-
 wait "$server"
 status=$?
 kill "$watcher" 2>/dev/null
-if [ -n "$cleanup" ]; then rm -rf "$cleanup"; fi
 exit "$status"
 "#;
 
 /// How long a server gets between SIGTERM and SIGKILL.
 const STOP_GRACE: Duration = Duration::from_secs(15);
 
-/// A running server process.
+/// A running server process; dropping it stops it.
+#[derive(Debug)]
 pub struct Process {
-    name: &'static str,
+    name: String,
     child: Child,
     stdin: Option<ChildStdin>,
     log: PathBuf,
@@ -59,14 +58,8 @@ pub struct Process {
 
 impl Process {
     /// Starts `program args` under the supervisor; stdout and stderr go to `log` (truncated).
-    /// `cleanup`, when given, is removed by the supervisor after the server exited.
-    pub fn spawn(
-        name: &'static str,
-        program: &Path,
-        args: &[String],
-        log: &Path,
-        cleanup: Option<&Path>,
-    ) -> Result<Process> {
+    /// `name` is how errors call it.
+    pub fn spawn(name: &str, program: &Path, args: &[String], log: &Path) -> Result<Process> {
         use std::os::unix::process::CommandExt;
         let out = File::create(log).map_err(Error::io(format!("creating {}", log.display())))?;
         let err = out
@@ -76,7 +69,6 @@ impl Process {
         cmd.arg("-c")
             .arg(SUPERVISOR)
             .arg("capi-testenv-supervisor")
-            .arg(cleanup.map(Path::as_os_str).unwrap_or_default())
             .arg(program)
             .args(args)
             .env(
@@ -92,7 +84,7 @@ impl Process {
             .map_err(Error::io(format!("starting {}", program.display())))?;
         let stdin = child.stdin.take();
         Ok(Process {
-            name,
+            name: name.to_string(),
             child,
             stdin,
             log: log.to_path_buf(),

@@ -1,19 +1,44 @@
-//! `cargo xtask testenv`: builds the Go binaries the tests run against (etcd and
-//! kube-apiserver) from the Go module `interop/`, into `target/testenv/bin/`.
+//! `cargo xtask testenv`: builds the Go programs the tests run against into
+//! `target/testenv/bin/`, from the Go modules under `interop/`:
 //!
-//! The pins are `interop/go.mod` and `interop/go.sum` (published modules only, fetched through
-//! the Go module proxy). A stamp next to the binaries holds the pins, the Go version and the
-//! build recipe they were built from; the build runs again only when one of those changes.
-//! Go's own caches (`GOCACHE`, `GOMODCACHE`, by default under the home directory) are kept
-//! between runs and between clones. With `KUBEBUILDER_ASSETS` set, nothing is built: the tests
-//! take the binaries from that directory.
+//! - `interop/` (the control plane): etcd and kube-apiserver;
+//! - `interop/capi/` (Cluster API's side): `go-extension`, an extension written with Cluster
+//!   API's own kit.
+//!
+//! The pins are each module's `go.mod` and `go.sum` (published modules only, fetched through the
+//! Go module proxy). A stamp per module next to the binaries holds its pins, the Go version and
+//! the build recipe; a module is built again only when one of those changed or a binary is
+//! missing. Go's own caches (`GOCACHE`, `GOMODCACHE`, by default under the home directory) are
+//! kept between runs and between clones. With `KUBEBUILDER_ASSETS` set, the control plane is not
+//! built: the tests take etcd and kube-apiserver from that directory.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-/// The binaries, as `go build` arguments: a package of `interop/` or of a module it requires.
-const PACKAGES: &[&str] = &["./cmd/etcd", "k8s.io/kubernetes/cmd/kube-apiserver"];
+/// One Go module and the main packages built from it.
+struct Module {
+    /// The module's directory, relative to the workspace root.
+    dir: &'static str,
+    /// `go build` arguments: packages of the module or of modules it requires. Each binary is
+    /// named after the last element of its package path.
+    packages: &'static [&'static str],
+    /// Whether `KUBEBUILDER_ASSETS` stands in for it.
+    control_plane: bool,
+}
+
+const MODULES: &[Module] = &[
+    Module {
+        dir: "interop",
+        packages: &["./cmd/etcd", "k8s.io/kubernetes/cmd/kube-apiserver"],
+        control_plane: true,
+    },
+    Module {
+        dir: "interop/capi",
+        packages: &["./cmd/go-extension"],
+        control_plane: false,
+    },
+];
 
 /// Flags of every build; part of the stamp, so changing them rebuilds.
 const FLAGS: &[&str] = &["-trimpath", "-buildvcs=false", "-mod=readonly"];
@@ -39,75 +64,88 @@ pub fn prepare(root: &Path) -> Result<(), String> {
     }
 }
 
-/// Builds the binaries unless they are up to date (or `KUBEBUILDER_ASSETS` names prebuilt
-/// ones).
+/// Builds every module whose binaries are not up to date.
 pub fn build(root: &Path) -> Result<(), String> {
-    if let Some(dir) = std::env::var_os("KUBEBUILDER_ASSETS").filter(|d| !d.is_empty()) {
+    let assets = std::env::var_os("KUBEBUILDER_ASSETS").filter(|d| !d.is_empty());
+    if let Some(dir) = &assets {
         eprintln!(
             "xtask: KUBEBUILDER_ASSETS={}: the tests use the etcd and kube-apiserver there",
-            PathBuf::from(dir).display()
+            Path::new(dir).display()
         );
-        return Ok(());
     }
-    let module = root.join("interop");
     let go_version = go_version()?;
-    let read =
-        |f: &str| std::fs::read_to_string(module.join(f)).map_err(|e| format!("interop/{f}: {e}"));
+    for module in MODULES {
+        if !(module.control_plane && assets.is_some()) {
+            build_module(root, module, &go_version)?;
+        }
+    }
+    Ok(())
+}
+
+fn build_module(root: &Path, module: &Module, go_version: &str) -> Result<(), String> {
+    let dir = root.join(module.dir);
+    let read = |f: &str| {
+        std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{}/{f}: {e}", module.dir))
+    };
     let go_mod = read("go.mod")?;
     let go_sum = read("go.sum")?;
-    let ldflags = ldflags(&go_mod)?;
+    let ldflags = ldflags(&go_mod, module)?;
     let wanted = format!(
         "{go_version}\nflags: {} -ldflags={ldflags}\npackages: {}\n--- go.mod\n{go_mod}\n--- go.sum\n{go_sum}",
         FLAGS.join(" "),
-        PACKAGES.join(" ")
+        module.packages.join(" ")
     );
     let out = root.join("target/testenv");
     let bin = out.join("bin");
-    let stamp = out.join("bin.stamp");
-    let present = PACKAGES.iter().all(|p| bin.join(binary_name(p)).is_file());
+    let stamp = bin.join(format!(".{}.stamp", module.dir.replace('/', "-")));
+    let names: Vec<&str> = module.packages.iter().map(|p| binary_name(p)).collect();
+    let present = names.iter().all(|n| bin.join(n).is_file());
     if present && std::fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) {
         return Ok(());
     }
     eprintln!(
-        "xtask: building {} with {go_version} into {} (the first build takes a while)",
-        PACKAGES
-            .iter()
-            .map(|p| binary_name(p))
-            .collect::<Vec<_>>()
-            .join(", "),
+        "xtask: building {} from {} with {go_version} into {} (the first build takes a while)",
+        names.join(", "),
+        module.dir,
         bin.display()
     );
     let started = Instant::now();
-    let tmp = out.join("bin.tmp");
+    let tmp = out.join(format!("build-{}", module.dir.replace('/', "-")));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    let mut cmd = Command::new("go");
-    cmd.arg("build")
+    std::fs::create_dir_all(&bin).map_err(|e| format!("{}: {e}", bin.display()))?;
+    let status = Command::new("go")
+        .arg("build")
         .args(FLAGS)
         .arg(format!("-ldflags={ldflags}"))
         .arg("-o")
         .arg(format!("{}/", tmp.display()))
-        .args(PACKAGES)
-        .current_dir(&module)
+        .args(module.packages)
+        .current_dir(&dir)
         // The pinned module alone: no workspace file, no toolchain download.
         .env("GOWORK", "off")
         .env("GOTOOLCHAIN", "local")
-        .env("GOFLAGS", "");
-    let status = cmd
+        .env("GOFLAGS", "")
         .status()
         .map_err(|e| format!("cannot run go build: {e}"))?;
     if !status.success() {
         return Err(format!(
-            "go build of interop/ ({}) failed ({status})",
-            PACKAGES.join(" ")
+            "go build in {} ({}) failed ({status})",
+            module.dir,
+            module.packages.join(" ")
         ));
     }
+    // The stamp goes first and comes back last: an interrupted copy is built again.
     let _ = std::fs::remove_file(&stamp);
-    let _ = std::fs::remove_dir_all(&bin);
-    std::fs::rename(&tmp, &bin).map_err(|e| format!("{}: {e}", bin.display()))?;
+    for name in &names {
+        std::fs::rename(tmp.join(name), bin.join(name))
+            .map_err(|e| format!("{}: {e}", bin.join(name).display()))?;
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
     std::fs::write(&stamp, wanted).map_err(|e| format!("{}: {e}", stamp.display()))?;
     eprintln!(
-        "xtask: built the test binaries in {:.0?}",
+        "xtask: built {} in {:.0?}",
+        names.join(", "),
         started.elapsed()
     );
     Ok(())
@@ -115,9 +153,8 @@ pub fn build(root: &Path) -> Result<(), String> {
 
 /// `go version`, or the one line that says Go is missing.
 fn go_version() -> Result<String, String> {
-    const MISSING: &str = "Go is not installed (no `go` on the PATH): the tests build etcd and \
-        kube-apiserver from interop/go.mod with it; install Go 1.26 or newer, or set \
-        KUBEBUILDER_ASSETS to a directory holding prebuilt etcd and kube-apiserver";
+    const MISSING: &str = "Go is not installed (no `go` on the PATH): the tests build etcd, \
+        kube-apiserver and Cluster API peers from interop/ with it; install Go 1.26 or newer";
     match Command::new("go").arg("version").output() {
         Ok(o) if o.status.success() => Ok(String::from_utf8_lossy(&o.stdout).trim().to_string()),
         Ok(o) => Err(format!(
@@ -128,9 +165,12 @@ fn go_version() -> Result<String, String> {
     }
 }
 
-/// Linker flags: no symbol tables, and the Kubernetes version the API server reports (taken
-/// from the `k8s.io/kubernetes` requirement of go.mod).
-fn ldflags(go_mod: &str) -> Result<String, String> {
+/// Linker flags: no symbol tables; for the control plane also the Kubernetes version the API
+/// server reports (taken from the `k8s.io/kubernetes` requirement of go.mod).
+fn ldflags(go_mod: &str, module: &Module) -> Result<String, String> {
+    if !module.control_plane {
+        return Ok("-s -w".to_string());
+    }
     let version = go_mod
         .lines()
         .map(str::trim)
@@ -141,13 +181,14 @@ fn ldflags(go_mod: &str) -> Result<String, String> {
                 .then(|| w.next())
                 .flatten()
         })
-        .ok_or("interop/go.mod does not require k8s.io/kubernetes")?;
+        .ok_or_else(|| format!("{}/go.mod does not require k8s.io/kubernetes", module.dir))?;
     let parts: Vec<&str> = version.trim_start_matches('v').split('.').collect();
     let (major, minor) = match parts.as_slice() {
         [major, minor, ..] => (*major, *minor),
         _ => {
             return Err(format!(
-                "interop/go.mod: odd k8s.io/kubernetes version {version}"
+                "{}/go.mod: odd k8s.io/kubernetes version {version}",
+                module.dir
             ));
         }
     };
