@@ -157,12 +157,11 @@ pub fn server_builder(script: &Arc<Script>) -> Result<ServerBuilder, ServerError
             async move { Ok::<_, ScriptError>(response) }
         },
     )?;
-    let builder = builder.handle(
+    builder.handle(
         GenerateUpgradePlan,
         handler_name::<GenerateUpgradePlan>(),
         |request: GenerateUpgradePlanRequest| async move {
             in_place::generate_upgrade_plan(&request)
         },
-    )?;
-    Ok(builder)
+    )
 }
