@@ -165,6 +165,32 @@ static STOP: [bool; 256] = {
     t
 };
 
+/// The index of the first byte at or after `i` that ends the fast scan of a string (a quote,
+/// a backslash or a control character), or `input.len()`. Eight bytes at a time.
+#[inline]
+fn find_stop(input: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = input.get(i..i + 8) {
+        let x = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let quote = x ^ (ONES * u64::from(b'"'));
+        let backslash = x ^ (ONES * u64::from(b'\\'));
+        // A byte is zero (after the xor) or below 0x20: its high bit survives here.
+        let hit = (quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (x.wrapping_sub(ONES * 0x20) & !x);
+        let hit = hit & HIGH;
+        if hit != 0 {
+            return i + (hit.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < input.len() && !STOP[input[i] as usize] {
+        i += 1;
+    }
+    i
+}
+
 /// The decoder's state over one message.
 pub(crate) struct De<'de> {
     input: &'de [u8],
@@ -371,10 +397,7 @@ impl<'de> De<'de> {
         let input = self.input;
         self.pos += 1;
         let start = self.pos;
-        let mut i = start;
-        while i < input.len() && !STOP[input[i] as usize] {
-            i += 1;
-        }
+        let mut i = find_stop(input, start);
         match input.get(i) {
             None => {
                 self.pos = i;
@@ -402,9 +425,7 @@ impl<'de> De<'de> {
         out.clear();
         let mut raw_from = start;
         loop {
-            while i < input.len() && !STOP[input[i] as usize] {
-                i += 1;
-            }
+            i = find_stop(input, i);
             push_lossy(&mut out, &input[raw_from..i]);
             match input.get(i) {
                 None => {
@@ -494,10 +515,7 @@ impl<'de> De<'de> {
         let input = self.input;
         self.pos += 1;
         loop {
-            let mut i = self.pos;
-            while i < input.len() && !STOP[input[i] as usize] {
-                i += 1;
-            }
+            let i = find_stop(input, self.pos);
             self.pos = i;
             match input.get(i) {
                 None => return Err(self.eof()),
@@ -695,7 +713,7 @@ impl<'de> De<'de> {
 
     fn visit_string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let s = self.parse_str()?;
-        let len = s.as_str().len();
+        let len = heap_size(s.as_str().len());
         let value = match s {
             Str::Borrowed(s) => visitor.visit_borrowed_str(s),
             Str::Copied(s) => visitor.visit_str(s),
@@ -790,6 +808,16 @@ impl<'de> De<'de> {
                 Err(e.within(Seg::Field("status"), at))
             }
         }
+    }
+}
+
+/// What a heap block of `len` bytes takes with the allocator's header and rounding (glibc:
+/// 8 bytes of header, 16-byte granules, 32 bytes at least).
+fn heap_size(len: usize) -> usize {
+    if len == 0 {
+        0
+    } else {
+        (len + 8).next_multiple_of(16).max(32)
     }
 }
 
@@ -1225,7 +1253,7 @@ impl<'de> MapAccess<'de> for Map<'_, 'de> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         let entry = self.key_size + std::mem::size_of::<V::Value>();
         let cost = if self.entries == 0 {
-            BTREE_LEAF * entry
+            heap_size(BTREE_LEAF * entry + 16)
         } else {
             2 * entry
         };

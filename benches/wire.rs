@@ -1,0 +1,262 @@
+//! The wire codec against plain `serde_json::from_slice` into the same types, side by side:
+//! decode throughput (MB/s) of a realistic 20 MiB GeneratePatches request and response, and
+//! what decoding costs in memory (peak RSS growth of a child process that decodes once) for the
+//! realistic messages and for each hostile shape at the body cap, next to the budget the
+//! decoder charged. Run with `cargo bench --bench wire`.
+//!
+//! Rounds alternate between the two decoders so drift on a shared machine hits both; the
+//! medians and their ratio are reported, never asserted.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use capi_runtime::hooks::v1alpha1::{
+    DiscoverVariables, DiscoverVariablesResponse, GeneratePatches, GeneratePatchesRequest,
+    GeneratePatchesResponse,
+};
+use capi_runtime::wire;
+
+#[path = "../tests/support/wire_payloads.rs"]
+mod wire_payloads;
+use wire_payloads::*;
+
+/// A field of `/proc/self/status` in bytes (`VmRSS`, `VmHWM`).
+fn proc_status(field: &str) -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|v| v.trim().trim_end_matches(" kB").parse::<usize>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// In a child process: reads the body, resets the peak RSS, decodes, prints the growth of
+/// the peak over the RSS before decoding, and the outcome.
+fn child(decoder: &str, file: &Path) {
+    let body = std::fs::read(file).unwrap();
+    // Writing 5 to clear_refs resets the peak resident set size to the current one.
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    let before = proc_status("VmRSS");
+    let outcome = match decoder {
+        "ours-gp-request" => gp_request(&body),
+        "ours-gp-response" => gp_response(&body),
+        "ours-dv-response" => dv_response(&body),
+        "plain-gp-request" => plain(serde_json::from_slice::<GeneratePatchesRequest>(&body)),
+        "plain-gp-response" => plain(serde_json::from_slice::<GeneratePatchesResponse>(&body)),
+        "plain-dv-response" => plain(serde_json::from_slice::<DiscoverVariablesResponse>(&body)),
+        other => panic!("unknown decoder {other}"),
+    };
+    let peak = proc_status("VmHWM");
+    println!("{} {outcome}", peak.saturating_sub(before));
+}
+
+fn plain<T>(result: serde_json::Result<T>) -> String {
+    match result {
+        Ok(v) => {
+            drop(black_box(v));
+            "decoded".into()
+        }
+        Err(e) => format!("refused ({})", e.classify() as u8),
+    }
+}
+
+/// Runs `decoder` on `body` in a child process: (peak RSS growth, outcome).
+fn measure(dir: &Path, name: &str, decoder: &str, body: &[u8]) -> (usize, String) {
+    let file: PathBuf = dir.join(format!(
+        "{}.json",
+        name.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
+    ));
+    std::fs::write(&file, body).unwrap();
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["--child", decoder])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (peak, outcome) = text.trim().split_once(' ').unwrap_or(("0", "crashed"));
+    let outcome = if out.status.success() {
+        outcome.to_string()
+    } else {
+        format!("child failed: {}", out.status)
+    };
+    (peak.parse().unwrap_or(0), outcome)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+fn mb_per_s(bytes: usize, secs: f64) -> f64 {
+    bytes as f64 / secs / 1e6
+}
+
+fn throughput(name: &str, body: &[u8], ours: &dyn Fn(&[u8]), plain: &dyn Fn(&[u8])) {
+    const ROUNDS: usize = 9;
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        let once = |f: &dyn Fn(&[u8]), into: &mut Vec<f64>| {
+            let start = Instant::now();
+            f(body);
+            into.push(mb_per_s(body.len(), start.elapsed().as_secs_f64()));
+        };
+        if round % 2 == 0 {
+            once(ours, &mut a);
+            once(plain, &mut b);
+        } else {
+            once(plain, &mut b);
+            once(ours, &mut a);
+        }
+    }
+    let (a, b) = (median(a), median(b));
+    println!(
+        "| {name} ({:.1} MiB) | {a:.0} MB/s | {b:.0} MB/s | {:.2} |",
+        body.len() as f64 / (1 << 20) as f64,
+        a / b
+    );
+}
+
+fn mib(bytes: usize) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
+}
+
+fn memory(dir: &Path, name: &str, body: &[u8], ours: &str, plain: &str) {
+    let (peak, outcome) = measure(dir, name, ours, body);
+    let (plain_peak, plain_outcome) = measure(dir, name, plain, body);
+    println!(
+        "| {name} | {} | {} | {outcome} | {} ({plain_outcome}) |",
+        mib(body.len()),
+        mib(peak),
+        mib(plain_peak)
+    );
+}
+
+fn gp_request(body: &[u8]) -> String {
+    match wire::decode_request_with::<GeneratePatches>(body, &wire::Limits::default()) {
+        Ok(d) => {
+            let charged = d.charged;
+            drop(black_box(d));
+            format!("decoded, charged {}", mib(charged))
+        }
+        Err(e) => format!("refused ({:?})", e.kind()),
+    }
+}
+
+fn gp_response(body: &[u8]) -> String {
+    match wire::decode_response_with::<GeneratePatches>(body, &wire::Limits::default()) {
+        Ok(d) => {
+            let charged = d.charged;
+            drop(black_box(d));
+            format!("decoded, charged {}", mib(charged))
+        }
+        Err(e) => format!("refused ({:?})", e.kind()),
+    }
+}
+
+fn dv_response(body: &[u8]) -> String {
+    match wire::decode_response_with::<DiscoverVariables>(body, &wire::Limits::default()) {
+        Ok(d) => {
+            let charged = d.charged;
+            drop(black_box(d));
+            format!("decoded, charged {}", mib(charged))
+        }
+        Err(e) => format!("refused ({:?})", e.kind()),
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--child") {
+        child(&args[i + 1], Path::new(&args[i + 2]));
+        return;
+    }
+    let request = generate_patches_request(5_000);
+    let response = generate_patches_response(5_000);
+
+    println!("## decode throughput, median of 9 alternating rounds\n");
+    println!("| message | wire codec | serde_json::from_slice | ratio |");
+    println!("|---|---:|---:|---:|");
+    throughput(
+        "GeneratePatches request, 5,000 items",
+        &request,
+        &|b| {
+            drop(black_box(
+                wire::decode_request::<GeneratePatches>(b).unwrap(),
+            ))
+        },
+        &|b| {
+            drop(black_box(
+                serde_json::from_slice::<GeneratePatchesRequest>(b).unwrap(),
+            ))
+        },
+    );
+    throughput(
+        "GeneratePatches response, 5,000 items",
+        &response,
+        &|b| {
+            drop(black_box(
+                wire::decode_response::<GeneratePatches>(b).unwrap(),
+            ))
+        },
+        &|b| {
+            drop(black_box(
+                serde_json::from_slice::<GeneratePatchesResponse>(b).unwrap(),
+            ))
+        },
+    );
+
+    println!("\n## peak RSS growth while decoding (child process per run, body read first)\n");
+    println!("| message | body | wire codec | outcome | serde_json::from_slice |");
+    println!("|---|---:|---:|---|---:|");
+    let dir = std::env::temp_dir().join(format!("wire-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (req, res, dv) = (
+        ("ours-gp-request", "plain-gp-request"),
+        ("ours-gp-response", "plain-gp-response"),
+        ("ours-dv-response", "plain-dv-response"),
+    );
+    let cases: Vec<(&str, Vec<u8>, (&str, &str))> = vec![
+        ("realistic GeneratePatches request", request, req),
+        ("realistic GeneratePatches response", response, res),
+        (
+            "GeneratePatches `items: [{},...]`",
+            array_of("{\"items\":", "{}", "}", CAP),
+            req,
+        ),
+        (
+            "GeneratePatches `items[0].variables: [{},...]`",
+            array_of("{\"items\":[{\"variables\":", "{}", "}]}", CAP),
+            req,
+        ),
+        (
+            "GeneratePatches `items[0].object: [{},...]`",
+            array_of("{\"items\":[{\"object\":", "{}", "}]}", CAP),
+            req,
+        ),
+        (
+            "GeneratePatches `items[0].object: [{\"a\":1},...]`",
+            array_of("{\"items\":[{\"object\":", "{\"a\":1}", "}]}", CAP),
+            req,
+        ),
+        (
+            "GeneratePatches response `items: [{},...]`",
+            array_of("{\"status\":\"Success\",\"items\":", "{}", "}", CAP),
+            res,
+        ),
+        (
+            "DiscoverVariables response `variables: [{},...]`",
+            array_of("{\"status\":\"Success\",\"variables\":", "{}", "}", CAP),
+            dv,
+        ),
+        ("deep nesting (100,000 levels)", deep(100_000), req),
+        ("one long string", long_string(CAP), req),
+        ("one long key", long_key(CAP), req),
+        ("many distinct keys", many_keys(CAP), req),
+    ];
+    for (name, body, (ours, plain)) in cases {
+        memory(&dir, name, &body, ours, plain);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
