@@ -1,3 +1,412 @@
-//! `capi-runtime-manager`.
+//! `capi-runtime-manager`: runs the ExtensionConfig controller, its registry warm-up and the
+//! ExtensionConfig webhooks against a cluster, as Cluster API's core manager does.
+//!
+//! ```text
+//! capi-runtime-manager --kubeconfig ~/.kube/config --feature-gates RuntimeSDK=true \
+//!   --webhook-port 9443 --webhook-cert-dir /tmp/k8s-webhook-server/serving-certs \
+//!   --metrics-bind-addr 127.0.0.1:8080 --health-addr 127.0.0.1:9440 \
+//!   --leader-elect --leader-election-namespace capi-system
+//! ```
 
-fn main() {}
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::IntoResponse;
+use axum::routing::get;
+use capi_runtime::client::{Client as RuntimeClient, Metrics};
+use capi_runtime::https::{HostOptions, RunningHost, TlsFiles, shutdown_signal};
+use capi_runtime::registry::Registry;
+use capi_runtime_controller::webhook::{self, WebhookOptions};
+use capi_runtime_controller::{ControllerMetrics, Options, Reconciler};
+use clap::Parser;
+use kube_lease_manager::{LeaseManagerBuilder, LeaseParams};
+use prometheus_client::registry::Registry as MetricsRegistry;
+
+/// Command-line flags.
+#[derive(Debug, Parser)]
+#[command(name = "capi-runtime-manager", version, about)]
+struct Flags {
+    /// Path to a kubeconfig; without it the in-cluster configuration or `$KUBECONFIG` is used.
+    #[arg(long)]
+    kubeconfig: Option<PathBuf>,
+    /// Feature gates as `Name=true|false,...`; only `RuntimeSDK` is read (default off).
+    #[arg(long, default_value = "")]
+    feature_gates: String,
+    /// How many ExtensionConfigs are reconciled at once.
+    #[arg(long, default_value_t = 10)]
+    extensionconfig_concurrency: u16,
+    /// Reconcile only ExtensionConfigs labelled `cluster.x-k8s.io/watch-filter=<value>`.
+    #[arg(long)]
+    watch_filter: Option<String>,
+    /// How often every ExtensionConfig is reconciled without events (`10m`, `90s`, `1h`).
+    #[arg(long, default_value = "10m", value_parser = parse_duration)]
+    sync_period: Duration,
+    /// Watch the CA Secrets in this namespace only (default: all namespaces).
+    #[arg(long)]
+    namespace: Option<String>,
+    /// The address the webhook server binds to.
+    #[arg(long, default_value = "0.0.0.0")]
+    webhook_host: std::net::IpAddr,
+    /// The webhook server's port.
+    #[arg(long, default_value_t = 9443)]
+    webhook_port: u16,
+    /// The directory with the webhook server's `tls.crt` and `tls.key` (reloaded on change).
+    #[arg(long, default_value_os_t = capi_runtime::server::default_cert_dir())]
+    webhook_cert_dir: PathBuf,
+    /// The address of the Prometheus endpoint (`/metrics`); `0` turns it off.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    metrics_bind_addr: String,
+    /// The address of the probes (`/healthz`, `/readyz`).
+    #[arg(long, default_value = "0.0.0.0:9440")]
+    health_addr: SocketAddr,
+    /// Elect a leader through a coordination.k8s.io Lease before running the controller.
+    #[arg(long, default_value_t = false)]
+    leader_elect: bool,
+    /// The Lease's name.
+    #[arg(long, default_value = "controller-leader-election-capi-runtime")]
+    leader_election_id: String,
+    /// The Lease's namespace.
+    #[arg(long, default_value = "default")]
+    leader_election_namespace: String,
+    /// How long a leader's Lease is valid without renewal.
+    #[arg(long, default_value = "15s", value_parser = parse_duration)]
+    leader_elect_lease_duration: Duration,
+    /// Renew the Lease this long before it expires.
+    #[arg(long, default_value = "5s", value_parser = parse_duration)]
+    leader_elect_renew_grace: Duration,
+    /// Client certificate presented to Runtime Extensions (with the key file).
+    #[arg(long, default_value = "")]
+    runtime_extension_client_cert_file: String,
+    /// Key of the client certificate presented to Runtime Extensions.
+    #[arg(long, default_value = "")]
+    runtime_extension_client_key_file: String,
+}
+
+/// Parses `500ms`, `90s`, `10m`, `1h` and combinations such as `1m30s`.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let mut total = Duration::ZERO;
+    let mut rest = text.trim();
+    if rest.is_empty() {
+        return Err("empty duration".into());
+    }
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        if digits == 0 {
+            return Err(format!("invalid duration {text:?}"));
+        }
+        let n: u64 = rest[..digits]
+            .parse()
+            .map_err(|_| format!("invalid duration {text:?}"))?;
+        rest = &rest[digits..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let part = match &rest[..unit_len] {
+            "ms" => Duration::from_millis(n),
+            "s" => Duration::from_secs(n),
+            "m" => Duration::from_secs(n * 60),
+            "h" => Duration::from_secs(n * 3600),
+            other => return Err(format!("unknown unit {other:?} in duration {text:?}")),
+        };
+        total += part;
+        rest = &rest[unit_len..];
+    }
+    Ok(total)
+}
+
+/// Whether `RuntimeSDK` is on in a `--feature-gates` value.
+fn runtime_sdk_enabled(gates: &str) -> Result<bool, String> {
+    let mut enabled = false;
+    for item in gates.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (name, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("missing bool value for {item}"))?;
+        let value: bool = value
+            .trim()
+            .parse()
+            .map_err(|_| format!("invalid value of {name}={value}"))?;
+        if name.trim() == "RuntimeSDK" {
+            enabled = value;
+        }
+    }
+    Ok(enabled)
+}
+
+#[derive(Clone)]
+struct Ops {
+    registry: Registry,
+    gate: bool,
+}
+
+async fn healthz() -> &'static str {
+    "ok"
+}
+
+async fn readyz(State(ops): State<Ops>) -> impl IntoResponse {
+    if !ops.gate || ops.registry.is_ready() {
+        (StatusCode::OK, "ok")
+    } else {
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "extension registry not warmed up",
+        )
+    }
+}
+
+async fn metrics(State(registry): State<Arc<MetricsRegistry>>) -> impl IntoResponse {
+    let mut text = String::new();
+    match prometheus_client::encoding::text::encode(&mut text, &registry) {
+        Ok(()) => (
+            StatusCode::OK,
+            [(
+                header::CONTENT_TYPE,
+                "application/openmetrics-text; version=1.0.0; charset=utf-8",
+            )],
+            text,
+        )
+            .into_response(),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    }
+}
+
+async fn kube_client(flags: &Flags) -> Result<kube::Client, String> {
+    let config = match &flags.kubeconfig {
+        Some(path) => {
+            let kubeconfig =
+                kube::config::Kubeconfig::read_from(path).map_err(|e| e.to_string())?;
+            kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default())
+                .await
+                .map_err(|e| e.to_string())?
+        }
+        None => kube::Config::infer().await.map_err(|e| e.to_string())?,
+    };
+    kube::Client::try_from(config).map_err(|e| e.to_string())
+}
+
+async fn run(flags: Flags) -> Result<(), String> {
+    let gate = runtime_sdk_enabled(&flags.feature_gates)?;
+    let kube = kube_client(&flags).await?;
+
+    let mut metrics_registry = MetricsRegistry::default();
+    let client_metrics = Metrics::new();
+    client_metrics.register(&mut metrics_registry);
+    let controller_metrics = ControllerMetrics::new();
+    controller_metrics.register(&mut metrics_registry);
+    let metrics_registry = Arc::new(metrics_registry);
+
+    let registry = Registry::new();
+    let mut builder =
+        RuntimeClient::builder(Arc::new(capi_runtime::hooks::catalog()), registry.clone())
+            .metrics(client_metrics);
+    if !flags.runtime_extension_client_cert_file.is_empty() {
+        builder = builder.client_certificate(
+            &flags.runtime_extension_client_cert_file,
+            &flags.runtime_extension_client_key_file,
+        );
+    }
+    let runtime = builder.build().map_err(|e| e.to_string())?;
+
+    let mut host = HostOptions::new(
+        SocketAddr::new(flags.webhook_host, flags.webhook_port),
+        TlsFiles::new(
+            flags.webhook_cert_dir.join("tls.crt"),
+            flags.webhook_cert_dir.join("tls.key"),
+        ),
+    );
+    host.health_addr = Some(flags.health_addr);
+    let ops = Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .with_state(Ops {
+            registry: registry.clone(),
+            gate,
+        });
+    let webhooks = RunningHost::start(
+        host,
+        webhook::router(WebhookOptions {
+            runtime_sdk_enabled: gate,
+        }),
+        ops,
+    )
+    .await
+    .map_err(|e| format!("failed to start the webhook server: {e}"))?;
+    tracing::info!(addr = %webhooks.local_addr(), "serving webhooks");
+
+    if flags.metrics_bind_addr != "0" {
+        let addr: SocketAddr = flags
+            .metrics_bind_addr
+            .parse()
+            .map_err(|e| format!("invalid --metrics-bind-addr: {e}"))?;
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| format!("failed to listen on {addr}: {e}"))?;
+        tracing::info!(addr = %listener.local_addr().map_err(|e| e.to_string())?, "serving metrics");
+        let app = Router::new()
+            .route("/metrics", get(metrics))
+            .with_state(metrics_registry.clone());
+        tokio::spawn(async move {
+            if let Err(e) = axum::serve(listener, app).await {
+                tracing::error!(error = %e, "metrics server failed");
+            }
+        });
+    }
+
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        let _ = stop_tx.send(true);
+    });
+    let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = rx.wait_for(|stop| *stop).await;
+    };
+
+    if !gate {
+        tracing::info!("the RuntimeSDK feature gate is off: serving webhooks only");
+        stopped(stop_rx).await;
+        return webhooks.shutdown().await.map_err(|e| e.to_string());
+    }
+
+    let mut lost_leadership: Option<tokio::sync::watch::Receiver<bool>> = None;
+    let mut lease_task = None;
+    if flags.leader_elect {
+        let identity = format!(
+            "{}_{}",
+            std::env::var("HOSTNAME").unwrap_or_else(|_| "capi-runtime-manager".into()),
+            std::process::id()
+        );
+        let manager = LeaseManagerBuilder::new(kube.clone(), &flags.leader_election_id)
+            .with_namespace(&flags.leader_election_namespace)
+            .with_parameters(LeaseParams::new(
+                identity,
+                flags.leader_elect_lease_duration.as_secs().max(2),
+                flags.leader_elect_renew_grace.as_secs().max(1),
+            ))
+            .build()
+            .await
+            .map_err(|e| format!("leader election: {e}"))?;
+        let (mut leader, task) = manager.watch().await;
+        tracing::info!(lease = %flags.leader_election_id, "waiting to become the leader");
+        let mut stop = stop_rx.clone();
+        tokio::select! {
+            r = leader.wait_for(|is| *is) => { r.map_err(|_| "leader election stopped".to_string())?; }
+            _ = stop.wait_for(|s| *s) => { return webhooks.shutdown().await.map_err(|e| e.to_string()); }
+        }
+        tracing::info!("became the leader");
+        lost_leadership = Some(leader);
+        lease_task = Some(task);
+    }
+
+    let options = Options::default()
+        .concurrency(flags.extensionconfig_concurrency)
+        .sync_period(Some(flags.sync_period));
+    let options = match &flags.watch_filter {
+        Some(v) => options.watch_filter(v.clone()),
+        None => options,
+    };
+    let options = match &flags.namespace {
+        Some(ns) => options.secret_namespace(ns.clone()),
+        None => options,
+    };
+    let (lost_tx, mut lost_rx) = tokio::sync::oneshot::channel::<()>();
+    let shutdown = {
+        let stop_rx = stop_rx.clone();
+        let leader = lost_leadership.clone();
+        async move {
+            let leadership_lost = async move {
+                match leader {
+                    Some(mut l) => {
+                        let _ = l.wait_for(|is| !*is).await;
+                        let _ = lost_tx.send(());
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = stopped(stop_rx) => {},
+                () = leadership_lost => {},
+            }
+        }
+    };
+    let result = capi_runtime_controller::run(
+        kube.clone(),
+        Reconciler::new(kube, runtime),
+        options,
+        controller_metrics,
+        shutdown,
+    )
+    .await;
+    drop(lost_leadership);
+    if let Some(task) = lease_task {
+        // Closing the channel makes the lease manager release the Lease.
+        let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
+    }
+    let _ = webhooks.shutdown().await;
+    result.map_err(|e| e.to_string())?;
+    if lost_rx.try_recv().is_ok() {
+        return Err("leader election lost".into());
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let flags = Flags::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("failed to start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(flags)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!(error = %e, "manager stopped");
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_parse_like_go_flags() {
+        assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
+        assert_eq!(parse_duration("1m30s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert!(parse_duration("10").is_err());
+        assert!(parse_duration("x").is_err());
+    }
+
+    #[test]
+    fn feature_gates_parse() {
+        assert_eq!(runtime_sdk_enabled(""), Ok(false));
+        assert_eq!(runtime_sdk_enabled("RuntimeSDK=true"), Ok(true));
+        assert_eq!(
+            runtime_sdk_enabled("ClusterTopology=true, RuntimeSDK=false"),
+            Ok(false)
+        );
+        assert!(runtime_sdk_enabled("RuntimeSDK").is_err());
+        assert!(runtime_sdk_enabled("RuntimeSDK=maybe").is_err());
+    }
+}
