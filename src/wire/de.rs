@@ -24,7 +24,7 @@ use serde::de::{
 };
 
 use super::DecodeErrorKind as Kind;
-use super::fold::resolve;
+use super::fold::{eq_fold, resolve};
 
 /// Entries of a B-tree leaf: what a map's first entry allocates.
 const BTREE_LEAF: usize = 11;
@@ -750,13 +750,14 @@ impl<'de> De<'de> {
                 if self.peek() != Some(b'"') {
                     return Err(self.unexpected_char("looking for beginning of object key string"));
                 }
-                let field = resolve(self.parse_str()?.as_str(), fields);
+                let (field, is_status) = {
+                    let key = self.parse_str()?;
+                    key_target(key.as_str(), fields, status)
+                };
                 self.expect(b':', "after object key")?;
                 self.skip_ws();
                 let value_at = self.pos;
-                if let Some(f) = field
-                    && Some(fields[f]) == status
-                {
+                if is_status {
                     self.read_status()?;
                 } else {
                     self.skip_value()?;
@@ -809,6 +810,21 @@ impl<'de> De<'de> {
             }
         }
     }
+}
+
+/// The field `key` sets, and whether it is the status (read raw, also into a type that has
+/// no status field, such as a caller's own view of a response).
+fn key_target(
+    key: &str,
+    fields: &'static [&'static str],
+    status: Option<&'static str>,
+) -> (Option<usize>, bool) {
+    let field = resolve(key, fields);
+    let is_status = status.is_some_and(|status| match field {
+        Some(f) => fields[f] == status,
+        None => eq_fold(key, status),
+    });
+    (field, is_status)
 }
 
 /// What a heap block of `len` bytes takes with the allocator's header and rounding (glibc:
@@ -1333,17 +1349,20 @@ impl<'de> MapAccess<'de> for Struct<'_, 'de> {
             if de.peek() != Some(b'"') {
                 return Err(de.unexpected_char("looking for beginning of object key string"));
             }
-            let field = resolve(de.parse_str()?.as_str(), self.fields);
+            let (field, is_status) = {
+                let key = de.parse_str()?;
+                key_target(key.as_str(), self.fields, self.status)
+            };
             de.expect(b':', "after object key")?;
+            if is_status {
+                de.read_status()?;
+                continue;
+            }
             let Some(f) = field else {
                 de.skip_value()?;
                 continue;
             };
             let name = self.fields[f];
-            if Some(name) == self.status {
-                de.read_status()?;
-                continue;
-            }
             if de.peek() == Some(b'n') {
                 // null leaves the field as it is: its zero value, as the field is new.
                 de.literal(b"null")?;

@@ -74,6 +74,20 @@ fn repeated_objects_merge_and_null_resets_slices_maps_and_pointers() {
 }
 
 #[test]
+fn the_status_is_read_also_into_a_type_without_a_status_field() {
+    #[derive(Debug, Default, Deserialize)]
+    #[serde(default)]
+    struct View {
+        message: String,
+    }
+    let (v, status) = decode::<View>(br#"{"Status":"Failure","message":"m"}"#).unwrap();
+    assert_eq!((status.0.as_str(), v.message.as_str()), ("Failure", "m"));
+    let (_, status) = decode::<View>(br#"{"status":"Success","status":"Failure"}"#).unwrap();
+    assert_eq!(status.0, "Failure");
+    assert!(decode::<View>(br#"{"status":1}"#).is_err());
+}
+
+#[test]
 fn null_values_become_defaults() {
     let (o, status) =
         decode::<Outer>(br#"{"status":null,"items":[{"name":null,"labels":null}],"maybe":null}"#)
