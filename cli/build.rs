@@ -16,9 +16,13 @@ fn main() {
     let src = manifest.join("../src");
     let mut files = Vec::new();
     for sub in layout::CRATE_LAYOUT {
-        let dir = src.join(sub);
-        println!("cargo:rerun-if-changed={}", dir.display());
-        collect(&dir, &mut files);
+        let entry = src.join(sub);
+        println!("cargo:rerun-if-changed={}", entry.display());
+        if entry.is_file() {
+            files.push(entry);
+        } else {
+            collect(&entry, &mut files);
+        }
     }
     files.sort();
     let mut out = String::from("/// (path shown in diagnostics, path under src/, text)\n");

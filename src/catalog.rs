@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use crate::hook::{Hook, HookMeta};
-use crate::schema::HookInfo;
+use crate::schema::{HookInfo, HookSchema};
 use crate::wire::{self, DecodeError};
 
 /// Identifies a hook: API group, version and hook name.
@@ -133,8 +133,9 @@ pub fn gvh_to_path(gvh: &GroupVersionHook, name: &str) -> String {
     path
 }
 
-/// Everything the catalog knows about one hook.
+/// Everything the catalog knows about one hook (new fields may be added).
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct HookDescriptor {
     /// The hook's identity.
     pub gvh: GroupVersionHook,
@@ -146,8 +147,9 @@ pub struct HookDescriptor {
     pub retryable: bool,
     /// Documentation metadata.
     pub meta: HookMeta,
-    /// The generator's model of the hook.
-    pub info: fn() -> &'static HookInfo,
+    /// The generator's model of the hook, when it was registered with
+    /// [`Catalog::register_described`]; serving and calling the hook never need it.
+    pub info: Option<fn() -> &'static HookInfo>,
     hook_type: TypeId,
     request_type: TypeId,
     response_type: TypeId,
@@ -289,6 +291,20 @@ impl Catalog {
     /// the same GVH, or a request/response kind already used by another type in the same
     /// group/version, is an error.
     pub fn register<H: Hook>(&mut self) -> Result<&mut Self, CatalogError> {
+        self.add::<H>(None)
+    }
+
+    /// [`Catalog::register`], keeping the generator's model of the hook
+    /// ([`HookDescriptor::info`]) for callers that build an OpenAPI document from the catalog.
+    /// Registering a hook again with its model adds the model.
+    pub fn register_described<H: Hook + HookSchema>(&mut self) -> Result<&mut Self, CatalogError> {
+        self.add::<H>(Some(H::hook_info))
+    }
+
+    fn add<H: Hook>(
+        &mut self,
+        info: Option<fn() -> &'static HookInfo>,
+    ) -> Result<&mut Self, CatalogError> {
         let gvh = GroupVersionHook::of::<H>();
         if gvh.group.is_empty() || gvh.version.is_empty() {
             return Err(CatalogError::EmptyGroupVersion {
@@ -296,8 +312,9 @@ impl Catalog {
             });
         }
         let hook_type = TypeId::of::<H>();
-        if let Some(existing) = self.hooks.get(&gvh) {
+        if let Some(existing) = self.hooks.get_mut(&gvh) {
             if existing.hook_type == hook_type {
+                existing.info = existing.info.or(info);
                 return Ok(self);
             }
             return Err(CatalogError::DuplicateHook {
@@ -337,7 +354,7 @@ impl Catalog {
                 response_kind: H::RESPONSE_KIND,
                 retryable: <H::Response as crate::hook::HookResponse>::RETRYABLE,
                 meta: H::META,
-                info: H::hook_info,
+                info,
                 hook_type,
                 request_type,
                 response_type,

@@ -1,20 +1,57 @@
-//! The traits behind every hook and hook message.
+//! The traits behind every hook and hook message, and the outcome every response reports.
 //!
 //! Go's catalog learns a hook from a function signature; here a hook is a unit type that
 //! implements [`Hook`] (usually through `#[derive(Hook)]`), which names its request and
-//! response types and carries the metadata Go keeps in `HookMeta`.
+//! response types and carries the metadata Go keeps in `HookMeta`. Nothing here needs the
+//! generator's model ([`crate::schema`]): serving and calling hooks work with these traits
+//! alone. This module sits below every hook version (`hooks::v1alpha1` re-exports
+//! [`ResponseStatus`]) and below the catalog.
 
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
-use crate::hooks::v1alpha1::ResponseStatus;
-use crate::schema::{HookInfo, Schema};
+use crate::Schema;
+
+/// The outcome an extension reports for a hook call (also `hooks::v1alpha1::ResponseStatus`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Schema)]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/hooks/v1alpha1",
+    enum
+)]
+pub enum ResponseStatus {
+    /// The extension handled the request.
+    #[default]
+    Success,
+    /// The extension could not handle the request; `message` says why.
+    Failure,
+}
+
+impl ResponseStatus {
+    /// The wire value, `Success` or `Failure`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResponseStatus::Success => "Success",
+            ResponseStatus::Failure => "Failure",
+        }
+    }
+}
+
+impl std::fmt::Display for ResponseStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// Descriptive metadata of a hook, used for documentation and the OpenAPI document.
+///
+/// Built with [`HookMeta::new`] and the `with_*` methods (all `const`, so a `Hook::META` can
+/// use them); new fields may be added.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct HookMeta {
     /// One-line summary.
     pub summary: &'static str,
@@ -26,6 +63,37 @@ pub struct HookMeta {
     pub singleton: bool,
     /// Marked deprecated.
     pub deprecated: bool,
+}
+
+impl HookMeta {
+    /// Metadata with a summary and a description, no tags, not a singleton, not deprecated.
+    pub const fn new(summary: &'static str, description: &'static str) -> Self {
+        HookMeta {
+            summary,
+            description,
+            tags: &[],
+            singleton: false,
+            deprecated: false,
+        }
+    }
+
+    /// The same metadata with these OpenAPI tags.
+    pub const fn with_tags(mut self, tags: &'static [&'static str]) -> Self {
+        self.tags = tags;
+        self
+    }
+
+    /// The same metadata, served without a handler name (`true` only for Discovery).
+    pub const fn with_singleton(mut self, singleton: bool) -> Self {
+        self.singleton = singleton;
+        self
+    }
+
+    /// The same metadata, marked deprecated or not.
+    pub const fn with_deprecated(mut self, deprecated: bool) -> Self {
+        self.deprecated = deprecated;
+        self
+    }
 }
 
 /// A hook: one kind of call Cluster API makes to extensions.
@@ -48,13 +116,11 @@ pub trait Hook: Send + Sync + 'static {
     const RESPONSE_KIND: &'static str;
     /// Documentation metadata.
     const META: HookMeta;
-    /// The generator's model of the hook.
-    fn hook_info() -> &'static HookInfo;
 }
 
 /// What every hook message has: Kubernetes type metadata and a JSON form.
 pub trait Message:
-    Schema + Serialize + DeserializeOwned + Default + Clone + Debug + Send + Sync + 'static
+    Serialize + DeserializeOwned + Default + Clone + Debug + Send + Sync + 'static
 {
     /// The `apiVersion` field (empty when absent).
     fn api_version(&self) -> &str;

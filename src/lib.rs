@@ -17,7 +17,8 @@
 //! bottom: `schema`/`hook`/`object` (traits), `api`/`hooks` (data), `catalog`, then `registry`
 //! and `client`, or `server`.
 
-pub mod _private;
+#[doc(hidden)]
+pub mod __private;
 pub mod schema;
 pub mod hook;
 pub mod object;
@@ -61,4 +62,4 @@ pub mod prelude {
 }
 pub use catalog::{Catalog, GroupVersionHook};
 pub use hook::{Hook, HookRequest, HookResponse, Message};
-pub use schema::Schema;
+pub use schema::{HookSchema, Schema};

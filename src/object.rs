@@ -29,9 +29,9 @@ pub trait KubeObject {
 #[macro_export]
 macro_rules! __impl_kube_resource {
     ($ty:ty, $scope:ident) => {
-        impl $crate::_private::kube_core::Resource for $ty {
+        impl $crate::__private::kube_core::Resource for $ty {
             type DynamicType = ();
-            type Scope = $crate::_private::kube_core::$scope;
+            type Scope = $crate::__private::kube_core::$scope;
             fn kind(_: &()) -> ::std::borrow::Cow<'_, str> {
                 <$ty as $crate::object::KubeObject>::KIND.into()
             }
@@ -47,10 +47,10 @@ macro_rules! __impl_kube_resource {
             fn plural(_: &()) -> ::std::borrow::Cow<'_, str> {
                 <$ty as $crate::object::KubeObject>::PLURAL.into()
             }
-            fn meta(&self) -> &$crate::_private::kube_core::ObjectMeta {
+            fn meta(&self) -> &$crate::__private::kube_core::ObjectMeta {
                 &self.metadata
             }
-            fn meta_mut(&mut self) -> &mut $crate::_private::kube_core::ObjectMeta {
+            fn meta_mut(&mut self) -> &mut $crate::__private::kube_core::ObjectMeta {
                 &mut self.metadata
             }
         }

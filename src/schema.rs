@@ -2,18 +2,38 @@
 //!
 //! The derive sees one type at a time, so it stores the generator's model of that type as
 //! JSON plus links to the types it references; `capi-runtime-codegen` turns a graph of these
-//! into the same OpenAPI document as the `runtime-openapi-gen` CLI (a test asserts it). Nothing
-//! here is needed to serve or call hooks.
+//! into the same OpenAPI document as the `runtime-openapi-gen` CLI (a test asserts it).
+//!
+//! Nothing here is needed to serve or call hooks: [`Hook`] and [`Message`](crate::Message)
+//! do not require these traits, and a catalog registers a hook without its model
+//! ([`Catalog::register`](crate::Catalog::register)); [`Catalog::register_described`]
+//! keeps the model too, for callers that generate a document from a catalog.
+//!
+//! [`Catalog::register_described`]: crate::Catalog::register_described
 
-/// A wire type the generator can describe.
+/// A wire type the generator can describe: implemented by `#[derive(Schema)]`.
 pub trait Schema {
     /// The type's model and its references.
     fn schema_info() -> &'static TypeInfo;
 }
 
-/// The generator's model of one type, as the derive recorded it.
+/// A hook the generator can describe: implemented by `#[derive(Hook)]` beside
+/// [`Hook`](crate::Hook). Its own trait (no supertrait), so this module imports nothing else of
+/// the crate.
+pub trait HookSchema {
+    /// The generator's model of the hook, with the models of its request and response.
+    fn hook_info() -> &'static HookInfo;
+}
+
+/// The generator's model of one type, as the derive recorded it (the derive builds it; new
+/// fields may be added).
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct TypeInfo {
+    /// The version of the JSON form of [`model`](Self::model): the
+    /// `capi_runtime_codegen::model::MODEL_FORMAT` of the derive that recorded it. The
+    /// generator refuses a version it does not read.
+    pub format: u32,
     /// The model as JSON (`capi_runtime_codegen::model::TypeDef`); reference `n` in it is
     /// `refs[n]`.
     pub model: &'static str,
@@ -21,9 +41,14 @@ pub struct TypeInfo {
     pub refs: &'static [fn() -> &'static TypeInfo],
 }
 
-/// The generator's model of one hook.
+/// The generator's model of one hook (the derive builds it; new fields may be added).
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct HookInfo {
+    /// The version of the JSON form of [`model`](Self::model): the
+    /// `capi_runtime_codegen::model::MODEL_FORMAT` of the derive that recorded it. The
+    /// generator refuses a version it does not read.
+    pub format: u32,
     /// The model as JSON (`capi_runtime_codegen::model::HookDef`).
     pub model: &'static str,
     /// The request type.

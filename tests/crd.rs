@@ -646,7 +646,7 @@ fn the_rule_walk_sees_the_known_rules() {
 
 #[cfg(feature = "kube")]
 mod kube {
-    use capi_runtime::_private::kube_core::{
+    use capi_runtime::__private::kube_core::{
         ClusterResourceScope, ObjectMeta, Resource, ResourceExt,
     };
     use capi_runtime::api::runtime::{v1alpha1, v1beta2};

@@ -60,7 +60,7 @@ fn root() -> &'static Path {
 fn model() -> Model {
     let sources = capi_runtime_codegen::source::read_crate_dir(
         &root().join("src"),
-        &["hooks", "api"],
+        capi_runtime_codegen::CRATE_LAYOUT,
         "src/",
         "crate",
     )
@@ -157,7 +157,7 @@ fn assert_same(what: &str, actual: &Value, expected: &Value) {
 
 #[test]
 fn every_impl_returns_the_crd_emitter_schema_of_its_type() {
-    let all = capi_runtime::_private::json_schemas();
+    let all = capi_runtime::__private::json_schemas();
     let model = model();
     // Every API and hook type of the model has an impl (external types have none).
     let primary = model

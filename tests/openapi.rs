@@ -15,8 +15,13 @@ fn root() -> &'static Path {
 
 /// The document from the source files, as `runtime-openapi-gen` builds it.
 fn cli_document(version: &str) -> Value {
-    let sources = source::read_crate_dir(&root().join("src"), &["hooks", "api"], "src/", "crate")
-        .expect("readable sources");
+    let sources = source::read_crate_dir(
+        &root().join("src"),
+        capi_runtime_codegen::CRATE_LAYOUT,
+        "src/",
+        "crate",
+    )
+    .expect("readable sources");
     let model = capi_runtime_codegen::load(&sources).unwrap_or_else(|f| panic!("{}", f.render()));
     emit::openapi::document(&model, &OpenApiOpt::with_version(version))
 }

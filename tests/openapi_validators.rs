@@ -15,8 +15,13 @@ fn root() -> &'static Path {
 }
 
 fn generated_json(dir: &Path) -> std::path::PathBuf {
-    let sources =
-        source::read_crate_dir(&root().join("src"), &["hooks", "api"], "src/", "crate").unwrap();
+    let sources = source::read_crate_dir(
+        &root().join("src"),
+        capi_runtime_codegen::CRATE_LAYOUT,
+        "src/",
+        "crate",
+    )
+    .unwrap();
     let model = capi_runtime_codegen::load(&sources).unwrap_or_else(|f| panic!("{}", f.render()));
     let doc = emit::openapi::document(&model, &OpenApiOpt::with_version("v0.0.0-test"));
     let path = dir.join("runtime-sdk-openapi.json");

@@ -10,6 +10,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::diag::FileId;
 
+/// The version of the JSON form in which the derive records a [`TypeDef`] or [`HookDef`] in its
+/// expansion (`capi_runtime::schema::TypeInfo::format`). Raised whenever that form changes;
+/// [`link_derived`](crate::resolve::link_derived) refuses models of any other version, so a
+/// derive and a generator from releases that disagree fail with a message rather than a wrong
+/// document.
+pub const MODEL_FORMAT: u32 = 1;
+
 fn call_site() -> Span {
     Span::call_site()
 }

@@ -7,7 +7,7 @@
 //! reference to the referenced type's `Schema` impl, and [`link_derived`] only renumbers.
 
 use crate::diag::{Diagnostics, Errors};
-use crate::model::{HookDef, Model, Named, TypeDef};
+use crate::model::{HookDef, MODEL_FORMAT, Model, Named, TypeDef};
 use crate::parse::file::Parsed;
 
 const MAX_DEPTH: usize = 32;
@@ -206,6 +206,8 @@ impl Resolver<'_> {
 /// One type as the derive describes it: its serialized [`TypeDef`] and, for each of its
 /// local reference numbers, the index of the referenced type in the same list.
 pub struct DerivedType<'a> {
+    /// The version of the JSON form the derive wrote (see [`MODEL_FORMAT`]).
+    pub format: u32,
     /// JSON of the [`TypeDef`], as emitted by the derive.
     pub model: &'a str,
     /// Local reference number → index in the list passed to [`link_derived`].
@@ -214,6 +216,8 @@ pub struct DerivedType<'a> {
 
 /// One hook as the derive describes it.
 pub struct DerivedHook<'a> {
+    /// The version of the JSON form the derive wrote (see [`MODEL_FORMAT`]).
+    pub format: u32,
     /// JSON of the [`HookDef`].
     pub model: &'a str,
     /// Index of the request type in the type list.
@@ -222,11 +226,27 @@ pub struct DerivedHook<'a> {
     pub response: usize,
 }
 
-/// Builds a model from what the derives emitted.
+/// Builds a model from what the derives emitted. A model recorded in another JSON form
+/// version than [`MODEL_FORMAT`] (a derive from another release of the generator) is refused
+/// before it is read.
 pub fn link_derived(types: &[DerivedType<'_>], hooks: &[DerivedHook<'_>]) -> Result<Model, Errors> {
     let span = proc_macro2::Span::call_site();
+    let check_format = |format: u32, what: &str| {
+        if format == MODEL_FORMAT {
+            return Ok(());
+        }
+        Err(Errors::new(
+            span,
+            format!(
+                "the derive recorded the {what} in model format {format}, but this generator \
+                 reads format {MODEL_FORMAT}: build capi-runtime-derive and \
+                 capi-runtime-codegen from the same release"
+            ),
+        ))
+    };
     let mut out = Model::default();
     for t in types {
+        check_format(t.format, "type")?;
         let mut def: TypeDef = serde_json::from_str(t.model)
             .map_err(|e| Errors::new(span, format!("bad type model from the derive: {e}")))?;
         let mut bad = None;
@@ -243,6 +263,7 @@ pub fn link_derived(types: &[DerivedType<'_>], hooks: &[DerivedHook<'_>]) -> Res
         out.types.push(def);
     }
     for h in hooks {
+        check_format(h.format, "hook")?;
         let mut def: HookDef = serde_json::from_str(h.model)
             .map_err(|e| Errors::new(span, format!("bad hook model from the derive: {e}")))?;
         def.request.id = Some(h.request);
@@ -250,4 +271,59 @@ pub fn link_derived(types: &[DerivedType<'_>], hooks: &[DerivedHook<'_>]) -> Res
         out.hooks.push(def);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(e: Errors) -> String {
+        e.to_string()
+    }
+
+    #[test]
+    fn a_type_model_of_another_format_is_refused_before_it_is_read() {
+        let types = [DerivedType {
+            format: MODEL_FORMAT + 1,
+            model: "not the JSON of any version",
+            refs: Vec::new(),
+        }];
+        let err = message(link_derived(&types, &[]).unwrap_err());
+        assert!(
+            err.contains(&format!(
+                "type in model format {}, but this generator reads format {MODEL_FORMAT}",
+                MODEL_FORMAT + 1
+            )),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_hook_model_of_another_format_is_refused() {
+        let err = message(
+            link_derived(
+                &[],
+                &[DerivedHook {
+                    format: 0,
+                    model: "{}",
+                    request: 0,
+                    response: 0,
+                }],
+            )
+            .unwrap_err(),
+        );
+        assert!(err.contains("hook in model format 0"), "{err}");
+    }
+
+    #[test]
+    fn a_model_of_this_format_is_read() {
+        // Same version, so the JSON is parsed: broken JSON is now a parse error.
+        let types = [DerivedType {
+            format: MODEL_FORMAT,
+            model: "{",
+            refs: Vec::new(),
+        }];
+        let err = message(link_derived(&types, &[]).unwrap_err());
+        assert!(err.contains("bad type model from the derive"), "{err}");
+    }
 }

@@ -505,6 +505,10 @@ pub fn all() -> &'static [(&'static str, Subschema)] {
             subschema::<crate::api::runtime::v1beta2::extension_config::FailurePolicy>,
         ),
         (
+            "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus",
+            subschema::<crate::hook::ResponseStatus>,
+        ),
+        (
             "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.Builtins",
             subschema::<crate::hooks::v1alpha1::builtins::Builtins>,
         ),
@@ -565,10 +569,6 @@ pub fn all() -> &'static [(&'static str, Subschema)] {
             subschema::<
                 crate::hooks::v1alpha1::builtins::MachineInfrastructureRefBuiltins,
             >,
-        ),
-        (
-            "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus",
-            subschema::<crate::hooks::v1alpha1::common::ResponseStatus>,
         ),
         (
             "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.PatchType",
@@ -2690,6 +2690,23 @@ for crate::api::runtime::v1beta2::extension_config::FailurePolicy {
         )
     }
 }
+impl ::schemars::JsonSchema for crate::hook::ResponseStatus {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ResponseStatus")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus",
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        assemble(
+            generator,
+            r#"{"description":"The outcome an extension reports for a hook call (also `hooks::v1alpha1::ResponseStatus`).","enum":["Success","Failure"],"type":"string"}"#,
+            &[],
+        )
+    }
+}
 impl ::schemars::JsonSchema for crate::hooks::v1alpha1::builtins::Builtins {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
         ::std::borrow::Cow::Borrowed("Builtins")
@@ -2960,23 +2977,6 @@ for crate::hooks::v1alpha1::builtins::MachineInfrastructureRefBuiltins {
         )
     }
 }
-impl ::schemars::JsonSchema for crate::hooks::v1alpha1::common::ResponseStatus {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ResponseStatus")
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus",
-        )
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        assemble(
-            generator,
-            r#"{"description":"The outcome an extension reports for a hook call.","enum":["Success","Failure"],"type":"string"}"#,
-            &[],
-        )
-    }
-}
 impl ::schemars::JsonSchema for crate::hooks::v1alpha1::common::PatchType {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
         ::std::borrow::Cow::Borrowed("PatchType")
@@ -3043,7 +3043,7 @@ impl ::schemars::JsonSchema for crate::hooks::v1alpha1::discovery::DiscoveryResp
             r#"{"description":"The handlers an extension serves.","properties":{"apiVersion":{"description":"The schema version of the message: `hooks.runtime.cluster.x-k8s.io/v1alpha1`.","type":"string"},"handlers":{"description":"The handlers the extension serves; names are unique.","items":{"$subschema":0},"type":"array","x-kubernetes-list-map-keys":["name"],"x-kubernetes-list-type":"map"},"kind":{"description":"The message kind: `DiscoveryResponse`.","type":"string"},"message":{"description":"Human-readable explanation of the outcome, mostly for failures.","type":"string"},"status":{"$subschema":1,"description":"Outcome of the call."}},"required":["status"],"type":"object"}"#,
             &[
                 subschema::<crate::hooks::v1alpha1::discovery::ExtensionHandler>,
-                subschema::<crate::hooks::v1alpha1::common::ResponseStatus>,
+                subschema::<crate::hook::ResponseStatus>,
             ],
         )
     }
@@ -3158,7 +3158,7 @@ for crate::hooks::v1alpha1::in_place_update::CanUpdateMachineResponse {
             r#"{"description":"The response of the CanUpdateMachine hook: patches to the current objects for what can change in place.","properties":{"apiVersion":{"description":"The schema version of the message: `hooks.runtime.cluster.x-k8s.io/v1alpha1`.","type":"string"},"bootstrapConfigPatch":{"$subschema":0,"description":"Patch to the current bootstrap config."},"infrastructureMachinePatch":{"$subschema":0,"description":"Patch to the current infrastructure machine."},"kind":{"description":"The message kind: `CanUpdateMachineResponse`.","type":"string"},"machinePatch":{"$subschema":0,"description":"Patch to the current Machine."},"message":{"description":"Human-readable explanation of the outcome, mostly for failures.","type":"string"},"status":{"$subschema":1,"description":"Outcome of the call."}},"required":["status"],"type":"object"}"#,
             &[
                 subschema::<crate::hooks::v1alpha1::in_place_update::Patch>,
-                subschema::<crate::hooks::v1alpha1::common::ResponseStatus>,
+                subschema::<crate::hook::ResponseStatus>,
             ],
         )
     }
@@ -3219,7 +3219,7 @@ for crate::hooks::v1alpha1::in_place_update::CanUpdateMachineSetResponse {
             r#"{"description":"The response of the CanUpdateMachineSet hook.","properties":{"apiVersion":{"description":"The schema version of the message: `hooks.runtime.cluster.x-k8s.io/v1alpha1`.","type":"string"},"bootstrapConfigTemplatePatch":{"$subschema":0,"description":"Patch to the current bootstrap config template."},"infrastructureMachineTemplatePatch":{"$subschema":0,"description":"Patch to the current infrastructure machine template."},"kind":{"description":"The message kind: `CanUpdateMachineSetResponse`.","type":"string"},"machineSetPatch":{"$subschema":0,"description":"Patch to the current MachineSet."},"message":{"description":"Human-readable explanation of the outcome, mostly for failures.","type":"string"},"status":{"$subschema":1,"description":"Outcome of the call."}},"required":["status"],"type":"object"}"#,
             &[
                 subschema::<crate::hooks::v1alpha1::in_place_update::Patch>,
-                subschema::<crate::hooks::v1alpha1::common::ResponseStatus>,
+                subschema::<crate::hook::ResponseStatus>,
             ],
         )
     }
@@ -3278,7 +3278,7 @@ for crate::hooks::v1alpha1::in_place_update::UpdateMachineResponse {
         assemble(
             generator,
             r#"{"description":"The response of the UpdateMachine hook: Success with 0 means done, with more means in progress.","properties":{"apiVersion":{"description":"The schema version of the message: `hooks.runtime.cluster.x-k8s.io/v1alpha1`.","type":"string"},"kind":{"description":"The message kind: `UpdateMachineResponse`.","type":"string"},"message":{"description":"Human-readable explanation of the outcome, mostly for failures.","type":"string"},"retryAfterSeconds":{"description":"Seconds after which Cluster API calls the hook again; 0 means done.","format":"int32","type":"integer"},"status":{"$subschema":0,"description":"Outcome of the call."}},"required":["retryAfterSeconds","status"],"type":"object"}"#,
-            &[subschema::<crate::hooks::v1alpha1::common::ResponseStatus>],
+            &[subschema::<crate::hook::ResponseStatus>],
         )
     }
 }
@@ -3331,7 +3331,7 @@ for crate::hooks::v1alpha1::lifecycle::BeforeClusterCreateResponse {
         assemble(
             generator,
             r#"{"description":"The response of the BeforeClusterCreate hook.","properties":{"apiVersion":{"description":"The schema version of the message: `hooks.runtime.cluster.x-k8s.io/v1alpha1`.","type":"string"},"kind":{"description":"The message kind: `BeforeClusterCreateResponse`.","type":"string"},"message":{"description":"Human-readable explanation of the outcome, mostly for failures.","type":"string"},"retryAfterSeconds":{"description":"Seconds after which Cluster API calls the hook again; 0 lets the operation proceed.","format":"int32","type":"integer"},"status":{"$subschema":0,"description":"Outcome of the call."}},"required":["retryAfterSeconds","status"],"type":"object"}"#,
-            &[subschema::<crate::hooks::v1alpha1::common::ResponseStatus>],
+            &[subschema::<crate::hook::ResponseStatus>],
         )
     }
 }
@@ -3367,7 +3367,7 @@ for crate::hooks::v1alpha1::lifecycle::AfterControlPlaneInitializedResponse {
         assemble(
             generator,
             r#"{"description":"The response of the AfterControlPlaneInitialized hook.","properties":{"apiVersion":{"description":"The schema version of the message: `hooks.runtime.cluster.x-k8s.io/v1alpha1`.","type":"string"},"kind":{"description":"The message kind: `AfterControlPlaneInitializedResponse`.","type":"string"},"message":{"description":"Human-readable explanation of the outcome, mostly for failures.","type":"string"},"status":{"$subschema":0,"description":"Outcome of the call."}},"required":["status"],"type":"object"}"#,
-            &[subschema::<crate::hooks::v1alpha1::common::ResponseStatus>],
+            &[subschema::<crate::hook::ResponseStatus>],
         )
     }
 }
@@ -3406,7 +3406,7 @@ for crate::hooks::v1alpha1::lifecycle::BeforeClusterUpgradeResponse {
         assemble(
             generator,
             r#"{"description":"The response of the BeforeClusterUpgrade hook.","properties":{"apiVersion":{"description":"The schema version of the message: `hooks.runtime.cluster.x-k8s.io/v1alpha1`.","type":"string"},"kind":{"description":"The message kind: `BeforeClusterUpgradeResponse`.","type":"string"},"message":{"description":"Human-readable explanation of the outcome, mostly for failures.","type":"string"},"retryAfterSeconds":{"description":"Seconds after which Cluster API calls the hook again; 0 lets the operation proceed.","format":"int32","type":"integer"},"status":{"$subschema":0,"description":"Outcome of the call."}},"required":["retryAfterSeconds","status"],"type":"object"}"#,
-            &[subschema::<crate::hooks::v1alpha1::common::ResponseStatus>],
+            &[subschema::<crate::hook::ResponseStatus>],
         )
     }
 }
@@ -3445,7 +3445,7 @@ for crate::hooks::v1alpha1::lifecycle::BeforeControlPlaneUpgradeResponse {
         assemble(
             generator,
             r#"{"description":"The response of the BeforeControlPlaneUpgrade hook.","properties":{"apiVersion":{"description":"The schema version of the message: `hooks.runtime.cluster.x-k8s.io/v1alpha1`.","type":"string"},"kind":{"description":"The message kind: `BeforeControlPlaneUpgradeResponse`.","type":"string"},"message":{"description":"Human-readable explanation of the outcome, mostly for failures.","type":"string"},"retryAfterSeconds":{"description":"Seconds after which Cluster API calls the hook again; 0 lets the operation proceed.","format":"int32","type":"integer"},"status":{"$subschema":0,"description":"Outcome of the call."}},"required":["retryAfterSeconds","status"],"type":"object"}"#,
-            &[subschema::<crate::hooks::v1alpha1::common::ResponseStatus>],
+            &[subschema::<crate::hook::ResponseStatus>],
         )
     }
 }
@@ -3484,7 +3484,7 @@ for crate::hooks::v1alpha1::lifecycle::AfterControlPlaneUpgradeResponse {
         assemble(
             generator,
             r#"{"description":"The response of the AfterControlPlaneUpgrade hook.","properties":{"apiVersion":{"description":"The schema version of the message: `hooks.runtime.cluster.x-k8s.io/v1alpha1`.","type":"string"},"kind":{"description":"The message kind: `AfterControlPlaneUpgradeResponse`.","type":"string"},"message":{"description":"Human-readable explanation of the outcome, mostly for failures.","type":"string"},"retryAfterSeconds":{"description":"Seconds after which Cluster API calls the hook again; 0 lets the operation proceed.","format":"int32","type":"integer"},"status":{"$subschema":0,"description":"Outcome of the call."}},"required":["retryAfterSeconds","status"],"type":"object"}"#,
-            &[subschema::<crate::hooks::v1alpha1::common::ResponseStatus>],
+            &[subschema::<crate::hook::ResponseStatus>],
         )
     }
 }
@@ -3523,7 +3523,7 @@ for crate::hooks::v1alpha1::lifecycle::BeforeWorkersUpgradeResponse {
         assemble(
             generator,
             r#"{"description":"The response of the BeforeWorkersUpgrade hook.","properties":{"apiVersion":{"description":"The schema version of the message: `hooks.runtime.cluster.x-k8s.io/v1alpha1`.","type":"string"},"kind":{"description":"The message kind: `BeforeWorkersUpgradeResponse`.","type":"string"},"message":{"description":"Human-readable explanation of the outcome, mostly for failures.","type":"string"},"retryAfterSeconds":{"description":"Seconds after which Cluster API calls the hook again; 0 lets the operation proceed.","format":"int32","type":"integer"},"status":{"$subschema":0,"description":"Outcome of the call."}},"required":["retryAfterSeconds","status"],"type":"object"}"#,
-            &[subschema::<crate::hooks::v1alpha1::common::ResponseStatus>],
+            &[subschema::<crate::hook::ResponseStatus>],
         )
     }
 }
@@ -3562,7 +3562,7 @@ for crate::hooks::v1alpha1::lifecycle::AfterWorkersUpgradeResponse {
         assemble(
             generator,
             r#"{"description":"The response of the AfterWorkersUpgrade hook.","properties":{"apiVersion":{"description":"The schema version of the message: `hooks.runtime.cluster.x-k8s.io/v1alpha1`.","type":"string"},"kind":{"description":"The message kind: `AfterWorkersUpgradeResponse`.","type":"string"},"message":{"description":"Human-readable explanation of the outcome, mostly for failures.","type":"string"},"retryAfterSeconds":{"description":"Seconds after which Cluster API calls the hook again; 0 lets the operation proceed.","format":"int32","type":"integer"},"status":{"$subschema":0,"description":"Outcome of the call."}},"required":["retryAfterSeconds","status"],"type":"object"}"#,
-            &[subschema::<crate::hooks::v1alpha1::common::ResponseStatus>],
+            &[subschema::<crate::hook::ResponseStatus>],
         )
     }
 }
@@ -3598,7 +3598,7 @@ for crate::hooks::v1alpha1::lifecycle::AfterClusterUpgradeResponse {
         assemble(
             generator,
             r#"{"description":"The response of the AfterClusterUpgrade hook.","properties":{"apiVersion":{"description":"The schema version of the message: `hooks.runtime.cluster.x-k8s.io/v1alpha1`.","type":"string"},"kind":{"description":"The message kind: `AfterClusterUpgradeResponse`.","type":"string"},"message":{"description":"Human-readable explanation of the outcome, mostly for failures.","type":"string"},"retryAfterSeconds":{"description":"Seconds after which Cluster API calls the hook again; 0 lets the operation proceed.","format":"int32","type":"integer"},"status":{"$subschema":0,"description":"Outcome of the call."}},"required":["retryAfterSeconds","status"],"type":"object"}"#,
-            &[subschema::<crate::hooks::v1alpha1::common::ResponseStatus>],
+            &[subschema::<crate::hook::ResponseStatus>],
         )
     }
 }
@@ -3634,7 +3634,7 @@ for crate::hooks::v1alpha1::lifecycle::BeforeClusterDeleteResponse {
         assemble(
             generator,
             r#"{"description":"The response of the BeforeClusterDelete hook.","properties":{"apiVersion":{"description":"The schema version of the message: `hooks.runtime.cluster.x-k8s.io/v1alpha1`.","type":"string"},"kind":{"description":"The message kind: `BeforeClusterDeleteResponse`.","type":"string"},"message":{"description":"Human-readable explanation of the outcome, mostly for failures.","type":"string"},"retryAfterSeconds":{"description":"Seconds after which Cluster API calls the hook again; 0 lets the operation proceed.","format":"int32","type":"integer"},"status":{"$subschema":0,"description":"Outcome of the call."}},"required":["retryAfterSeconds","status"],"type":"object"}"#,
-            &[subschema::<crate::hooks::v1alpha1::common::ResponseStatus>],
+            &[subschema::<crate::hook::ResponseStatus>],
         )
     }
 }
@@ -3717,7 +3717,7 @@ for crate::hooks::v1alpha1::topology_mutation::GeneratePatchesResponse {
                 subschema::<
                     crate::hooks::v1alpha1::topology_mutation::GeneratePatchesResponseItem,
                 >,
-                subschema::<crate::hooks::v1alpha1::common::ResponseStatus>,
+                subschema::<crate::hook::ResponseStatus>,
             ],
         )
     }
@@ -3798,7 +3798,7 @@ for crate::hooks::v1alpha1::topology_mutation::ValidateTopologyResponse {
         assemble(
             generator,
             r#"{"description":"The response of the ValidateTopology hook: Success accepts the topology.","properties":{"apiVersion":{"description":"The schema version of the message: `hooks.runtime.cluster.x-k8s.io/v1alpha1`.","type":"string"},"kind":{"description":"The message kind: `ValidateTopologyResponse`.","type":"string"},"message":{"description":"Human-readable explanation of the outcome, mostly for failures.","type":"string"},"status":{"$subschema":0,"description":"Outcome of the call."}},"required":["status"],"type":"object"}"#,
-            &[subschema::<crate::hooks::v1alpha1::common::ResponseStatus>],
+            &[subschema::<crate::hook::ResponseStatus>],
         )
     }
 }
@@ -3870,7 +3870,7 @@ for crate::hooks::v1alpha1::topology_mutation::DiscoverVariablesResponse {
             generator,
             r#"{"description":"The response of the DiscoverVariables hook: the variables and their schemas.","properties":{"apiVersion":{"description":"The schema version of the message: `hooks.runtime.cluster.x-k8s.io/v1alpha1`.","type":"string"},"kind":{"description":"The message kind: `DiscoverVariablesResponse`.","type":"string"},"message":{"description":"Human-readable explanation of the outcome, mostly for failures.","type":"string"},"status":{"$subschema":0,"description":"Outcome of the call."},"variables":{"description":"The variables the extension's patches read.","items":{"$subschema":1},"type":"array"}},"required":["status"],"type":"object"}"#,
             &[
-                subschema::<crate::hooks::v1alpha1::common::ResponseStatus>,
+                subschema::<crate::hook::ResponseStatus>,
                 subschema::<
                     crate::api::core::v1beta2::cluster_class::ClusterClassVariable,
                 >,
@@ -3912,7 +3912,7 @@ for crate::hooks::v1alpha1::upgrade_plan::GenerateUpgradePlanResponse {
             r#"{"description":"The response of the GenerateUpgradePlan hook: the planned steps.","properties":{"apiVersion":{"description":"The schema version of the message: `hooks.runtime.cluster.x-k8s.io/v1alpha1`.","type":"string"},"controlPlaneUpgrades":{"description":"The versions the control plane goes through, in order, ending with the target.","items":{"$subschema":0},"type":"array"},"kind":{"description":"The message kind: `GenerateUpgradePlanResponse`.","type":"string"},"message":{"description":"Human-readable explanation of the outcome, mostly for failures.","type":"string"},"status":{"$subschema":1,"description":"Outcome of the call."},"workersUpgrades":{"description":"The versions the workers go through; empty lets Cluster API choose.","items":{"$subschema":0},"type":"array"}},"required":["status"],"type":"object"}"#,
             &[
                 subschema::<crate::hooks::v1alpha1::upgrade_plan::UpgradeStep>,
-                subschema::<crate::hooks::v1alpha1::common::ResponseStatus>,
+                subschema::<crate::hook::ResponseStatus>,
             ],
         )
     }

@@ -31,10 +31,11 @@ pub fn model(catalog: &Catalog) -> Model {
     let mut types = Types::default();
     let mut hooks = Vec::new();
     for d in catalog.hooks() {
-        let h = (d.info)();
+        let h = (d.info.expect("registered with its model"))();
         let request = types.visit((h.request)());
         let response = types.visit((h.response)());
         hooks.push(DerivedHook {
+            format: h.format,
             model: h.model,
             request,
             response,
@@ -54,6 +55,7 @@ pub fn model(catalog: &Catalog) -> Model {
         .iter()
         .zip(refs)
         .map(|(info, refs)| DerivedType {
+            format: info.format,
             model: info.model,
             refs,
         })

@@ -204,7 +204,7 @@ fn write_crate(root: &Path, dir: &Path, strip: bool) -> Result<(), String> {
     std::fs::write(src.join("api/mod.rs"), "pub mod core;\n").map_err(|e| e.to_string())?;
     std::fs::write(
         src.join("lib.rs"),
-        "#![allow(missing_docs, unused_imports, dead_code)]\npub mod api;\npub mod hooks;\npub use capi_runtime::{_private, hook, schema, Hook, Schema};\n",
+        "#![allow(missing_docs, unused_imports, dead_code)]\npub mod api;\npub mod hooks;\npub use capi_runtime::{__private, hook, schema, Hook, Schema};\n",
     )
     .map_err(|e| e.to_string())?;
     std::fs::write(

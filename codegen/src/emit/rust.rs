@@ -7,7 +7,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use crate::model::{HookDef, Role, TypeDef};
+use crate::model::{HookDef, MODEL_FORMAT, Role, TypeDef};
 use crate::parse::{HookInput, RETRY_FIELD, SETTINGS_FIELD, SchemaInput};
 
 fn krate(path: &Option<syn::Path>) -> TokenStream {
@@ -40,6 +40,7 @@ pub fn schema(input: &SchemaInput) -> TokenStream {
         let path = respan(p.parse::<TokenStream>().unwrap_or_default(), *span);
         quote_spanned!(*span=> <#path as #krate::schema::Schema>::schema_info)
     });
+    let format = MODEL_FORMAT;
     let role = role_impl(&krate, &ident, &def);
     let object = object_impl(&krate, &ident, &def);
     quote! {
@@ -47,10 +48,11 @@ pub fn schema(input: &SchemaInput) -> TokenStream {
             #[automatically_derived]
             impl #krate::schema::Schema for #ident {
                 fn schema_info() -> &'static #krate::schema::TypeInfo {
-                    static INFO: #krate::schema::TypeInfo = #krate::schema::TypeInfo {
-                        model: #model,
-                        refs: &[#(#refs),*],
-                    };
+                    static INFO: #krate::schema::TypeInfo = #krate::__private::type_info(
+                        #format,
+                        #model,
+                        &[#(#refs),*],
+                    );
                     &INFO
                 }
             }
@@ -122,10 +124,10 @@ fn role_impl(krate: &TokenStream, ident: &TokenStream, def: &TypeDef) -> TokenSt
             quote! {
                 #[automatically_derived]
                 impl #krate::hook::HookRequest for #ident {
-                    fn settings(&self) -> Option<&#krate::_private::Settings> {
+                    fn settings(&self) -> Option<&#krate::__private::Settings> {
                         #get
                     }
-                    fn settings_mut(&mut self) -> Option<&mut #krate::_private::Settings> {
+                    fn settings_mut(&mut self) -> Option<&mut #krate::__private::Settings> {
                         #get_mut
                     }
                 }
@@ -155,10 +157,10 @@ fn role_impl(krate: &TokenStream, ident: &TokenStream, def: &TypeDef) -> TokenSt
                 #[automatically_derived]
                 impl #krate::hook::HookResponse for #ident {
                     const RETRYABLE: bool = #retryable;
-                    fn status(&self) -> #krate::_private::ResponseStatus {
+                    fn status(&self) -> #krate::__private::ResponseStatus {
                         self.status
                     }
-                    fn set_status(&mut self, status: #krate::_private::ResponseStatus) {
+                    fn set_status(&mut self, status: #krate::__private::ResponseStatus) {
                         self.status = status;
                     }
                     fn message(&self) -> &str {
@@ -201,6 +203,7 @@ pub fn hook(input: &HookInput) -> TokenStream {
     let tags = &def.tags;
     let (singleton, deprecated) = (def.singleton, def.deprecated);
     let model = raw_str(&serde_json::to_string(def).expect("model serializes"));
+    let format = MODEL_FORMAT;
     quote! {
         const _: () = {
             #[automatically_derived]
@@ -213,19 +216,23 @@ pub fn hook(input: &HookInput) -> TokenStream {
                 const API_VERSION: &'static str = #api_version;
                 const REQUEST_KIND: &'static str = #request_kind;
                 const RESPONSE_KIND: &'static str = #response_kind;
-                const META: #krate::hook::HookMeta = #krate::hook::HookMeta {
-                    summary: #summary,
-                    description: #description,
-                    tags: &[#(#tags),*],
-                    singleton: #singleton,
-                    deprecated: #deprecated,
-                };
+                const META: #krate::hook::HookMeta = #krate::__private::hook_meta(
+                    #summary,
+                    #description,
+                    &[#(#tags),*],
+                    #singleton,
+                    #deprecated,
+                );
+            }
+            #[automatically_derived]
+            impl #krate::schema::HookSchema for #ident {
                 fn hook_info() -> &'static #krate::schema::HookInfo {
-                    static INFO: #krate::schema::HookInfo = #krate::schema::HookInfo {
-                        model: #model,
-                        request: <#request as #krate::schema::Schema>::schema_info,
-                        response: <#response as #krate::schema::Schema>::schema_info,
-                    };
+                    static INFO: #krate::schema::HookInfo = #krate::__private::hook_info(
+                        #format,
+                        #model,
+                        <#request as #krate::schema::Schema>::schema_info,
+                        <#response as #krate::schema::Schema>::schema_info,
+                    );
                     &INFO
                 }
             }

@@ -9,19 +9,23 @@ const _: () = {
         const API_VERSION: &'static str = "golden.example.com/v1alpha1";
         const REQUEST_KIND: &'static str = "GreetRequest";
         const RESPONSE_KIND: &'static str = "GreetResponse";
-        const META: ::capi_runtime::hook::HookMeta = ::capi_runtime::hook::HookMeta {
-            summary: "Greets",
-            description: "Asks the extension to greet.\n\nA longer description that spans two lines.",
-            tags: &["Greetings"],
-            singleton: false,
-            deprecated: false,
-        };
+        const META: ::capi_runtime::hook::HookMeta = ::capi_runtime::__private::hook_meta(
+            "Greets",
+            "Asks the extension to greet.\n\nA longer description that spans two lines.",
+            &["Greetings"],
+            false,
+            false,
+        );
+    }
+    #[automatically_derived]
+    impl ::capi_runtime::schema::HookSchema for Greet {
         fn hook_info() -> &'static ::capi_runtime::schema::HookInfo {
-            static INFO: ::capi_runtime::schema::HookInfo = ::capi_runtime::schema::HookInfo {
-                model: r#"{"ident":"Greet","name":"Greet","group":"golden.example.com","version":"v1alpha1","request":{"path":"GreetRequest"},"response":{"path":"GreetResponse"},"tags":["Greetings"],"summary":"Greets","doc":["Asks the extension to greet.","","A longer description that spans","two lines."]}"#,
-                request: <GreetRequest as ::capi_runtime::schema::Schema>::schema_info,
-                response: <GreetResponse as ::capi_runtime::schema::Schema>::schema_info,
-            };
+            static INFO: ::capi_runtime::schema::HookInfo = ::capi_runtime::__private::hook_info(
+                1u32,
+                r#"{"ident":"Greet","name":"Greet","group":"golden.example.com","version":"v1alpha1","request":{"path":"GreetRequest"},"response":{"path":"GreetResponse"},"tags":["Greetings"],"summary":"Greets","doc":["Asks the extension to greet.","","A longer description that spans","two lines."]}"#,
+                <GreetRequest as ::capi_runtime::schema::Schema>::schema_info,
+                <GreetResponse as ::capi_runtime::schema::Schema>::schema_info,
+            );
             &INFO
         }
     }
@@ -37,19 +41,23 @@ const _: () = {
         const API_VERSION: &'static str = "golden.example.com/v1alpha1";
         const REQUEST_KIND: &'static str = "ListRequest";
         const RESPONSE_KIND: &'static str = "ListResponse";
-        const META: ::capi_runtime::hook::HookMeta = ::capi_runtime::hook::HookMeta {
-            summary: "Lists what the extension can do.",
-            description: "Lists what the extension can do.",
-            tags: &[],
-            singleton: true,
-            deprecated: true,
-        };
+        const META: ::capi_runtime::hook::HookMeta = ::capi_runtime::__private::hook_meta(
+            "Lists what the extension can do.",
+            "Lists what the extension can do.",
+            &[],
+            true,
+            true,
+        );
+    }
+    #[automatically_derived]
+    impl ::capi_runtime::schema::HookSchema for List {
         fn hook_info() -> &'static ::capi_runtime::schema::HookInfo {
-            static INFO: ::capi_runtime::schema::HookInfo = ::capi_runtime::schema::HookInfo {
-                model: r#"{"ident":"List","name":"List","group":"golden.example.com","version":"v1alpha1","request":{"path":"ListRequest"},"response":{"path":"ListResponse"},"summary":"Lists what the extension can do.","doc":["Lists what the extension can do."],"singleton":true,"deprecated":true}"#,
-                request: <ListRequest as ::capi_runtime::schema::Schema>::schema_info,
-                response: <ListResponse as ::capi_runtime::schema::Schema>::schema_info,
-            };
+            static INFO: ::capi_runtime::schema::HookInfo = ::capi_runtime::__private::hook_info(
+                1u32,
+                r#"{"ident":"List","name":"List","group":"golden.example.com","version":"v1alpha1","request":{"path":"ListRequest"},"response":{"path":"ListResponse"},"summary":"Lists what the extension can do.","doc":["Lists what the extension can do."],"singleton":true,"deprecated":true}"#,
+                <ListRequest as ::capi_runtime::schema::Schema>::schema_info,
+                <ListResponse as ::capi_runtime::schema::Schema>::schema_info,
+            );
             &INFO
         }
     }
@@ -58,10 +66,11 @@ const _: () = {
     #[automatically_derived]
     impl ::capi_runtime::schema::Schema for GreetRequest {
         fn schema_info() -> &'static ::capi_runtime::schema::TypeInfo {
-            static INFO: ::capi_runtime::schema::TypeInfo = ::capi_runtime::schema::TypeInfo {
-                model: r#"{"ident":"GreetRequest","component":"example.com.golden.hooks.v1alpha1.GreetRequest","doc":["The request of Greet."],"shape":{"object":{"fields":[{"ident":"api_version","name":"apiVersion","ty":"string","doc":["apiVersion."],"required":false,"omit_empty":true},{"ident":"kind","name":"kind","ty":"string","doc":["kind."],"required":false,"omit_empty":true},{"ident":"settings","name":"settings","ty":{"map":"string"},"doc":["Settings."],"required":false,"omit_empty":true},{"ident":"who","name":"who","ty":"string","doc":["Who to greet."],"required":true}]}},"role":"request"}"#,
-                refs: &[],
-            };
+            static INFO: ::capi_runtime::schema::TypeInfo = ::capi_runtime::__private::type_info(
+                1u32,
+                r#"{"ident":"GreetRequest","component":"example.com.golden.hooks.v1alpha1.GreetRequest","doc":["The request of Greet."],"shape":{"object":{"fields":[{"ident":"api_version","name":"apiVersion","ty":"string","doc":["apiVersion."],"required":false,"omit_empty":true},{"ident":"kind","name":"kind","ty":"string","doc":["kind."],"required":false,"omit_empty":true},{"ident":"settings","name":"settings","ty":{"map":"string"},"doc":["Settings."],"required":false,"omit_empty":true},{"ident":"who","name":"who","ty":"string","doc":["Who to greet."],"required":true}]}},"role":"request"}"#,
+                &[],
+            );
             &INFO
         }
     }
@@ -80,10 +89,10 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::capi_runtime::hook::HookRequest for GreetRequest {
-        fn settings(&self) -> Option<&::capi_runtime::_private::Settings> {
+        fn settings(&self) -> Option<&::capi_runtime::__private::Settings> {
             Some(&self.settings)
         }
-        fn settings_mut(&mut self) -> Option<&mut ::capi_runtime::_private::Settings> {
+        fn settings_mut(&mut self) -> Option<&mut ::capi_runtime::__private::Settings> {
             Some(&mut self.settings)
         }
     }
@@ -92,10 +101,11 @@ const _: () = {
     #[automatically_derived]
     impl ::capi_runtime::schema::Schema for GreetResponse {
         fn schema_info() -> &'static ::capi_runtime::schema::TypeInfo {
-            static INFO: ::capi_runtime::schema::TypeInfo = ::capi_runtime::schema::TypeInfo {
-                model: r#"{"ident":"GreetResponse","component":"example.com.golden.hooks.v1alpha1.GreetResponse","doc":["The response of Greet."],"shape":{"object":{"fields":[{"ident":"api_version","name":"apiVersion","ty":"string","doc":["apiVersion."],"required":false,"omit_empty":true},{"ident":"kind","name":"kind","ty":"string","doc":["kind."],"required":false,"omit_empty":true},{"ident":"status","name":"status","ty":{"named":{"path":"ResponseStatus","id":0}},"doc":["Outcome."],"required":true},{"ident":"message","name":"message","ty":"string","doc":["Message."],"required":false,"omit_empty":true},{"ident":"retry_after_seconds","name":"retryAfterSeconds","ty":"int32","doc":["Retry after this many seconds."],"required":true}]}},"role":"retryableResponse"}"#,
-                refs: &[<ResponseStatus as ::capi_runtime::schema::Schema>::schema_info],
-            };
+            static INFO: ::capi_runtime::schema::TypeInfo = ::capi_runtime::__private::type_info(
+                1u32,
+                r#"{"ident":"GreetResponse","component":"example.com.golden.hooks.v1alpha1.GreetResponse","doc":["The response of Greet."],"shape":{"object":{"fields":[{"ident":"api_version","name":"apiVersion","ty":"string","doc":["apiVersion."],"required":false,"omit_empty":true},{"ident":"kind","name":"kind","ty":"string","doc":["kind."],"required":false,"omit_empty":true},{"ident":"status","name":"status","ty":{"named":{"path":"ResponseStatus","id":0}},"doc":["Outcome."],"required":true},{"ident":"message","name":"message","ty":"string","doc":["Message."],"required":false,"omit_empty":true},{"ident":"retry_after_seconds","name":"retryAfterSeconds","ty":"int32","doc":["Retry after this many seconds."],"required":true}]}},"role":"retryableResponse"}"#,
+                &[<ResponseStatus as ::capi_runtime::schema::Schema>::schema_info],
+            );
             &INFO
         }
     }
@@ -115,10 +125,10 @@ const _: () = {
     #[automatically_derived]
     impl ::capi_runtime::hook::HookResponse for GreetResponse {
         const RETRYABLE: bool = true;
-        fn status(&self) -> ::capi_runtime::_private::ResponseStatus {
+        fn status(&self) -> ::capi_runtime::__private::ResponseStatus {
             self.status
         }
-        fn set_status(&mut self, status: ::capi_runtime::_private::ResponseStatus) {
+        fn set_status(&mut self, status: ::capi_runtime::__private::ResponseStatus) {
             self.status = status;
         }
         fn message(&self) -> &str {
@@ -140,10 +150,11 @@ const _: () = {
     #[automatically_derived]
     impl ::capi_runtime::schema::Schema for ListRequest {
         fn schema_info() -> &'static ::capi_runtime::schema::TypeInfo {
-            static INFO: ::capi_runtime::schema::TypeInfo = ::capi_runtime::schema::TypeInfo {
-                model: r#"{"ident":"ListRequest","component":"example.com.golden.hooks.v1alpha1.ListRequest","doc":["The request of List: no settings."],"shape":{"object":{"fields":[{"ident":"api_version","name":"apiVersion","ty":"string","doc":["apiVersion."],"required":false,"omit_empty":true},{"ident":"kind","name":"kind","ty":"string","doc":["kind."],"required":false,"omit_empty":true}]}},"role":"request"}"#,
-                refs: &[],
-            };
+            static INFO: ::capi_runtime::schema::TypeInfo = ::capi_runtime::__private::type_info(
+                1u32,
+                r#"{"ident":"ListRequest","component":"example.com.golden.hooks.v1alpha1.ListRequest","doc":["The request of List: no settings."],"shape":{"object":{"fields":[{"ident":"api_version","name":"apiVersion","ty":"string","doc":["apiVersion."],"required":false,"omit_empty":true},{"ident":"kind","name":"kind","ty":"string","doc":["kind."],"required":false,"omit_empty":true}]}},"role":"request"}"#,
+                &[],
+            );
             &INFO
         }
     }
@@ -162,10 +173,10 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::capi_runtime::hook::HookRequest for ListRequest {
-        fn settings(&self) -> Option<&::capi_runtime::_private::Settings> {
+        fn settings(&self) -> Option<&::capi_runtime::__private::Settings> {
             None
         }
-        fn settings_mut(&mut self) -> Option<&mut ::capi_runtime::_private::Settings> {
+        fn settings_mut(&mut self) -> Option<&mut ::capi_runtime::__private::Settings> {
             None
         }
     }
@@ -174,10 +185,11 @@ const _: () = {
     #[automatically_derived]
     impl ::capi_runtime::schema::Schema for ListResponse {
         fn schema_info() -> &'static ::capi_runtime::schema::TypeInfo {
-            static INFO: ::capi_runtime::schema::TypeInfo = ::capi_runtime::schema::TypeInfo {
-                model: r#"{"ident":"ListResponse","component":"example.com.golden.hooks.v1alpha1.ListResponse","doc":["The response of List."],"shape":{"object":{"fields":[{"ident":"api_version","name":"apiVersion","ty":"string","doc":["apiVersion."],"required":false,"omit_empty":true},{"ident":"kind","name":"kind","ty":"string","doc":["kind."],"required":false,"omit_empty":true},{"ident":"status","name":"status","ty":{"named":{"path":"ResponseStatus","id":0}},"doc":["Outcome."],"required":true},{"ident":"message","name":"message","ty":"string","doc":["Message."],"required":false,"omit_empty":true},{"ident":"names","name":"names","ty":{"list":"string"},"doc":["Names."],"required":false,"omit_empty":true}]}},"role":"response"}"#,
-                refs: &[<ResponseStatus as ::capi_runtime::schema::Schema>::schema_info],
-            };
+            static INFO: ::capi_runtime::schema::TypeInfo = ::capi_runtime::__private::type_info(
+                1u32,
+                r#"{"ident":"ListResponse","component":"example.com.golden.hooks.v1alpha1.ListResponse","doc":["The response of List."],"shape":{"object":{"fields":[{"ident":"api_version","name":"apiVersion","ty":"string","doc":["apiVersion."],"required":false,"omit_empty":true},{"ident":"kind","name":"kind","ty":"string","doc":["kind."],"required":false,"omit_empty":true},{"ident":"status","name":"status","ty":{"named":{"path":"ResponseStatus","id":0}},"doc":["Outcome."],"required":true},{"ident":"message","name":"message","ty":"string","doc":["Message."],"required":false,"omit_empty":true},{"ident":"names","name":"names","ty":{"list":"string"},"doc":["Names."],"required":false,"omit_empty":true}]}},"role":"response"}"#,
+                &[<ResponseStatus as ::capi_runtime::schema::Schema>::schema_info],
+            );
             &INFO
         }
     }
@@ -197,10 +209,10 @@ const _: () = {
     #[automatically_derived]
     impl ::capi_runtime::hook::HookResponse for ListResponse {
         const RETRYABLE: bool = false;
-        fn status(&self) -> ::capi_runtime::_private::ResponseStatus {
+        fn status(&self) -> ::capi_runtime::__private::ResponseStatus {
             self.status
         }
-        fn set_status(&mut self, status: ::capi_runtime::_private::ResponseStatus) {
+        fn set_status(&mut self, status: ::capi_runtime::__private::ResponseStatus) {
             self.status = status;
         }
         fn message(&self) -> &str {

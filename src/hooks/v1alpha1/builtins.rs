@@ -153,7 +153,7 @@ pub struct ControlPlaneBuiltins {
 #[serde(default, rename_all = "camelCase")]
 pub struct ControlPlaneMachineTemplateBuiltins {
     /// The infrastructure template of the control-plane machines.
-    #[serde(skip_serializing_if = "crate::_private::is_default")]
+    #[serde(skip_serializing_if = "crate::__private::is_default")]
     pub infrastructure_ref: ControlPlaneMachineTemplateInfrastructureRefBuiltins,
 }
 

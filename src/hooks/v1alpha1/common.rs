@@ -6,36 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::Schema;
 
-/// The outcome an extension reports for a hook call.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Schema)]
-#[schema(
-    crate = "crate",
-    package = "sigs.k8s.io/cluster-api/api/runtime/hooks/v1alpha1",
-    enum
-)]
-pub enum ResponseStatus {
-    /// The extension handled the request.
-    #[default]
-    Success,
-    /// The extension could not handle the request; `message` says why.
-    Failure,
-}
-
-impl ResponseStatus {
-    /// The wire value, `Success` or `Failure`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ResponseStatus::Success => "Success",
-            ResponseStatus::Failure => "Failure",
-        }
-    }
-}
-
-impl std::fmt::Display for ResponseStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// The outcome an extension reports for a hook call; defined with the hook traits, below
+/// every hook version.
+pub use crate::hook::ResponseStatus;
 
 /// How a patch in a response is encoded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Schema)]

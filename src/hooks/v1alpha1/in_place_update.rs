@@ -8,7 +8,7 @@ use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
 use serde::{Deserialize, Serialize};
 
 use super::{PatchType, ResponseStatus};
-use crate::_private::is_default;
+use crate::__private::is_default;
 use crate::api::core::v1beta2::{Machine, MachineSet};
 use crate::{Hook, Schema};
 

@@ -35,22 +35,22 @@ pub const DEFAULT_HANDLERS_TIMEOUT_SECONDS: i32 = 10;
 /// Registers every hook of this version in `catalog`.
 pub fn add_to_catalog(catalog: &mut Catalog) -> Result<(), CatalogError> {
     catalog
-        .register::<Discovery>()?
-        .register::<BeforeClusterCreate>()?
-        .register::<AfterControlPlaneInitialized>()?
-        .register::<BeforeClusterUpgrade>()?
-        .register::<BeforeControlPlaneUpgrade>()?
-        .register::<AfterControlPlaneUpgrade>()?
-        .register::<BeforeWorkersUpgrade>()?
-        .register::<AfterWorkersUpgrade>()?
-        .register::<AfterClusterUpgrade>()?
-        .register::<BeforeClusterDelete>()?
-        .register::<GeneratePatches>()?
-        .register::<ValidateTopology>()?
-        .register::<DiscoverVariables>()?
-        .register::<CanUpdateMachine>()?
-        .register::<CanUpdateMachineSet>()?
-        .register::<UpdateMachine>()?
-        .register::<GenerateUpgradePlan>()?;
+        .register_described::<Discovery>()?
+        .register_described::<BeforeClusterCreate>()?
+        .register_described::<AfterControlPlaneInitialized>()?
+        .register_described::<BeforeClusterUpgrade>()?
+        .register_described::<BeforeControlPlaneUpgrade>()?
+        .register_described::<AfterControlPlaneUpgrade>()?
+        .register_described::<BeforeWorkersUpgrade>()?
+        .register_described::<AfterWorkersUpgrade>()?
+        .register_described::<AfterClusterUpgrade>()?
+        .register_described::<BeforeClusterDelete>()?
+        .register_described::<GeneratePatches>()?
+        .register_described::<ValidateTopology>()?
+        .register_described::<DiscoverVariables>()?
+        .register_described::<CanUpdateMachine>()?
+        .register_described::<CanUpdateMachineSet>()?
+        .register_described::<UpdateMachine>()?
+        .register_described::<GenerateUpgradePlan>()?;
     Ok(())
 }

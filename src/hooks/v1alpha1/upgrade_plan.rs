@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::ResponseStatus;
-use crate::_private::is_default;
+use crate::__private::is_default;
 use crate::api::core::v1beta2::Cluster;
 use crate::{Hook, Schema};
 

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 #[allow(unused_imports)]
 use super::*;
-use crate::_private::is_default;
+use crate::__private::is_default;
 use crate::Schema;
 
 /// A network location where a Kubernetes API server answers.

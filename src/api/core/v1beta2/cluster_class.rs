@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 #[allow(unused_imports)]
 use super::*;
-use crate::_private::is_default;
+use crate::__private::is_default;
 use crate::Schema;
 
 /// Identifies the ClusterClass that a Cluster's managed topology follows.

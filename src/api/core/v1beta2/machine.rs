@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 #[allow(unused_imports)]
 use super::*;
-use crate::_private::is_default;
+use crate::__private::is_default;
 use crate::Schema;
 
 /// Where a Machine gets the data (for example cloud-init or Ignition) that turns the host into a

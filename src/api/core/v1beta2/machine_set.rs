@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 #[allow(unused_imports)]
 use super::*;
-use crate::_private::is_default;
+use crate::__private::is_default;
 use crate::Schema;
 
 /// How the names of newly created Machines are formed.

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 #[allow(unused_imports)]
 use super::*;
-use crate::_private::{is_default, is_zero};
+use crate::__private::{is_default, is_zero};
 use crate::Schema;
 
 /// Per-Cluster settings of the control plane in a managed topology. They are merged with, or take

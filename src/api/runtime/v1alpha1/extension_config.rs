@@ -8,7 +8,7 @@ use k8s_openapi::ByteString;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
 use serde::{Deserialize, Serialize};
 
-use crate::_private::is_default;
+use crate::__private::is_default;
 use crate::Schema;
 use crate::api::core::v1beta2::Condition as V1Beta1Condition;
 use crate::api::runtime::v1beta2;
