@@ -273,7 +273,7 @@ impl Walker {
                 Ok(None) => {}
                 Ok(Some(patch)) => response.items.push(GeneratePatchesResponseItem {
                     uid: item.uid.clone(),
-                    patch_type: self.patch_format,
+                    patch_type: self.patch_format.clone(),
                     patch: ByteString(patch),
                 }),
                 Err(message) => {
@@ -316,9 +316,10 @@ impl Walker {
         {
             (mutator.run)(&mut modified, &ctx)?;
         }
-        let patch = match self.patch_format {
+        let patch = match &self.patch_format {
             PatchType::JsonPatch => serde_json::to_vec(&patch::diff(object, &modified)),
             PatchType::JsonMergePatch => serde_json::to_vec(&patch::merge_diff(object, &modified)),
+            PatchType::Other(other) => return Err(format!("unknown patch format {other:?}")),
         }
         .map_err(|e| format!("failed to marshal patch: {e}"))?;
         Ok(Some(patch))

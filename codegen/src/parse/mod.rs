@@ -383,6 +383,18 @@ fn enum_shape(
     let mut out = Vec::new();
     for v in variants {
         attr::reject(cx, file, &v.original.attrs, "enum variants");
+        if v.attrs.untagged() && matches!(v.style, ast::Style::Newtype) {
+            // An open string enum (Go's string type with named constants): the untagged
+            // newtype variant carries any other value; it has no wire name to list.
+            if !is_string(v.fields[0].ty) {
+                cx.error(
+                    file,
+                    v.original.span(),
+                    "the untagged variant of an open enum must hold a String",
+                );
+            }
+            continue;
+        }
         if !matches!(v.style, ast::Style::Unit) {
             cx.error(
                 file,
@@ -404,6 +416,10 @@ fn enum_shape(
         variants: out,
         listed,
     })
+}
+
+fn is_string(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("String"))
 }
 
 /// Reports each validation marker that cannot apply to the field's type, as far as the type

@@ -11,7 +11,11 @@ use crate::Schema;
 pub use crate::hook::ResponseStatus;
 
 /// How a patch in a response is encoded.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Schema)]
+///
+/// Go's `PatchType` is a plain string with two named values, so any string decodes: a value
+/// this crate does not know arrives as [`PatchType::Other`] and the caller decides what to do
+/// with it (Cluster API refuses it when it applies the patch).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Schema)]
 #[schema(
     crate = "crate",
     package = "sigs.k8s.io/cluster-api/api/runtime/hooks/v1alpha1"
@@ -24,6 +28,26 @@ pub enum PatchType {
     /// A JSON Merge Patch document (RFC 7386): a partial object merged into the target.
     #[serde(rename = "JSONMergePatch")]
     JsonMergePatch,
+    /// Any other value, exactly as written (serialized as it is).
+    #[serde(untagged)]
+    Other(String),
+}
+
+impl PatchType {
+    /// The wire value: `JSONPatch`, `JSONMergePatch` or the other value as written.
+    pub fn as_str(&self) -> &str {
+        match self {
+            PatchType::JsonPatch => "JSONPatch",
+            PatchType::JsonMergePatch => "JSONMergePatch",
+            PatchType::Other(other) => other,
+        }
+    }
+}
+
+impl std::fmt::Display for PatchType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// Labels and annotations of an object: the part of object metadata the builtin variables
