@@ -16,7 +16,7 @@
 //! | a string field refuses a number, a number field a string, and so on | the same | `wrong_json_types_are_refused` |
 //! | invalid UTF-8 in a string becomes U+FFFD, per byte; so does an unpaired surrogate escape | the same | `invalid_utf8_becomes_replacement` |
 //! | a string type with named constants (`PatchType`) takes any string | `PatchType` has an `Other` variant that carries an unknown value to the caller | `open_string_enums_reach_the_caller` |
-//! | only white space may follow the value | the same | `trailing_data_is_refused` |
+//! | a request body (`json.Unmarshal` in Go's server helper) may hold only white space after the value; a response (`json.NewDecoder(body).Decode` in Go's client) is read up to the end of its first value and the rest is ignored | the same: [`decode_request`] refuses trailing data, [`decode_response`] ignores it | `trailing_data_follows_go_per_side` |
 //! | the body must be one well-formed JSON value | the same (messages in Go's words) | `malformed_json_is_refused` |
 //! | nesting deeper than 10,000 is refused | nesting deeper than [`DEFAULT_MAX_DEPTH`] (128, as `serde_json`) is refused: deeper messages exist in no hook, and the limit keeps the stack bounded | `deep_nesting_is_refused` |
 //!
@@ -212,6 +212,9 @@ fn decode_with<T: DeserializeOwned>(
     limits: &Limits,
     status_field: Option<&'static str>,
 ) -> Result<Decoded<T>, DecodeError> {
+    // A response has a status field; it is read like Go's client reads it, with a stream
+    // decoder that stops after the first value.
+    let trailing_allowed = status_field.is_some();
     let run = |careful: bool| -> Result<Decoded<T>, de::Error> {
         let mut de = de::De::new(bytes, limits.memory_budget, limits.max_depth, careful)
             .with_deadline(limits.deadline);
@@ -220,7 +223,9 @@ fn decode_with<T: DeserializeOwned>(
         }
         de.check_deadline()?;
         let message = T::deserialize(&mut de)?;
-        de.end()?;
+        if !trailing_allowed {
+            de.end()?;
+        }
         Ok(Decoded {
             message,
             status: de.take_status(),
@@ -234,8 +239,8 @@ fn decode_with<T: DeserializeOwned>(
     .map_err(|e| DecodeError::from_de(e, bytes))
 }
 
-/// Decodes any value with Go's rules and the default limits; for the client's own views of
-/// messages (Discovery).
+/// Decodes any value with Go's rules; with a `status_field`, as a response (see
+/// [`decode_with`]); for the client's own views of messages (Discovery).
 #[allow(dead_code)]
 pub(crate) fn decode_value<T: DeserializeOwned>(
     bytes: &[u8],
@@ -245,7 +250,8 @@ pub(crate) fn decode_value<T: DeserializeOwned>(
     decode_with(bytes, limits, status_field)
 }
 
-/// Decodes a request body of hook `H` with the default [`Limits`].
+/// Decodes a request body of hook `H` with the default [`Limits`], as Go's server helper does
+/// (`json.Unmarshal`: only white space may follow the value).
 pub fn decode_request<H: Hook>(bytes: &[u8]) -> Result<H::Request, DecodeError> {
     decode_request_with::<H>(bytes, &Limits::default()).map(|d| d.message)
 }
@@ -258,8 +264,9 @@ pub fn decode_request_with<H: Hook>(
     decode_with(bytes, limits, None)
 }
 
-/// Decodes a response body of hook `H` with the default [`Limits`]. The response's status is
-/// set from the raw one when it is `Success` or `Failure`; [`Decoded::status`] has it as written.
+/// Decodes a response body of hook `H` with the default [`Limits`], as Go's client does: what
+/// follows the first JSON value is ignored. The response's status is set from the raw one when
+/// it is `Success` or `Failure`; [`Decoded::status`] has it as written.
 pub fn decode_response<H: Hook>(bytes: &[u8]) -> Result<Decoded<H::Response>, DecodeError> {
     decode_response_with::<H>(bytes, &Limits::default())
 }

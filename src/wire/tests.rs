@@ -101,11 +101,14 @@ fn null_values_become_defaults() {
 
 #[test]
 fn trailing_data_and_garbage_are_errors() {
-    // Go's json.Unmarshal refuses anything but white space after the value.
-    let e = decode::<Outer>(br#"{"message":"x"} trailing"#).unwrap_err();
+    // Go's json.Unmarshal (requests) refuses anything but white space after the value;
+    // json.Decoder.Decode (responses) stops after the first value.
+    let body = br#"{"message":"x"} trailing"#;
+    let e = decode_value::<Outer>(body, &Limits::default(), None).unwrap_err();
     assert_eq!(e.kind(), DecodeErrorKind::TrailingData);
     assert_eq!(e.offset(), Some(16));
-    assert!(decode::<Outer>(b"{\"message\":\"x\"} \n\t").is_ok());
+    assert!(decode_value::<Outer>(b"{\"message\":\"x\"} \n\t", &Limits::default(), None).is_ok());
+    assert_eq!(decode::<Outer>(body).unwrap().0.message, "x");
     for bad in [
         &b""[..],
         b"{",
