@@ -385,6 +385,11 @@ impl<'de> De<'de> {
     }
 
     fn mismatch(&mut self, expected: &dyn de::Expected) -> Error {
+        match self.peek() {
+            None => return self.eof(),
+            Some(b'"' | b'{' | b'[' | b't' | b'f' | b'n' | b'-' | b'0'..=b'9') => {}
+            Some(_) => return self.unexpected_char("looking for beginning of value"),
+        }
         let unexpected = self.unexpected();
         let mut e = <Error as de::Error>::invalid_type(unexpected, expected);
         e.0.offset = Some(self.pos);
