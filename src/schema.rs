@@ -4,7 +4,7 @@
 //! JSON plus links to the types it references; `capi-runtime-codegen` turns a graph of these
 //! into the same OpenAPI document as the `runtime-openapi-gen` CLI (a test asserts it).
 //!
-//! Nothing here is needed to serve or call hooks: [`Hook`] and [`Message`](crate::Message)
+//! Nothing here is needed to serve or call hooks: [`Hook`](crate::Hook) and [`Message`](crate::Message)
 //! do not require these traits, and a catalog registers a hook without its model
 //! ([`Catalog::register`](crate::Catalog::register)); [`Catalog::register_described`]
 //! keeps the model too, for callers that generate a document from a catalog.

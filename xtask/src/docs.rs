@@ -14,8 +14,10 @@
 //!   requests, the reference shows every hook path of the document, and no internal link of
 //!   the site is broken. Screenshots go to `target/site-screenshots/`.
 //!
-//! `cargo xtask test` runs `docs` and `site-check` ([`test_step`]).
+//! `docs` also runs the book's shell samples (`shell.rs`). `cargo xtask test` runs `docs` and
+//! `site-check` ([`test_step`]).
 
+mod shell;
 mod site;
 mod tools;
 
@@ -74,6 +76,7 @@ pub fn build_site(root: &Path) -> Result<(), String> {
     }
     std::fs::create_dir_all(&site).map_err(|e| e.to_string())?;
 
+    shell::run(root)?;
     let mdbook = tools::mdbook(root)?;
     run_tool(
         root,
@@ -187,7 +190,7 @@ pub fn dist(args: &[String]) -> Result<(), String> {
             "examples/test-extension/config",
             "test-extension-components.yaml",
         ),
-        ("manager/config", "manager-components.yaml"),
+        ("controller/config", "manager-components.yaml"),
     ] {
         let dir = root.join(dir);
         if dir.is_dir() {
@@ -234,9 +237,9 @@ fn is_release_version(version: &str) -> bool {
     let Some(rest) = version.strip_prefix('v') else {
         return false;
     };
-    let core =
-        rest.split_once('-')
-            .map_or(rest, |(core, pre)| if pre.is_empty() { "" } else { core });
+    let core = rest
+        .split_once('-')
+        .map_or(rest, |(core, pre)| if pre.is_empty() { "" } else { core });
     let parts: Vec<&str> = core.split('.').collect();
     parts.len() == 3
         && parts

@@ -3,6 +3,7 @@
 //! (`tests/`) run every sample for real: over TLS on loopback, with the runtime client.
 
 pub mod client;
+pub mod hooks;
 pub mod in_place;
 pub mod lifecycle;
 pub mod quickstart;
