@@ -24,6 +24,7 @@
 //! unknown. Cluster API also ignores serialisation errors; we treat those as bugs.
 
 mod aggregate;
+mod anchors;
 mod cache;
 mod call;
 mod discovery;

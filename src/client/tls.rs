@@ -9,8 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use rustls::RootCertStore;
-use rustls::client::WebPkiServerVerifier;
+use super::anchors::DatedAnchors;
 use rustls::crypto::CryptoProvider;
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
@@ -177,19 +176,15 @@ impl ClientIdentity {
     }
 }
 
-/// The trust anchors of a non-empty `caBundle`; every PEM certificate in it must parse.
-pub(crate) fn root_store(ca_bundle: &[u8]) -> Result<RootCertStore, TlsError> {
+/// The certificates of a non-empty `caBundle`; every PEM certificate in it must parse.
+fn bundle_certificates(ca_bundle: &[u8]) -> Result<Vec<CertificateDer<'static>>, TlsError> {
     let certs = CertificateDer::pem_slice_iter(ca_bundle)
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| TlsError::CaBundle(cause(e)))?;
     if certs.is_empty() {
         return Err(TlsError::CaBundle(message("no PEM certificate found")));
     }
-    let mut store = RootCertStore::empty();
-    for cert in certs {
-        store.add(cert).map_err(|e| TlsError::CaBundle(cause(e)))?;
-    }
-    Ok(store)
+    Ok(certs)
 }
 
 /// A rustls client configuration that trusts exactly `ca_bundle` (or, when it is empty, the
@@ -210,11 +205,13 @@ pub(crate) fn client_config(
             .dangerous()
             .with_custom_certificate_verifier(Arc::new(verifier))
     } else {
-        let verifier =
-            WebPkiServerVerifier::builder_with_provider(Arc::new(root_store(ca_bundle)?), provider)
-                .build()
-                .map_err(|e| TlsError::Config(cause(e)))?;
-        builder.with_webpki_verifier(verifier)
+        // The bundle's CAs count only while they are within their validity dates, as in Go's
+        // verifier (see `anchors`); webpki alone would trust an expired CA.
+        let verifier = DatedAnchors::new(bundle_certificates(ca_bundle)?, provider)
+            .map_err(|e| TlsError::CaBundle(cause(e)))?;
+        builder
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(verifier))
     };
     let mut config = match identity {
         Some(id) => builder
@@ -233,11 +230,14 @@ mod tests {
     #[test]
     fn a_bundle_without_certificates_is_an_error() {
         assert!(matches!(
-            root_store(b"not a pem"),
+            client_config(b"not a pem", None),
             Err(TlsError::CaBundle(_))
         ));
         assert!(matches!(
-            root_store(b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"),
+            client_config(
+                b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
+                None
+            ),
             Err(TlsError::CaBundle(_))
         ));
         assert!(client_config(b"garbage", None).is_err());
@@ -264,8 +264,11 @@ mod tests {
 
     #[test]
     fn a_bad_bundle_keeps_the_pem_error() {
-        let err = root_store(b"-----BEGIN CERTIFICATE-----\n!!!\n-----END CERTIFICATE-----\n")
-            .unwrap_err();
+        let err = client_config(
+            b"-----BEGIN CERTIFICATE-----\n!!!\n-----END CERTIFICATE-----\n",
+            None,
+        )
+        .unwrap_err();
         let TlsError::CaBundle(c) = &err else {
             panic!("{err}")
         };
