@@ -1,0 +1,297 @@
+//! What the controller's tests share: the control plane (a real etcd + kube-apiserver from
+//! `capi-runtime-testenv`, with the ExtensionConfig CRD), a test CA made with rcgen, real
+//! HTTPS extensions on loopback built with the crate's server kit, and polling with deadlines.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use capi_runtime::HookResponse;
+use capi_runtime::api::runtime::INJECT_CA_FROM_SECRET_ANNOTATION;
+use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
+use capi_runtime::client::Client as RuntimeClient;
+use capi_runtime::hooks::v1alpha1::{
+    BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse,
+};
+use capi_runtime::k8s_openapi::ByteString;
+use capi_runtime::k8s_openapi::api::core::v1::Secret;
+use capi_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
+use capi_runtime::registry::Registry;
+use capi_runtime::server::{RunningServer, Server};
+use capi_runtime_testenv::TestEnv;
+use kube::api::{Api, DeleteParams, PostParams};
+use rcgen::{
+    BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa,
+    KeyPair, KeyUsagePurpose,
+};
+
+/// The ExtensionConfig CRD as this workspace generates it.
+pub fn crd_file() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../golden/sdk/crd/runtime.cluster.x-k8s.io_extensionconfigs.yaml")
+}
+
+/// The control plane shared by the tests of one test binary. Panics with one line when the
+/// binaries are missing (run `cargo xtask testenv` or `cargo xtask test`).
+pub fn env(name: &str) -> &'static TestEnv {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    capi_runtime_testenv::shared(name, |b| b.crd(crd_file()))
+}
+
+/// A throwaway certificate authority.
+pub struct TestCa {
+    issuer: CertifiedIssuer<'static, KeyPair>,
+}
+
+/// A PEM certificate and key.
+pub struct Leaf {
+    pub cert_pem: String,
+    pub key_pem: String,
+}
+
+impl TestCa {
+    pub fn new(name: &str) -> TestCa {
+        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
+        params.distinguished_name.push(DnType::CommonName, name);
+        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
+        TestCa {
+            issuer: CertifiedIssuer::self_signed(params, KeyPair::generate().unwrap()).unwrap(),
+        }
+    }
+
+    pub fn pem(&self) -> String {
+        self.issuer.pem()
+    }
+
+    /// A serving certificate for localhost and 127.0.0.1.
+    pub fn serving(&self) -> Leaf {
+        let mut params =
+            CertificateParams::new(vec!["localhost".to_string(), "127.0.0.1".to_string()]).unwrap();
+        params
+            .distinguished_name
+            .push(DnType::CommonName, "localhost");
+        params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
+        let key = KeyPair::generate().unwrap();
+        let cert = params.signed_by(&key, &self.issuer).unwrap();
+        Leaf {
+            cert_pem: cert.pem(),
+            key_pem: key.serialize_pem(),
+        }
+    }
+
+    /// Writes a serving certificate as `tls.crt`/`tls.key` into a new temporary directory.
+    pub fn cert_dir(&self) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let leaf = self.serving();
+        std::fs::write(dir.path().join("tls.crt"), leaf.cert_pem).unwrap();
+        std::fs::write(dir.path().join("tls.key"), leaf.key_pem).unwrap();
+        dir
+    }
+}
+
+async fn allow(_: BeforeClusterCreateRequest) -> Result<BeforeClusterCreateResponse, String> {
+    Ok(BeforeClusterCreateResponse::success())
+}
+
+/// A real extension on loopback (HTTPS, certificate from `ca`) serving Discovery with one
+/// BeforeClusterCreate handler per name. Stop it with [`Extension::stop`].
+pub struct Extension {
+    server: Option<RunningServer>,
+    _certs: tempfile::TempDir,
+    pub url: String,
+}
+
+impl Extension {
+    pub async fn start(ca: &TestCa, handlers: &[&str]) -> Extension {
+        let certs = ca.cert_dir();
+        let mut builder = Server::builder()
+            .host("127.0.0.1".parse().unwrap())
+            .port(0)
+            .cert_dir(certs.path());
+        for name in handlers {
+            builder = builder.handle(BeforeClusterCreate, *name, allow).unwrap();
+        }
+        let server = builder.build().start().await.unwrap();
+        let url = format!("https://127.0.0.1:{}", server.local_addr().port());
+        Extension {
+            server: Some(server),
+            _certs: certs,
+            url,
+        }
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(s) = self.server.take() {
+            s.shutdown().await.unwrap();
+        }
+    }
+}
+
+/// An `https://` URL on loopback whose server closes every connection at once, so calls fail
+/// fast. The port stays bound for the whole test process (no other server can take it).
+pub fn unreachable_url() -> String {
+    static PORT: std::sync::OnceLock<u16> = std::sync::OnceLock::new();
+    let port = *PORT.get_or_init(|| {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                drop(stream);
+            }
+        });
+        port
+    });
+    format!("https://127.0.0.1:{port}")
+}
+
+/// A runtime client over a fresh registry.
+pub fn runtime_client() -> RuntimeClient {
+    RuntimeClient::builder(Arc::new(capi_runtime::hooks::catalog()), Registry::new())
+        .build()
+        .unwrap()
+}
+
+/// A runtime client whose registry is warmed up with nothing.
+pub fn ready_runtime_client() -> RuntimeClient {
+    let c = runtime_client();
+    c.warm_up([]).unwrap();
+    c
+}
+
+/// A v1beta2 ExtensionConfig reaching `url`, optionally trusting `ca`.
+pub fn config(name: &str, url: &str, ca: Option<&str>) -> ExtensionConfig {
+    let mut c = ExtensionConfig::default();
+    c.api_version = capi_runtime::api::runtime::v1beta2::API_VERSION.to_string();
+    c.kind = "ExtensionConfig".to_string();
+    c.metadata.name = Some(name.to_string());
+    c.spec.client_config.url = url.to_string();
+    if let Some(ca) = ca {
+        c.spec.client_config.ca_bundle = ByteString(ca.as_bytes().to_vec());
+    }
+    c.spec.namespace_selector = Some(LabelSelector::default());
+    c
+}
+
+/// Adds the CA-injection annotation naming `namespace/name`.
+pub fn inject_from(mut c: ExtensionConfig, namespace: &str, name: &str) -> ExtensionConfig {
+    c.metadata
+        .annotations
+        .get_or_insert_with(BTreeMap::new)
+        .insert(
+            INJECT_CA_FROM_SECRET_ANNOTATION.to_string(),
+            format!("{namespace}/{name}"),
+        );
+    c
+}
+
+/// Creates a Secret `namespace/name` whose `ca.crt` is `pem` (or without that key).
+pub async fn create_ca_secret(kube: &kube::Client, namespace: &str, name: &str, pem: Option<&str>) {
+    let mut s = Secret::default();
+    s.metadata.name = Some(name.to_string());
+    let mut data = BTreeMap::new();
+    match pem {
+        Some(p) => data.insert("ca.crt".to_string(), ByteString(p.as_bytes().to_vec())),
+        None => data.insert("other".to_string(), ByteString(b"x".to_vec())),
+    };
+    s.data = Some(data);
+    Api::<Secret>::namespaced(kube.clone(), namespace)
+        .create(&PostParams::default(), &s)
+        .await
+        .unwrap();
+}
+
+pub fn configs(kube: &kube::Client) -> Api<ExtensionConfig> {
+    Api::all(kube.clone())
+}
+
+pub async fn create(kube: &kube::Client, c: &ExtensionConfig) -> ExtensionConfig {
+    configs(kube)
+        .create(&PostParams::default(), c)
+        .await
+        .unwrap()
+}
+
+pub async fn get(kube: &kube::Client, name: &str) -> ExtensionConfig {
+    configs(kube).get(name).await.unwrap()
+}
+
+/// Deletes the ExtensionConfig and waits until it is gone.
+pub async fn delete(kube: &kube::Client, name: &str) {
+    let _ = configs(kube).delete(name, &DeleteParams::default()).await;
+    eventually(Duration::from_secs(30), || async {
+        configs(kube).get_opt(name).await.unwrap().is_none()
+    })
+    .await;
+}
+
+/// Polls `done` every 100 ms until it holds; panics after `limit`.
+pub async fn eventually<F, Fut>(limit: Duration, mut done: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = Instant::now() + limit;
+    loop {
+        if done().await {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "condition not met within {limit:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Names of the handlers in a registry, sorted.
+pub fn registered(client: &RuntimeClient) -> Vec<String> {
+    client
+        .registry()
+        .snapshot()
+        .iter()
+        .map(|r| r.name.clone())
+        .collect()
+}
+
+/// The handler names in an ExtensionConfig's status, in order.
+pub fn status_handlers(c: &ExtensionConfig) -> Vec<String> {
+    c.status.handlers.iter().map(|h| h.name.clone()).collect()
+}
+
+/// (type, status, reason) of each standard condition, in order.
+pub fn conditions_of(c: &ExtensionConfig) -> Vec<(String, String, String)> {
+    c.status
+        .conditions
+        .iter()
+        .map(|c| (c.type_.clone(), c.status.clone(), c.reason.clone()))
+        .collect()
+}
+
+/// (type, status) of each v1beta1 condition, in order.
+pub fn v1beta1_conditions_of(c: &ExtensionConfig) -> Vec<(String, String)> {
+    c.status
+        .deprecated
+        .as_ref()
+        .and_then(|d| d.v1beta1.as_ref())
+        .map(|v| {
+            v.conditions
+                .iter()
+                .map(|c| (c.r#type.clone(), c.status.clone()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A namespace for a test's Secrets.
+pub async fn namespace(kube: &kube::Client, name: &str) {
+    use capi_runtime::k8s_openapi::api::core::v1::Namespace;
+    let mut ns = Namespace::default();
+    ns.metadata.name = Some(name.to_string());
+    Api::<Namespace>::all(kube.clone())
+        .create(&PostParams::default(), &ns)
+        .await
+        .unwrap();
+}
