@@ -163,9 +163,11 @@ pub fn ready_runtime_client() -> RuntimeClient {
 
 /// A v1beta2 ExtensionConfig reaching `url`, optionally trusting `ca`.
 pub fn config(name: &str, url: &str, ca: Option<&str>) -> ExtensionConfig {
-    let mut c = ExtensionConfig::default();
-    c.api_version = capi_runtime::api::runtime::v1beta2::API_VERSION.to_string();
-    c.kind = "ExtensionConfig".to_string();
+    let mut c = ExtensionConfig {
+        api_version: capi_runtime::api::runtime::v1beta2::API_VERSION.to_string(),
+        kind: "ExtensionConfig".to_string(),
+        ..ExtensionConfig::default()
+    };
     c.metadata.name = Some(name.to_string());
     c.spec.client_config.url = url.to_string();
     if let Some(ca) = ca {
