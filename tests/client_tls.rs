@@ -94,6 +94,8 @@ fn client_with_identity(
     registry.warm_up(configs).unwrap();
     Client::builder(Arc::new(capi_runtime::hooks::catalog()), registry)
         .client_certificate(dir.join("tls.crt"), dir.join("tls.key"))
+        // Look at the files before every call, so each rotation is seen by the next call.
+        .client_certificate_check_interval(std::time::Duration::ZERO)
         .build()
         .unwrap()
 }

@@ -271,6 +271,7 @@ impl Client {
                 registration.handler_short_name(),
                 timeout,
             )
+            .await
             .map_err(|source| CallError::HttpClient {
                 handler: handler.to_string(),
                 hook: Box::new(gvh.clone()),

@@ -232,6 +232,7 @@ impl Client {
         }
         let (http, url) = self
             .endpoint(&config.spec.client_config, &gvh, "", DISCOVERY_TIMEOUT)
+            .await
             .map_err(|source| DiscoveryError::HttpClient {
                 config: config_name.clone(),
                 source,

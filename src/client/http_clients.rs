@@ -7,11 +7,16 @@
 //! drops those no registration uses any more. When the client certificate files change on
 //! disk, the new pair is loaded and every cached client is dropped, so that no kept-alive
 //! connection keeps using the old certificate.
+//!
+//! Change detection works as the HTTPS host's does for serving certificates: the files'
+//! contents are compared with the last ones read (whatever the file system's timestamp
+//! resolution), read on tokio's blocking pool and at most once per check interval (5 s by
+//! default), so no call ever waits on a blocking file-system call.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use super::tls::{ClientIdentity, TlsError, client_config};
 
@@ -25,26 +30,8 @@ pub(crate) struct IdentityFiles {
     pub(crate) key_file: PathBuf,
 }
 
-/// What is observed of a file to notice that it changed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct FileStamp {
-    len: u64,
-    modified: Option<SystemTime>,
-    inode: u64,
-}
-
-fn stamp(path: &PathBuf) -> Option<FileStamp> {
-    let meta = std::fs::metadata(path).ok()?;
-    #[cfg(unix)]
-    let inode = std::os::unix::fs::MetadataExt::ino(&meta);
-    #[cfg(not(unix))]
-    let inode = 0;
-    Some(FileStamp {
-        len: meta.len(),
-        modified: meta.modified().ok(),
-        inode,
-    })
-}
+/// How often, at most, the client certificate files are read to look for a change.
+pub(crate) const DEFAULT_IDENTITY_CHECK_INTERVAL: Duration = Duration::from_secs(5);
 
 struct Entry {
     ca_bundle: Vec<u8>,
@@ -59,25 +46,45 @@ struct State {
     /// Bumped on every certificate reload, so a client built with the previous certificate
     /// is not cached after the flush.
     generation: u64,
-    stamps: Option<(Option<FileStamp>, Option<FileStamp>)>,
+    /// The certificate and key files as last read (`None` for a file that could not be read).
+    seen: Option<FilePair>,
+    /// When the files were last read.
+    checked: Option<Instant>,
+}
+
+/// The certificate and key files' contents, `None` for one that cannot be read.
+type FilePair = (Option<Vec<u8>>, Option<Vec<u8>>);
+
+/// Both files' contents (blocking: call it on the blocking pool, or when building the client).
+fn read_pair(files: &IdentityFiles) -> FilePair {
+    (
+        std::fs::read(&files.cert_file).ok(),
+        std::fs::read(&files.key_file).ok(),
+    )
 }
 
 /// The cache of HTTP clients.
 pub(crate) struct HttpClients {
     identity_files: Option<IdentityFiles>,
+    check_interval: Duration,
     state: Mutex<State>,
 }
 
 impl HttpClients {
     /// A cache whose clients present the certificate in `identity_files`, loaded now.
-    pub(crate) fn new(identity_files: Option<IdentityFiles>) -> Result<Self, TlsError> {
+    pub(crate) fn new(
+        identity_files: Option<IdentityFiles>,
+        check_interval: Duration,
+    ) -> Result<Self, TlsError> {
         let mut state = State::default();
         if let Some(files) = &identity_files {
-            state.stamps = Some((stamp(&files.cert_file), stamp(&files.key_file)));
+            state.seen = Some(read_pair(files));
+            state.checked = Some(Instant::now());
             state.identity = Some(ClientIdentity::load(&files.cert_file, &files.key_file)?);
         }
         Ok(HttpClients {
             identity_files,
+            check_interval,
             state: Mutex::new(state),
         })
     }
@@ -87,20 +94,45 @@ impl HttpClients {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Reloads the client certificate when its files changed since the last look. Returns
-    /// true when a new certificate was loaded (and the cache flushed). A pair that does not
-    /// load keeps the previous certificate in use and is retried when the files change again.
-    pub(crate) fn refresh_identity(&self) -> bool {
-        let Some(files) = &self.identity_files else {
+    /// Reloads the client certificate when its files changed since the last look, looking at
+    /// most once per check interval. Returns true when a new certificate was loaded (and the
+    /// cache flushed). A pair that does not load keeps the previous certificate in use and is
+    /// retried when the files change again.
+    pub(crate) async fn refresh_identity(&self) -> bool {
+        let Some(files) = self.identity_files.clone() else {
             return false;
         };
-        let stamps = Some((stamp(&files.cert_file), stamp(&files.key_file)));
-        if self.lock().stamps == stamps {
+        {
+            let mut state = self.lock();
+            if state
+                .checked
+                .is_some_and(|at| at.elapsed() < self.check_interval)
+            {
+                return false;
+            }
+            state.checked = Some(Instant::now());
+        }
+        let reader = files.clone();
+        let Ok(seen) = tokio::task::spawn_blocking(move || read_pair(&reader)).await else {
+            return false;
+        };
+        if self.lock().seen.as_ref() == Some(&seen) {
             return false;
         }
-        let loaded = ClientIdentity::load(&files.cert_file, &files.key_file);
+        let loaded = match &seen {
+            (Some(cert), Some(key)) => {
+                ClientIdentity::from_pem(cert, key).map_err(|p| TlsError::ClientIdentity {
+                    cert_file: files.cert_file.clone(),
+                    key_file: files.key_file.clone(),
+                    what: p.what,
+                    error: p.error,
+                })
+            }
+            // Unreadable now: keep the previous pair and look again at the next change.
+            _ => ClientIdentity::load(&files.cert_file, &files.key_file),
+        };
         let mut state = self.lock();
-        state.stamps = stamps;
+        state.seen = Some(seen);
         match loaded {
             Ok(identity) => {
                 state.identity = Some(identity);
@@ -118,7 +150,6 @@ impl HttpClients {
 
     /// The client for `host` trusting `ca_bundle`, built on first use.
     pub(crate) fn get(&self, host: &str, ca_bundle: &[u8]) -> Result<reqwest::Client, TlsError> {
-        self.refresh_identity();
         let identity = {
             let mut state = self.lock();
             let now = Instant::now();

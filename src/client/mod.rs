@@ -73,6 +73,7 @@ pub struct ClientBuilder {
     catalog: Arc<Catalog>,
     registry: Registry,
     identity: Option<IdentityFiles>,
+    identity_check_interval: Duration,
     metrics: Metrics,
     max_response_bytes: usize,
     call_all_options: CallAllOptions,
@@ -90,6 +91,14 @@ impl ClientBuilder {
             cert_file: cert_file.into(),
             key_file: key_file.into(),
         });
+        self
+    }
+
+    /// How often, at most, the client certificate files are read to notice a rotation (5 s
+    /// by default; zero looks before every call). They are read on tokio's blocking pool, never
+    /// on the thread making the call.
+    pub fn client_certificate_check_interval(mut self, interval: Duration) -> Self {
+        self.identity_check_interval = interval;
         self
     }
 
@@ -121,7 +130,7 @@ impl ClientBuilder {
                 catalog: self.catalog,
                 pruned_at: AtomicU64::new(self.registry.generation()),
                 registry: self.registry,
-                http: HttpClients::new(self.identity)?,
+                http: HttpClients::new(self.identity, self.identity_check_interval)?,
                 metrics: self.metrics,
                 max_response_bytes: self.max_response_bytes,
                 call_all_options: self.call_all_options,
@@ -164,6 +173,7 @@ impl Client {
             catalog,
             registry,
             identity: None,
+            identity_check_interval: http_clients::DEFAULT_IDENTITY_CHECK_INTERVAL,
             metrics: Metrics::new(),
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             call_all_options: CallAllOptions::default(),
@@ -247,7 +257,7 @@ impl Client {
     }
 
     /// The HTTP client and full URL of a handler.
-    fn endpoint(
+    async fn endpoint(
         &self,
         config: &ClientConfig,
         gvh: &GroupVersionHook,
@@ -255,6 +265,7 @@ impl Client {
         timeout: Duration,
     ) -> Result<(reqwest::Client, ::url::Url), ClientConfigError> {
         self.prune_if_changed();
+        self.inner.http.refresh_identity().await;
         let base = urls::base_url(config)?;
         let http = self
             .inner

@@ -98,8 +98,8 @@ pub(crate) fn find_in_chain<'a, T: std::error::Error + 'static>(
 /// Why a client identity (certificate and key) could not be used.
 #[derive(Debug)]
 pub(crate) struct IdentityProblem {
-    what: &'static str,
-    error: Cause,
+    pub(crate) what: &'static str,
+    pub(crate) error: Cause,
 }
 
 /// Wraps an error of the step `what` into an [`IdentityProblem`].
