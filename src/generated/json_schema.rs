@@ -2989,7 +2989,7 @@ impl ::schemars::JsonSchema for crate::hooks::v1alpha1::common::PatchType {
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         assemble(
             generator,
-            r#"{"description":"How a patch in a response is encoded.","enum":["JSONPatch","JSONMergePatch"],"type":"string"}"#,
+            r#"{"description":"How a patch in a response is encoded.\n\nGo's `PatchType` is a plain string with two named values, so any string decodes: a value\nthis crate does not know arrives as `PatchType::Other` and the caller decides what to do\nwith it (Cluster API refuses it when it applies the patch).","enum":["JSONPatch","JSONMergePatch"],"type":"string"}"#,
             &[],
         )
     }
