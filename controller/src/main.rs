@@ -239,6 +239,9 @@ async fn run(flags: Flags) -> Result<(), String> {
     .await
     .map_err(|e| format!("failed to start the webhook server: {e}"))?;
     tracing::info!(addr = %webhooks.local_addr(), "serving webhooks");
+    if let Some(addr) = webhooks.health_addr() {
+        tracing::info!(addr = %addr, "serving probes");
+    }
 
     if flags.metrics_bind_addr != "0" {
         let addr: SocketAddr = flags
@@ -359,6 +362,7 @@ async fn run(flags: Flags) -> Result<(), String> {
 fn main() -> ExitCode {
     let _ = rustls::crypto::ring::default_provider().install_default();
     tracing_subscriber::fmt()
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
