@@ -122,6 +122,8 @@ pub fn build_site(root: &Path) -> Result<(), String> {
         "cargo doc (missing docs and broken links are errors)",
     )?;
     copy_dir(&root.join("target/doc"), &site.join("rustdoc"))?;
+    std::fs::write(site.join("rustdoc/index.html"), site::RUSTDOC_INDEX)
+        .map_err(|e| e.to_string())?;
 
     std::fs::write(site.join("index.html"), site::LANDING).map_err(|e| e.to_string())?;
     eprintln!(
@@ -292,10 +294,15 @@ fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
 
 fn run_tool(root: &Path, command: &mut Command, what: &str) -> Result<(), String> {
     eprintln!("xtask docs: {what}");
+    let started = Instant::now();
     let status = command
         .current_dir(root)
         .status()
         .map_err(|e| format!("cannot run {what}: {e}"))?;
+    eprintln!(
+        "xtask docs: {what}: {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
     if status.success() {
         Ok(())
     } else {

@@ -54,6 +54,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     )?;
     crate::isolation::run(&root, &cargo)?;
     crate::downstream::run(&root, &cargo)?;
+    crate::docs::test_step(&root)?; // the site (book, API reference, rustdoc) and its browser check
     eprintln!("xtask test: everything passed");
     Ok(())
 }

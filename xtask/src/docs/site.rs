@@ -59,6 +59,27 @@ fn schema_properties(yaml: &str, name: &str) -> Vec<String> {
         .collect()
 }
 
+/// `target/site/rustdoc/index.html`: rustdoc writes one directory per crate and no page above
+/// them, yet its help and settings pages link `./index.html`.
+pub const RUSTDOC_INDEX: &str = r#"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>capi-runtime: Rust API documentation</title>
+<style>body{font-family:sans-serif;max-width:40em;margin:3em auto;line-height:1.5}</style>
+</head>
+<body>
+<h1>Rust API documentation</h1>
+<ul>
+<li><a href="capi_runtime/index.html">capi_runtime</a>: hook types, catalog, registry, client, server, topology-mutation helpers</li>
+<li><a href="capi_runtime_derive/index.html">capi_runtime_derive</a>: <code>#[derive(Schema)]</code> and <code>#[derive(Hook)]</code></li>
+<li><a href="capi_runtime_codegen/index.html">capi_runtime_codegen</a>: the generator library</li>
+</ul>
+<p><a href="../index.html">All documentation</a></p>
+</body>
+</html>
+"#;
+
 /// Runs the browser check over the built site.
 pub fn check(root: &Path) -> Result<(), String> {
     let site = root.join("target/site");
