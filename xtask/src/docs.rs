@@ -8,7 +8,9 @@
 //!   missing docs and broken intra-doc links as errors.
 //! - `dist --version vX.Y.Z` builds the site, then writes `target/dist/`: the OpenAPI document
 //!   in YAML and JSON generated with that version, the CRD manifests, the example extension's
-//!   deployment manifests, the site as a tarball, and `SHA256SUMS` over all of them.
+//!   deployment manifests (`test-extension-components.yaml`), the manager's webhook and
+//!   conversion manifests (`manager/`), the site as a tarball, and `SHA256SUMS` over all of
+//!   them.
 //! - `site-check` serves `target/site/` on a loopback port the OS picks and checks it in
 //!   headless Chromium (`docs/site_check.mjs`): pages load without console errors or failed
 //!   requests, the reference shows every hook path of the document, and no internal link of
@@ -168,6 +170,7 @@ pub fn dist(args: &[String]) -> Result<(), String> {
         files.push(out);
     }
     let crd = dist.join("crd");
+    std::fs::create_dir_all(&crd).map_err(|e| e.to_string())?;
     run_tool(
         &root,
         Command::new(&cargo)
@@ -186,18 +189,20 @@ pub fn dist(args: &[String]) -> Result<(), String> {
     )?;
     files.extend(sorted_files(&crd)?);
 
-    // Deployment manifests: the example extension's, and the manager's once it has some.
-    for (dir, name) in [
-        (
-            "examples/test-extension/config",
-            "test-extension-components.yaml",
-        ),
-        ("controller/config", "manager-components.yaml"),
-    ] {
-        let dir = root.join(dir);
-        if dir.is_dir() {
-            let out = dist.join(name);
-            std::fs::write(&out, concat_manifests(&dir)?).map_err(|e| e.to_string())?;
+    // Deployment manifests: the example extension's as one components file; the manager's
+    // (webhook configurations, the CRD's conversion patch) as they are, once it has some.
+    let example = root.join("examples/test-extension/config");
+    let out = dist.join("test-extension-components.yaml");
+    std::fs::write(&out, concat_manifests(&example)?).map_err(|e| e.to_string())?;
+    files.push(out);
+    let manager = root.join("controller/config");
+    if manager.is_dir() {
+        for file in files_under(&manager)? {
+            let rel = file.strip_prefix(&manager).map_err(|e| e.to_string())?;
+            let out = dist.join("manager").join(rel);
+            std::fs::create_dir_all(out.parent().expect("a file has a parent"))
+                .map_err(|e| e.to_string())?;
+            std::fs::copy(&file, &out).map_err(|e| format!("{}: {e}", file.display()))?;
             files.push(out);
         }
     }
@@ -274,6 +279,24 @@ fn sorted_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
         .filter(|p| p.is_file())
         .collect();
     files.sort();
+    Ok(files)
+}
+
+/// Every file under `dir`, depth first, sorted by name.
+fn files_under(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    let mut files = Vec::new();
+    for path in entries {
+        if path.is_dir() {
+            files.extend(files_under(&path)?);
+        } else if path.is_file() {
+            files.push(path);
+        }
+    }
     Ok(files)
 }
 
