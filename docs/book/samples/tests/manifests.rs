@@ -1,0 +1,179 @@
+//! The deployment manifests the book includes are checked by a real kube-apiserver (the
+//! workspace's test control plane): every object of `examples/test-extension/config/` and the
+//! manager's webhook configurations (`controller/config/webhook/`) are applied with server-side
+//! apply in dry-run mode and strict field validation, and the CRD's conversion patch
+//! (`controller/config/crd/`) is applied to the installed CRD in dry-run mode. Namespaces are
+//! created for real first, since dry-run objects in a missing namespace are refused. The
+//! cert-manager kinds are served by a minimal stand-in CRD (`tests/manifests/`), named as such.
+//! A misspelt field is shown to be rejected, so the check can fail.
+
+use std::path::{Path, PathBuf};
+
+use capi_runtime_testenv::{TestEnv, shared};
+use kube::Client;
+use kube::api::{Api, DynamicObject, GroupVersionKind, Patch, PatchParams};
+use kube::core::params::ValidationDirective;
+use kube::discovery::{Scope, pinned_kind};
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
+}
+
+fn env() -> &'static TestEnv {
+    shared("book-manifests", |b| {
+        b.crd(root().join("golden/sdk/crd/runtime.cluster.x-k8s.io_extensionconfigs.yaml"))
+            .crd(
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("tests/manifests/cert-manager-standin-crds.yaml"),
+            )
+    })
+}
+
+/// The YAML documents of the files of `dir`, sorted by file name.
+fn documents(dir: &Path) -> Vec<(String, Value)> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no manifests in {}", dir.display());
+    let mut docs = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let parsed: Vec<Value> = serde_saphyr::from_multiple(&text).unwrap();
+        for doc in parsed.into_iter().filter(|d| !d.is_null()) {
+            docs.push((
+                file.file_name().unwrap().to_string_lossy().into_owned(),
+                doc,
+            ));
+        }
+    }
+    docs
+}
+
+/// Server-side applies `doc` (dry-run unless `for_real`), strictly validated.
+async fn apply(client: &Client, doc: &Value, for_real: bool) -> Result<(), kube::Error> {
+    let object: DynamicObject = serde_json::from_value(doc.clone()).unwrap();
+    let types = object
+        .types
+        .clone()
+        .expect("every manifest has apiVersion and kind");
+    let (group, version) = types
+        .api_version
+        .split_once('/')
+        .unwrap_or(("", types.api_version.as_str()));
+    let gvk = GroupVersionKind::gvk(group, version, &types.kind);
+    let (resource, capabilities) = pinned_kind(client, &gvk).await?;
+    let api: Api<DynamicObject> = match capabilities.scope {
+        Scope::Namespaced => Api::namespaced_with(
+            client.clone(),
+            object
+                .metadata
+                .namespace
+                .as_deref()
+                .expect("namespaced objects name their namespace"),
+            &resource,
+        ),
+        Scope::Cluster => Api::all_with(client.clone(), &resource),
+    };
+    let mut params = PatchParams::apply("book-manifests").validation(ValidationDirective::Strict);
+    if !for_real {
+        params = params.dry_run();
+    }
+    let name = object
+        .metadata
+        .name
+        .clone()
+        .expect("every manifest has a name");
+    api.patch(&name, &params, &Patch::Apply(doc))
+        .await
+        .map(|_| ())
+}
+
+async fn apply_all(client: &Client, docs: &[(String, Value)]) {
+    for (file, doc) in docs.iter().filter(|(_, d)| d["kind"] == "Namespace") {
+        apply(client, doc, true)
+            .await
+            .unwrap_or_else(|e| panic!("{file}: namespace: {e}"));
+    }
+    for (file, doc) in docs.iter().filter(|(_, d)| d["kind"] != "Namespace") {
+        apply(client, doc, false)
+            .await
+            .unwrap_or_else(|e| panic!("{file}: {} {}: {e}", doc["kind"], doc["metadata"]["name"]));
+    }
+}
+
+#[tokio::test]
+async fn the_example_extension_manifests_are_accepted_and_typos_are_not() {
+    let client = env().client().await.unwrap();
+    let docs = documents(&root().join("examples/test-extension/config"));
+    let kinds: Vec<&str> = docs
+        .iter()
+        .map(|(_, d)| d["kind"].as_str().unwrap())
+        .collect();
+    for kind in [
+        "Namespace",
+        "ServiceAccount",
+        "ConfigMap",
+        "Issuer",
+        "Certificate",
+        "Deployment",
+        "Service",
+        "ExtensionConfig",
+    ] {
+        assert!(kinds.contains(&kind), "no {kind} among {kinds:?}");
+    }
+    apply_all(&client, &docs).await;
+
+    // The same objects with one misspelt field each are refused.
+    for (kind, pointer, field) in [
+        ("Deployment", "/spec", "replica"),
+        ("Certificate", "/spec", "dnsName"),
+        ("ExtensionConfig", "/spec/clientConfig", "services"),
+    ] {
+        let (_, doc) = docs.iter().find(|(_, d)| d["kind"] == kind).unwrap();
+        let mut typo = doc.clone();
+        typo.pointer_mut(pointer)
+            .unwrap()
+            .as_object_mut()
+            .unwrap()
+            .insert(field.into(), Value::from(1));
+        let error = apply(&client, &typo, false).await.expect_err(kind);
+        assert!(error.to_string().contains(field), "{kind}: {error}");
+    }
+}
+
+#[tokio::test]
+async fn the_manager_webhook_and_conversion_manifests_are_accepted() {
+    let client = env().client().await.unwrap();
+    let webhooks = documents(&root().join("controller/config/webhook"));
+    assert!(
+        webhooks
+            .iter()
+            .any(|(_, d)| d["kind"] == "ValidatingWebhookConfiguration")
+    );
+    apply_all(&client, &webhooks).await;
+
+    let patch_file = root().join("controller/config/crd/webhook_in_extensionconfigs.yaml");
+    let patch: Value =
+        serde_saphyr::from_str(&std::fs::read_to_string(&patch_file).unwrap()).unwrap();
+    let crds: Api<k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition> =
+        Api::all(client.clone());
+    let params = PatchParams {
+        dry_run: true,
+        ..Default::default()
+    }
+    .validation(ValidationDirective::Strict);
+    let patched = crds
+        .patch(
+            "extensionconfigs.runtime.cluster.x-k8s.io",
+            &params,
+            &Patch::Merge(&patch),
+        )
+        .await
+        .unwrap();
+    let conversion = patched.spec.conversion.expect("conversion set");
+    assert_eq!(conversion.strategy, "Webhook");
+}
