@@ -35,6 +35,7 @@ const DOC_CRATES: &[&str] = &[
     "capi-runtime",
     "capi-runtime-derive",
     "capi-runtime-codegen",
+    "capi-runtime-controller",
 ];
 
 /// Dispatches `docs`, `dist` and `site-check`.
