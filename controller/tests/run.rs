@@ -1,0 +1,101 @@
+//! `capi_runtime_controller::run`, the function a kube-runtime program embeds, in-process
+//! against a real kube-apiserver: warm-up failure stops it with upstream's message; with
+//! `--watch-filter` only labelled ExtensionConfigs are reconciled; shutdown returns `Ok`.
+//! (Warm-up lists every ExtensionConfig, so the cases run in order in one test.)
+
+mod support;
+
+use std::time::Duration;
+
+use capi_runtime_controller::controller::WATCH_FILTER_LABEL;
+use capi_runtime_controller::{ControllerError, ControllerMetrics, Options, Reconciler};
+use support::*;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn run_warm_up_failure_watch_filter_and_shutdown() {
+    let env = env("controller-run");
+    let kube = env.client().await.unwrap();
+    let ca = TestCa::new("run-ca");
+
+    // An unreachable extension: warm-up times out and run() returns its error.
+    let broken = env.unique_name("broken");
+    create(&kube, &config(&broken, &unreachable_url(), Some(&ca.pem()))).await;
+    let result = capi_runtime_controller::run(
+        kube.clone(),
+        Reconciler::new(kube.clone(), runtime_client()),
+        Options::default().warm_up(Duration::from_millis(200), Duration::from_secs(1)),
+        ControllerMetrics::new(),
+        std::future::pending(),
+    )
+    .await;
+    match result {
+        Err(ControllerError::WarmUp(e)) => assert!(
+            e.0.starts_with(&format!(
+                "ExtensionConfig registry warmup timed out after 1s: failed to reconcile ExtensionConfig: failed to discover ExtensionConfig {broken}: "
+            )),
+            "{e}"
+        ),
+        other => panic!("expected a warm-up error, got {other:?}"),
+    }
+    delete(&kube, &broken).await;
+
+    // The watch filter: only labelled objects are reconciled.
+    let ext = Extension::start(&ca, &["first"]).await;
+    let runtime = runtime_client();
+    let metrics = ControllerMetrics::new();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(capi_runtime_controller::run(
+        kube.clone(),
+        Reconciler::new(kube.clone(), runtime.clone()),
+        Options::default().watch_filter("mine"),
+        metrics.clone(),
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    let label = |mut c: capi_runtime::api::runtime::v1beta2::ExtensionConfig| {
+        c.metadata.labels = Some([(WATCH_FILTER_LABEL.to_string(), "mine".to_string())].into());
+        c
+    };
+    // Warm-up lists every object, labelled or not: let it finish (on an empty cluster) first.
+    eventually(Duration::from_secs(30), || async { runtime.is_ready() }).await;
+    let first = env.unique_name("mine");
+    create(&kube, &label(config(&first, &ext.url, Some(&ca.pem())))).await;
+    let ignored = env.unique_name("other");
+    create(&kube, &config(&ignored, &ext.url, Some(&ca.pem()))).await;
+    let second = env.unique_name("mine");
+    create(&kube, &label(config(&second, &ext.url, Some(&ca.pem())))).await;
+    for name in [&first, &second] {
+        eventually(Duration::from_secs(30), || async {
+            capi_runtime_controller::conditions::get(&get(&kube, name).await, "Discovered")
+                .is_some_and(|d| d.status == "True")
+        })
+        .await;
+    }
+    // The unlabelled object, created before `second` (whose discovery took two reconciles at
+    // least a second apart), was never touched.
+    assert!(get(&kube, &ignored).await.status.conditions.is_empty());
+    assert_eq!(
+        registered(&runtime),
+        [format!("first.{first}"), format!("first.{second}")]
+    );
+    assert!(metrics.reconciles("success") >= 4);
+
+    // Deleting a watched object unregisters it.
+    delete(&kube, &first).await;
+    eventually(Duration::from_secs(20), || async {
+        registered(&runtime) == [format!("first.{second}")]
+    })
+    .await;
+
+    stop.send(()).unwrap();
+    let result = tokio::time::timeout(Duration::from_secs(20), running)
+        .await
+        .expect("run() returns after shutdown")
+        .unwrap();
+    assert!(result.is_ok(), "{result:?}");
+    for name in [&second, &ignored] {
+        delete(&kube, name).await;
+    }
+    ext.stop().await;
+}
