@@ -44,7 +44,13 @@ pub mod server;
 pub mod topology_mutation;
 mod generated;
 
+/// `#[derive(Schema)]` and `#[derive(Hook)]` for your own types (feature `derive`, on by
+/// default). This crate's own types always use them; the feature only decides whether they
+/// are part of the public API.
+#[cfg(feature = "derive")]
 pub use capi_runtime_derive::{Hook, Schema};
+#[cfg(not(feature = "derive"))]
+pub(crate) use capi_runtime_derive::{Hook, Schema};
 /// The k8s-openapi crate whose types (`ObjectMeta`, `LabelSelector`, ...) this crate's API
 /// uses. A binary still chooses its Kubernetes version with one of k8s-openapi's version
 /// features (see the README).
