@@ -355,3 +355,18 @@ async fn deep_nesting_is_refused() {
     let message = refused(GP, deep.as_bytes()).await;
     assert!(message.contains("exceeded max depth of 128"), "{message}");
 }
+
+#[tokio::test]
+async fn a_message_past_the_memory_budget_is_a_failure() {
+    // Not a Go rule: the body cap limits bytes, not what they decode into. 20 MiB of empty
+    // items would decode into millions of structs; the server refuses it with 200 + Failure
+    // once the decoder's budget is spent, without calling the handler.
+    let mut body = b"{\"items\":[".to_vec();
+    while body.len() < (20 << 20) - 8 {
+        body.extend_from_slice(b"{},");
+    }
+    body.extend_from_slice(b"{}]}");
+    let message = refused(GP, &body).await;
+    assert!(message.contains("memory budget"), "{message}");
+    assert!(message.contains(".items["), "{message}");
+}

@@ -53,6 +53,9 @@ fn template(i: usize) -> Value {
                     {"path": "/etc/containerd/config.d/registry.toml", "owner": "root:root", "permissions": "0644",
                      "content": "[plugins.\"io.containerd.grpc.v1.cri\".registry.mirrors.\"docker.io\"]\n  endpoint = [\"https://mirror.example.internal\"]\n"}
                 ],
+                "diskSetup": {"filesystems": [{"device": "/dev/disk/azure/scsi1/lun0", "filesystem": "ext4", "label": "etcd_disk", "extraOpts": ["-E", "lazy_itable_init=1,lazy_journal_init=1"]}],
+                              "partitions": [{"device": "/dev/disk/azure/scsi1/lun0", "layout": true, "overwrite": false, "tableType": "gpt"}]},
+                "mounts": [["LABEL=etcd_disk", "/var/lib/etcddisk"]],
                 "preKubeadmCommands": ["sysctl -w fs.inotify.max_user_watches=1048576", "systemctl restart containerd"],
                 "postKubeadmCommands": ["echo done"],
                 "users": [{"name": "capi", "sshAuthorizedKeys": ["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGx4b3Jk capi@example"], "sudo": "ALL=(ALL) NOPASSWD:ALL"}]
