@@ -1174,9 +1174,11 @@ impl<'de> SeqAccess<'de> for Seq<'_, 'de> {
         if self.index > 0 && self.de.input.get(start) == Some(&b']') {
             return Err(self.de.unexpected_char("looking for beginning of value"));
         }
-        self.de.charge(2 * std::mem::size_of::<T::Value>())?;
         let index = self.index;
         self.index += 1;
+        self.de
+            .charge(2 * std::mem::size_of::<T::Value>())
+            .map_err(|e| e.within(Seg::Index(index), start))?;
         seed.deserialize(&mut *self.de)
             .map(Some)
             .map_err(|e| e.within(Seg::Index(index), start))
