@@ -66,6 +66,92 @@ pub const fn hook_meta(
         .with_deprecated(deprecated)
 }
 
+/// What generated conversion code calls.
+pub mod conversion {
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+    use serde_json::Value;
+
+    pub use crate::conversion::ConversionError;
+    use crate::conversion::ConversionErrorKind;
+
+    /// The `apiVersion` of `object` after checking its kind, and that it and `to` are among
+    /// `known`.
+    pub fn source_version(
+        object: &Value,
+        kind: &'static str,
+        known: &'static [&'static str],
+        to: &str,
+    ) -> Result<String, ConversionError> {
+        let unknown = |api_version: &str| {
+            ConversionError::new(ConversionErrorKind::UnknownVersion {
+                api_version: api_version.to_string(),
+                known,
+            })
+        };
+        let Some(fields) = object.as_object() else {
+            return Err(ConversionError::new(ConversionErrorKind::Malformed(None)));
+        };
+        let got = fields
+            .get("kind")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        if got != kind {
+            return Err(ConversionError::new(ConversionErrorKind::WrongKind {
+                kind: got.to_string(),
+                expected: kind,
+            })
+            .at("kind"));
+        }
+        let Some(from) = fields.get("apiVersion").and_then(Value::as_str) else {
+            return Err(ConversionError::new(ConversionErrorKind::Malformed(None)).at("apiVersion"));
+        };
+        if !known.contains(&from) {
+            return Err(unknown(from).at("apiVersion"));
+        }
+        if !known.contains(&to) {
+            return Err(unknown(to));
+        }
+        Ok(from.to_string())
+    }
+
+    /// `object` as a `T`.
+    pub fn decode<T: DeserializeOwned>(object: &Value) -> Result<T, ConversionError> {
+        T::deserialize(object).map_err(|e| {
+            ConversionError::new(ConversionErrorKind::Malformed(Some(std::sync::Arc::new(e))))
+        })
+    }
+
+    /// `value` as JSON.
+    pub fn encode<T: Serialize>(value: &T) -> Result<Value, ConversionError> {
+        serde_json::to_value(value)
+            .map_err(|e| ConversionError::new(ConversionErrorKind::Encode(std::sync::Arc::new(e))))
+    }
+
+    /// Converts every element of a list, naming the index of a failed one.
+    pub fn list<'a, A: 'a, B, C: FromIterator<B>>(
+        items: impl IntoIterator<Item = &'a A>,
+        convert: impl Fn(&'a A) -> Result<B, ConversionError>,
+    ) -> Result<C, ConversionError> {
+        items
+            .into_iter()
+            .enumerate()
+            .map(|(i, a)| convert(a).map_err(|e| e.at_index(i)))
+            .collect()
+    }
+
+    /// Converts every value of a map, naming the key of a failed one.
+    pub fn map<'a, A: 'a, B, C: FromIterator<(String, B)>>(
+        entries: impl IntoIterator<Item = (&'a String, &'a A)>,
+        convert: impl Fn(&'a A) -> Result<B, ConversionError>,
+    ) -> Result<C, ConversionError> {
+        entries
+            .into_iter()
+            .map(|(k, a)| Ok((k.clone(), convert(a).map_err(|e| e.at_key(k))?)))
+            .collect()
+    }
+}
+
 #[cfg(feature = "kube")]
 pub use kube_core;
 

@@ -10,6 +10,7 @@ use std::any::{Any, TypeId, type_name};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
+use crate::conversion::ConversionError;
 use crate::hook::{Hook, HookMeta};
 use crate::schema::{HookInfo, HookSchema};
 use crate::wire::{self, DecodeError};
@@ -224,7 +225,8 @@ impl HookDescriptor {
 }
 
 /// Why a registration, lookup or conversion failed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum CatalogError {
     /// Group or version is empty.
     #[error("hook {hook} has an empty group or version")]
@@ -259,9 +261,20 @@ pub enum CatalogError {
         /// The target type.
         to: &'static str,
     },
+    /// The registered conversion refused the value.
+    #[error("converting {from} to {to}")]
+    Conversion {
+        /// The source type.
+        from: &'static str,
+        /// The target type.
+        to: &'static str,
+        /// Where and why it failed.
+        #[source]
+        source: ConversionError,
+    },
 }
 
-type Converter = Box<dyn Fn(&dyn Any) -> Box<dyn Any> + Send + Sync>;
+type Converter = Box<dyn Fn(&dyn Any) -> Result<Box<dyn Any>, ConversionError> + Send + Sync>;
 
 /// The registry of hooks and of conversions between hook versions.
 #[derive(Default)]
@@ -406,13 +419,17 @@ impl Catalog {
     }
 
     /// Registers a conversion from `A` to `B` (for example a request of one hook version to the
-    /// same hook's request in another version). A later registration replaces an earlier one.
-    pub fn add_conversion<A: 'static, B: 'static>(&mut self, convert: fn(&A) -> B) -> &mut Self {
+    /// same hook's request in another version), such as a generated `B::try_from`. A later
+    /// registration replaces an earlier one.
+    pub fn add_conversion<A: 'static, B: 'static>(
+        &mut self,
+        convert: fn(&A) -> Result<B, ConversionError>,
+    ) -> &mut Self {
         self.conversions.insert(
             (TypeId::of::<A>(), TypeId::of::<B>()),
             Box::new(move |a: &dyn Any| {
                 let a = a.downcast_ref::<A>().expect("keyed by the source type");
-                Box::new(convert(a)) as Box<dyn Any>
+                convert(a).map(|b| Box::new(b) as Box<dyn Any>)
             }),
         );
         self
@@ -424,8 +441,14 @@ impl Catalog {
     }
 
     /// Converts a type-erased value of type `from` with the registered conversion to `to`;
-    /// `None` when there is none (or `value` is not a `from`).
-    pub fn convert_any(&self, value: &dyn Any, from: TypeId, to: TypeId) -> Option<Box<dyn Any>> {
+    /// `None` when there is none (or `value` is not a `from`), `Some(Err(..))` when the
+    /// conversion refused the value.
+    pub fn convert_any(
+        &self,
+        value: &dyn Any,
+        from: TypeId,
+        to: TypeId,
+    ) -> Option<Result<Box<dyn Any>, ConversionError>> {
         if value.type_id() != from {
             return None;
         }
@@ -441,6 +464,11 @@ impl Catalog {
                 from: type_name::<A>(),
                 to: type_name::<B>(),
             })?;
-        Ok(*f(a).downcast::<B>().expect("keyed by the target type"))
+        let b = f(a).map_err(|source| CatalogError::Conversion {
+            from: type_name::<A>(),
+            to: type_name::<B>(),
+            source,
+        })?;
+        Ok(*b.downcast::<B>().expect("keyed by the target type"))
     }
 }

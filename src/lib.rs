@@ -22,6 +22,7 @@ pub mod __private;
 pub mod schema;
 pub mod hook;
 pub mod object;
+pub mod conversion;
 pub mod api;
 pub mod hooks;
 pub mod catalog;

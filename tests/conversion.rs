@@ -15,7 +15,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use capi_runtime::api::core::v1beta2::Condition as LegacyCondition;
-use capi_runtime::api::runtime::{v1alpha1, v1beta2};
+use capi_runtime::api::runtime::{convert_extension_config, v1alpha1, v1beta2};
+use capi_runtime::conversion::{ConversionError, ConversionErrorKind};
 use k8s_openapi::ByteString;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
 use k8s_openapi::jiff::Timestamp;
@@ -23,12 +24,33 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use support::test_hooks;
 
+/// The typed conversion to the hub; every example also goes through the JSON function a
+/// ConversionReview handler calls ([`through_json`]), which must agree.
 fn up(x: &v1alpha1::ExtensionConfig) -> v1beta2::ExtensionConfig {
-    v1beta2::ExtensionConfig::from(x)
+    let hub = v1beta2::ExtensionConfig::try_from(x).unwrap();
+    through_json(x, v1alpha1::API_VERSION, v1beta2::API_VERSION, &hub);
+    hub
 }
 
+/// The typed conversion from the hub, checked against the JSON function as [`up`] is.
 fn down(x: &v1beta2::ExtensionConfig) -> v1alpha1::ExtensionConfig {
-    v1alpha1::ExtensionConfig::from(x)
+    let spoke = v1alpha1::ExtensionConfig::try_from(x).unwrap();
+    through_json(x, v1beta2::API_VERSION, v1alpha1::API_VERSION, &spoke);
+    spoke
+}
+
+/// Asserts that `convert_extension_config` turns `x` (as JSON of version `from`) into exactly
+/// the JSON of `typed`, the typed conversion's result, with its type meta set to `to`.
+fn through_json<A: serde::Serialize, B: serde::Serialize>(x: &A, from: &str, to: &str, typed: &B) {
+    let tagged = |value: Value, api_version: &str| {
+        let mut value = value;
+        value["apiVersion"] = json!(api_version);
+        value["kind"] = json!("ExtensionConfig");
+        value
+    };
+    let object = tagged(serde_json::to_value(x).unwrap(), from);
+    let converted = convert_extension_config(object, to).unwrap();
+    assert_eq!(converted, tagged(serde_json::to_value(typed).unwrap(), to));
 }
 
 fn time(seconds: i64) -> metav1::Time {
@@ -545,6 +567,184 @@ fn a_full_object_converts_on_the_wire() {
     let hub = up(&alpha);
     assert_eq!(serde_json::to_value(&hub).unwrap(), beta_json);
     assert_eq!(serde_json::to_value(down(&hub)).unwrap(), alpha_json);
+}
+
+/// The whole-object example through the JSON function, both ways, as a ConversionReview
+/// handler calls it.
+#[test]
+fn the_json_function_converts_both_ways_through_the_hub() {
+    let alpha = json!({
+        "apiVersion": "runtime.cluster.x-k8s.io/v1alpha1",
+        "kind": "ExtensionConfig",
+        "metadata": {"name": "ext"},
+        "spec": {"clientConfig": {"url": "https://ext.example.com", "service": null}},
+        "status": {"handlers": [{
+            "name": "h.ext",
+            "requestHook": {"apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1", "hook": "BeforeClusterCreate"}
+        }]}
+    });
+    let beta = convert_extension_config(alpha, v1beta2::API_VERSION).unwrap();
+    assert_eq!(
+        beta,
+        json!({
+            "apiVersion": "runtime.cluster.x-k8s.io/v1beta2",
+            "kind": "ExtensionConfig",
+            "metadata": {"name": "ext"},
+            "spec": {"clientConfig": {"url": "https://ext.example.com"}},
+            "status": {"handlers": [{
+                "name": "h.ext",
+                "requestHook": {"apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1", "hook": "BeforeClusterCreate"}
+            }]}
+        })
+    );
+    let back = convert_extension_config(beta, v1alpha1::API_VERSION).unwrap();
+    assert_eq!(back["apiVersion"], v1alpha1::API_VERSION);
+    assert_eq!(
+        back["spec"]["clientConfig"],
+        json!({"url": "https://ext.example.com"})
+    );
+    // timeoutSeconds 0 and failurePolicy "" have no v1alpha1 form: they are left out.
+    assert_eq!(
+        back["status"]["handlers"][0],
+        json!({
+            "name": "h.ext",
+            "requestHook": {"apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1", "hook": "BeforeClusterCreate"}
+        })
+    );
+}
+
+/// An object already in the version asked for comes back as it is (unknown fields too).
+#[test]
+fn the_json_function_returns_an_object_in_the_target_version_unchanged() {
+    let object = json!({
+        "apiVersion": "runtime.cluster.x-k8s.io/v1beta2",
+        "kind": "ExtensionConfig",
+        "spec": {"clientConfig": {"url": "https://x"}},
+        "extra": true
+    });
+    let same = convert_extension_config(object.clone(), v1beta2::API_VERSION).unwrap();
+    assert_eq!(same, object);
+}
+
+#[test]
+fn the_json_function_refuses_unknown_api_versions() {
+    let object = |api_version: &str| json!({"apiVersion": api_version, "kind": "ExtensionConfig", "spec": {}});
+    let err = convert_extension_config(
+        object("runtime.cluster.x-k8s.io/v1alpha3"),
+        v1beta2::API_VERSION,
+    )
+    .unwrap_err();
+    assert_eq!(err.path(), "apiVersion");
+    assert!(
+        matches!(err.kind(), ConversionErrorKind::UnknownVersion { api_version, known }
+            if api_version == "runtime.cluster.x-k8s.io/v1alpha3" && known.len() == 2),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "apiVersion: unknown apiVersion \"runtime.cluster.x-k8s.io/v1alpha3\" (known: \
+         runtime.cluster.x-k8s.io/v1alpha1, runtime.cluster.x-k8s.io/v1beta2)"
+    );
+    // An unknown target version, for an object that is fine.
+    let err =
+        convert_extension_config(object(v1alpha1::API_VERSION), "runtime.cluster.x-k8s.io/v2")
+            .unwrap_err();
+    assert_eq!(err.path(), "");
+    assert!(
+        matches!(err.kind(), ConversionErrorKind::UnknownVersion { api_version, .. }
+            if api_version == "runtime.cluster.x-k8s.io/v2"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_json_function_refuses_malformed_objects_and_other_kinds() {
+    use std::error::Error as _;
+    // Not an object.
+    let err =
+        convert_extension_config(json!(["ExtensionConfig"]), v1beta2::API_VERSION).unwrap_err();
+    assert!(
+        matches!(err.kind(), ConversionErrorKind::Malformed(None)),
+        "{err}"
+    );
+    // Another kind.
+    let err = convert_extension_config(
+        json!({"apiVersion": v1alpha1::API_VERSION, "kind": "Cluster"}),
+        v1beta2::API_VERSION,
+    )
+    .unwrap_err();
+    assert_eq!(err.path(), "kind");
+    assert!(
+        matches!(err.kind(), ConversionErrorKind::WrongKind { kind, expected: "ExtensionConfig" } if kind == "Cluster"),
+        "{err}"
+    );
+    // No apiVersion.
+    let err = convert_extension_config(json!({"kind": "ExtensionConfig"}), v1beta2::API_VERSION)
+        .unwrap_err();
+    assert_eq!(err.path(), "apiVersion");
+    assert!(
+        matches!(err.kind(), ConversionErrorKind::Malformed(None)),
+        "{err}"
+    );
+    // A field of the wrong type: the decoder's error is the source.
+    for (from, to) in [
+        (v1alpha1::API_VERSION, v1beta2::API_VERSION),
+        (v1beta2::API_VERSION, v1alpha1::API_VERSION),
+        (v1beta2::API_VERSION, v1beta2::API_VERSION),
+    ] {
+        let object =
+            json!({"apiVersion": from, "kind": "ExtensionConfig", "spec": "not an object"});
+        let err = convert_extension_config(object, to).unwrap_err();
+        assert!(
+            matches!(err.kind(), ConversionErrorKind::Malformed(Some(_))),
+            "{err}"
+        );
+        let source = err.source().expect("the decoder's error");
+        assert!(source.to_string().contains("invalid type"), "{source}");
+    }
+}
+
+/// Paths are built from the inside out, in JSON names, as apimachinery renders them.
+#[test]
+fn conversion_error_paths_name_the_field() {
+    let err = ConversionError::invalid("no counterpart")
+        .at("name")
+        .at_index(2)
+        .at("handlers")
+        .at("status");
+    assert_eq!(err.path(), "status.handlers[2].name");
+    assert_eq!(err.to_string(), "status.handlers[2].name: no counterpart");
+    let err = ConversionError::invalid("bad").at_key("k").at("settings");
+    assert_eq!(err.path(), "settings[k]");
+    assert_eq!(ConversionError::invalid("bad").to_string(), "bad");
+}
+
+/// A catalog conversion that refuses its input is an error of the catalog, with the
+/// conversion's error as its source.
+#[test]
+fn a_failing_catalog_conversion_is_an_error() {
+    use capi_runtime::catalog::CatalogError;
+    use std::error::Error as _;
+    let mut catalog = capi_runtime::Catalog::new();
+    catalog.add_conversion(
+        |_: &v1alpha1::ExtensionConfig| -> Result<v1beta2::ExtensionConfig, _> {
+            Err(ConversionError::invalid("refused").at("spec"))
+        },
+    );
+    let err = catalog
+        .convert::<_, v1beta2::ExtensionConfig>(&v1alpha1::ExtensionConfig::default())
+        .unwrap_err();
+    assert!(
+        matches!(&err, CatalogError::Conversion { source, .. } if source.path() == "spec"),
+        "{err}"
+    );
+    assert_eq!(err.source().unwrap().to_string(), "spec: refused");
+    let any = catalog.convert_any(
+        &v1alpha1::ExtensionConfig::default(),
+        std::any::TypeId::of::<v1alpha1::ExtensionConfig>(),
+        std::any::TypeId::of::<v1beta2::ExtensionConfig>(),
+    );
+    assert!(matches!(any, Some(Err(_))));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1106,18 +1306,18 @@ mod test_hook_conversions {
                 second,
                 first,
             };
-            let new = a2::FakeRequest::from(&old);
+            let new = a2::FakeRequest::try_from(&old).unwrap();
             prop_assert_eq!(&new.settings, &old.settings);
             prop_assert_eq!(&new.cluster, &old.cluster);
             prop_assert_eq!((&new.second, new.first), (&old.second, old.first));
-            prop_assert_eq!(a1::FakeRequest::from(&new), old.clone());
+            prop_assert_eq!(a1::FakeRequest::try_from(&new).unwrap(), old.clone());
             // With type meta set, only type meta is lost.
             let mut typed = old.clone();
             typed.api_version = "test.runtime.cluster.x-k8s.io/v1alpha1".into();
             typed.kind = "FakeRequest".into();
-            let new = a2::FakeRequest::from(&typed);
+            let new = a2::FakeRequest::try_from(&typed).unwrap();
             prop_assert_eq!((new.api_version.as_str(), new.kind.as_str()), ("", ""));
-            prop_assert_eq!(a1::FakeRequest::from(&new), old);
+            prop_assert_eq!(a1::FakeRequest::try_from(&new).unwrap(), old);
         }
 
         #[test]
@@ -1130,12 +1330,12 @@ mod test_hook_conversions {
                 second,
                 first,
             };
-            let new = a2::FakeResponse::from(&old);
+            let new = a2::FakeResponse::try_from(&old).unwrap();
             prop_assert_eq!(
                 (new.status, &new.message, &new.second, new.first),
                 (old.status, &old.message, &old.second, old.first)
             );
-            prop_assert_eq!(a1::FakeResponse::from(&new), old.clone());
+            prop_assert_eq!(a1::FakeResponse::try_from(&new).unwrap(), old.clone());
             // Through the catalog, which registers the same functions.
             let catalog = test_hooks::catalog();
             let via: a2::FakeResponse = catalog.convert(&old).unwrap();
@@ -1148,14 +1348,14 @@ mod test_hook_conversions {
     fn upstream_examples() {
         let mut request = a2::FakeRequest::default();
         request.cluster.metadata.name = Some("test".into());
-        let down = a1::FakeRequest::from(&request);
+        let down = a1::FakeRequest::try_from(&request).unwrap();
         assert_eq!(down.cluster.metadata.name.as_deref(), Some("test"));
         let response = a1::FakeResponse {
             first: 1,
             second: "foo".into(),
             ..Default::default()
         };
-        let up = a2::FakeResponse::from(&response);
+        let up = a2::FakeResponse::try_from(&response).unwrap();
         assert_eq!((up.first, up.second.as_str()), (1, "foo"));
         assert_eq!(
             serde_json::to_value(&up).unwrap(),

@@ -285,12 +285,11 @@ impl Client {
         let outgoing = outgoing_request::<H>(registration, request);
         let body = match peer {
             None => serde_json::to_vec(&outgoing).map_err(cause),
-            Some(peer) => {
-                let down = catalog
-                    .convert_any(&outgoing, TypeId::of::<H::Request>(), peer.request_type())
-                    .expect("the conversion was checked above");
-                peer.encode_request(&*down).map_err(message)
-            }
+            Some(peer) => catalog
+                .convert_any(&outgoing, TypeId::of::<H::Request>(), peer.request_type())
+                .expect("the conversion was checked above")
+                .map_err(cause)
+                .and_then(|down| peer.encode_request(&*down).map_err(message)),
         }
         .map_err(|e| exchange_error(ExchangeError::Encode(e)))?;
         // Decodes the body in the handler's version and converts it up to the caller's.
@@ -305,7 +304,8 @@ impl Client {
                     peer.response_type(),
                     TypeId::of::<H::Response>(),
                 )
-                .expect("the conversion was checked above");
+                .expect("the conversion was checked above")
+                .map_err(|e| DecodeError::new(format!("converting the response: {e}")))?;
             let up = up
                 .downcast::<H::Response>()
                 .map_err(|_| DecodeError::new("the response conversion produced another type"))?;

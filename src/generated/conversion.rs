@@ -12,13 +12,14 @@
 fn is_zero<T: ::core::default::Default + ::core::cmp::PartialEq>(v: &T) -> bool {
     *v == T::default()
 }
-impl ::core::convert::From<
+impl ::core::convert::TryFrom<
     &crate::api::runtime::v1alpha1::extension_config::ExtensionConfig,
 > for crate::api::runtime::v1beta2::extension_config::ExtensionConfig {
-    fn from(
+    type Error = crate::conversion::ConversionError;
+    fn try_from(
         src: &crate::api::runtime::v1alpha1::extension_config::ExtensionConfig,
-    ) -> Self {
-        Self {
+    ) -> ::core::result::Result<Self, crate::conversion::ConversionError> {
+        ::core::result::Result::Ok(Self {
             api_version: if src.api_version.is_empty() {
                 String::new()
             } else {
@@ -30,22 +31,25 @@ impl ::core::convert::From<
                 "ExtensionConfig".to_string()
             },
             metadata: src.metadata.clone(),
-            spec: crate::api::runtime::v1beta2::extension_config::ExtensionConfigSpec::from(
-                &src.spec,
-            ),
-            status: crate::api::runtime::v1beta2::extension_config::ExtensionConfigStatus::from(
-                &src.status,
-            ),
-        }
+            spec: crate::api::runtime::v1beta2::extension_config::ExtensionConfigSpec::try_from(
+                    &src.spec,
+                )
+                .map_err(|e| e.at("spec"))?,
+            status: crate::api::runtime::v1beta2::extension_config::ExtensionConfigStatus::try_from(
+                    &src.status,
+                )
+                .map_err(|e| e.at("status"))?,
+        })
     }
 }
-impl ::core::convert::From<
+impl ::core::convert::TryFrom<
     &crate::api::runtime::v1beta2::extension_config::ExtensionConfig,
 > for crate::api::runtime::v1alpha1::extension_config::ExtensionConfig {
-    fn from(
+    type Error = crate::conversion::ConversionError;
+    fn try_from(
         src: &crate::api::runtime::v1beta2::extension_config::ExtensionConfig,
-    ) -> Self {
-        Self {
+    ) -> ::core::result::Result<Self, crate::conversion::ConversionError> {
+        ::core::result::Result::Ok(Self {
             api_version: if src.api_version.is_empty() {
                 String::new()
             } else {
@@ -57,115 +61,127 @@ impl ::core::convert::From<
                 "ExtensionConfig".to_string()
             },
             metadata: src.metadata.clone(),
-            spec: crate::api::runtime::v1alpha1::extension_config::ExtensionConfigSpec::from(
-                &src.spec,
-            ),
-            status: crate::api::runtime::v1alpha1::extension_config::ExtensionConfigStatus::from(
-                &src.status,
-            ),
-        }
+            spec: crate::api::runtime::v1alpha1::extension_config::ExtensionConfigSpec::try_from(
+                    &src.spec,
+                )
+                .map_err(|e| e.at("spec"))?,
+            status: crate::api::runtime::v1alpha1::extension_config::ExtensionConfigStatus::try_from(
+                    &src.status,
+                )
+                .map_err(|e| e.at("status"))?,
+        })
     }
 }
-impl ::core::convert::From<
+impl ::core::convert::TryFrom<
     &crate::api::runtime::v1alpha1::extension_config::ExtensionConfigStatus,
 > for crate::api::runtime::v1beta2::extension_config::ExtensionConfigStatus {
-    fn from(
+    type Error = crate::conversion::ConversionError;
+    fn try_from(
         src: &crate::api::runtime::v1alpha1::extension_config::ExtensionConfigStatus,
-    ) -> Self {
+    ) -> ::core::result::Result<Self, crate::conversion::ConversionError> {
         let mut out = Self {
-            handlers: src
-                .handlers
-                .iter()
-                .map(
-                    crate::api::runtime::v1beta2::extension_config::ExtensionHandler::from,
+            handlers: crate::__private::conversion::list(
+                    src.handlers.iter(),
+                    crate::api::runtime::v1beta2::extension_config::ExtensionHandler::try_from,
                 )
-                .collect(),
+                .map_err(|e| e.at("handlers"))?,
             ..::core::default::Default::default()
         };
-        crate::api::runtime::v1alpha1::conversion::status_to_hub(src, &mut out);
-        out
+        crate::api::runtime::v1alpha1::conversion::status_to_hub(src, &mut out)?;
+        ::core::result::Result::Ok(out)
     }
 }
-impl ::core::convert::From<
+impl ::core::convert::TryFrom<
     &crate::api::runtime::v1beta2::extension_config::ExtensionConfigStatus,
 > for crate::api::runtime::v1alpha1::extension_config::ExtensionConfigStatus {
-    fn from(
+    type Error = crate::conversion::ConversionError;
+    fn try_from(
         src: &crate::api::runtime::v1beta2::extension_config::ExtensionConfigStatus,
-    ) -> Self {
+    ) -> ::core::result::Result<Self, crate::conversion::ConversionError> {
         let mut out = Self {
-            handlers: src
-                .handlers
-                .iter()
-                .map(
-                    crate::api::runtime::v1alpha1::extension_config::ExtensionHandler::from,
+            handlers: crate::__private::conversion::list(
+                    src.handlers.iter(),
+                    crate::api::runtime::v1alpha1::extension_config::ExtensionHandler::try_from,
                 )
-                .collect(),
+                .map_err(|e| e.at("handlers"))?,
             ..::core::default::Default::default()
         };
-        crate::api::runtime::v1alpha1::conversion::status_from_hub(src, &mut out);
-        out
+        crate::api::runtime::v1alpha1::conversion::status_from_hub(src, &mut out)?;
+        ::core::result::Result::Ok(out)
     }
 }
-impl ::core::convert::From<
+impl ::core::convert::TryFrom<
     &crate::api::runtime::v1alpha1::extension_config::ExtensionConfigSpec,
 > for crate::api::runtime::v1beta2::extension_config::ExtensionConfigSpec {
-    fn from(
+    type Error = crate::conversion::ConversionError;
+    fn try_from(
         src: &crate::api::runtime::v1alpha1::extension_config::ExtensionConfigSpec,
-    ) -> Self {
-        Self {
-            client_config: crate::api::runtime::v1beta2::extension_config::ClientConfig::from(
-                &src.client_config,
-            ),
+    ) -> ::core::result::Result<Self, crate::conversion::ConversionError> {
+        ::core::result::Result::Ok(Self {
+            client_config: crate::api::runtime::v1beta2::extension_config::ClientConfig::try_from(
+                    &src.client_config,
+                )
+                .map_err(|e| e.at("clientConfig"))?,
             namespace_selector: src.namespace_selector.clone(),
             settings: src.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-        }
+        })
     }
 }
-impl ::core::convert::From<
+impl ::core::convert::TryFrom<
     &crate::api::runtime::v1beta2::extension_config::ExtensionConfigSpec,
 > for crate::api::runtime::v1alpha1::extension_config::ExtensionConfigSpec {
-    fn from(
+    type Error = crate::conversion::ConversionError;
+    fn try_from(
         src: &crate::api::runtime::v1beta2::extension_config::ExtensionConfigSpec,
-    ) -> Self {
-        Self {
-            client_config: crate::api::runtime::v1alpha1::extension_config::ClientConfig::from(
-                &src.client_config,
-            ),
+    ) -> ::core::result::Result<Self, crate::conversion::ConversionError> {
+        ::core::result::Result::Ok(Self {
+            client_config: crate::api::runtime::v1alpha1::extension_config::ClientConfig::try_from(
+                    &src.client_config,
+                )
+                .map_err(|e| e.at("clientConfig"))?,
             namespace_selector: src.namespace_selector.clone(),
             settings: src.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-        }
+        })
     }
 }
-impl ::core::convert::From<
+impl ::core::convert::TryFrom<
     &crate::api::runtime::v1alpha1::extension_config::ExtensionHandler,
 > for crate::api::runtime::v1beta2::extension_config::ExtensionHandler {
-    fn from(
+    type Error = crate::conversion::ConversionError;
+    fn try_from(
         src: &crate::api::runtime::v1alpha1::extension_config::ExtensionHandler,
-    ) -> Self {
-        Self {
+    ) -> ::core::result::Result<Self, crate::conversion::ConversionError> {
+        ::core::result::Result::Ok(Self {
             name: src.name.clone(),
-            request_hook: crate::api::runtime::v1beta2::extension_config::GroupVersionHook::from(
-                &src.request_hook,
-            ),
+            request_hook: crate::api::runtime::v1beta2::extension_config::GroupVersionHook::try_from(
+                    &src.request_hook,
+                )
+                .map_err(|e| e.at("requestHook"))?,
             timeout_seconds: src.timeout_seconds.unwrap_or_default(),
             failure_policy: src
                 .failure_policy
                 .as_ref()
-                .map(crate::api::runtime::v1beta2::extension_config::FailurePolicy::from),
-        }
+                .map(
+                    crate::api::runtime::v1beta2::extension_config::FailurePolicy::try_from,
+                )
+                .transpose()
+                .map_err(|e| e.at("failurePolicy"))?,
+        })
     }
 }
-impl ::core::convert::From<
+impl ::core::convert::TryFrom<
     &crate::api::runtime::v1beta2::extension_config::ExtensionHandler,
 > for crate::api::runtime::v1alpha1::extension_config::ExtensionHandler {
-    fn from(
+    type Error = crate::conversion::ConversionError;
+    fn try_from(
         src: &crate::api::runtime::v1beta2::extension_config::ExtensionHandler,
-    ) -> Self {
-        Self {
+    ) -> ::core::result::Result<Self, crate::conversion::ConversionError> {
+        ::core::result::Result::Ok(Self {
             name: src.name.clone(),
-            request_hook: crate::api::runtime::v1alpha1::extension_config::GroupVersionHook::from(
-                &src.request_hook,
-            ),
+            request_hook: crate::api::runtime::v1alpha1::extension_config::GroupVersionHook::try_from(
+                    &src.request_hook,
+                )
+                .map_err(|e| e.at("requestHook"))?,
             timeout_seconds: if is_zero(&src.timeout_seconds) {
                 None
             } else {
@@ -175,129 +191,193 @@ impl ::core::convert::From<
                 .failure_policy
                 .as_ref()
                 .map(
-                    crate::api::runtime::v1alpha1::extension_config::FailurePolicy::from,
-                ),
-        }
+                    crate::api::runtime::v1alpha1::extension_config::FailurePolicy::try_from,
+                )
+                .transpose()
+                .map_err(|e| e.at("failurePolicy"))?,
+        })
     }
 }
-impl ::core::convert::From<
+impl ::core::convert::TryFrom<
     &crate::api::runtime::v1alpha1::extension_config::ClientConfig,
 > for crate::api::runtime::v1beta2::extension_config::ClientConfig {
-    fn from(
+    type Error = crate::conversion::ConversionError;
+    fn try_from(
         src: &crate::api::runtime::v1alpha1::extension_config::ClientConfig,
-    ) -> Self {
-        Self {
+    ) -> ::core::result::Result<Self, crate::conversion::ConversionError> {
+        ::core::result::Result::Ok(Self {
             url: src.url.clone().unwrap_or_default(),
             service: src
                 .service
                 .as_ref()
                 .map(
-                    crate::api::runtime::v1beta2::extension_config::ServiceReference::from,
+                    crate::api::runtime::v1beta2::extension_config::ServiceReference::try_from,
                 )
-                .unwrap_or_default(),
+                .transpose()
+                .map(::core::option::Option::unwrap_or_default)
+                .map_err(|e| e.at("service"))?,
             ca_bundle: src.ca_bundle.clone(),
-        }
+        })
     }
 }
-impl ::core::convert::From<&crate::api::runtime::v1beta2::extension_config::ClientConfig>
-for crate::api::runtime::v1alpha1::extension_config::ClientConfig {
-    fn from(src: &crate::api::runtime::v1beta2::extension_config::ClientConfig) -> Self {
-        Self {
+impl ::core::convert::TryFrom<
+    &crate::api::runtime::v1beta2::extension_config::ClientConfig,
+> for crate::api::runtime::v1alpha1::extension_config::ClientConfig {
+    type Error = crate::conversion::ConversionError;
+    fn try_from(
+        src: &crate::api::runtime::v1beta2::extension_config::ClientConfig,
+    ) -> ::core::result::Result<Self, crate::conversion::ConversionError> {
+        ::core::result::Result::Ok(Self {
             url: if is_zero(&src.url) { None } else { Some(src.url.clone()) },
             service: if is_zero(&src.service) {
-                None
+                ::core::result::Result::Ok(None)
             } else {
-                Some(
-                    crate::api::runtime::v1alpha1::extension_config::ServiceReference::from(
+                crate::api::runtime::v1alpha1::extension_config::ServiceReference::try_from(
                         &src.service,
-                    ),
-                )
-            },
+                    )
+                    .map(Some)
+            }
+                .map_err(|e| e.at("service"))?,
             ca_bundle: src.ca_bundle.clone(),
-        }
+        })
     }
 }
-impl ::core::convert::From<
+impl ::core::convert::TryFrom<
     &crate::api::runtime::v1alpha1::extension_config::GroupVersionHook,
 > for crate::api::runtime::v1beta2::extension_config::GroupVersionHook {
-    fn from(
+    type Error = crate::conversion::ConversionError;
+    fn try_from(
         src: &crate::api::runtime::v1alpha1::extension_config::GroupVersionHook,
-    ) -> Self {
-        Self {
+    ) -> ::core::result::Result<Self, crate::conversion::ConversionError> {
+        ::core::result::Result::Ok(Self {
             api_version: src.api_version.clone(),
             hook: src.hook.clone(),
-        }
+        })
     }
 }
-impl ::core::convert::From<
+impl ::core::convert::TryFrom<
     &crate::api::runtime::v1beta2::extension_config::GroupVersionHook,
 > for crate::api::runtime::v1alpha1::extension_config::GroupVersionHook {
-    fn from(
+    type Error = crate::conversion::ConversionError;
+    fn try_from(
         src: &crate::api::runtime::v1beta2::extension_config::GroupVersionHook,
-    ) -> Self {
-        Self {
+    ) -> ::core::result::Result<Self, crate::conversion::ConversionError> {
+        ::core::result::Result::Ok(Self {
             api_version: src.api_version.clone(),
             hook: src.hook.clone(),
-        }
+        })
     }
 }
-impl ::core::convert::From<
+impl ::core::convert::TryFrom<
     &crate::api::runtime::v1alpha1::extension_config::FailurePolicy,
 > for crate::api::runtime::v1beta2::extension_config::FailurePolicy {
-    fn from(
+    type Error = crate::conversion::ConversionError;
+    fn try_from(
         src: &crate::api::runtime::v1alpha1::extension_config::FailurePolicy,
-    ) -> Self {
-        match src {
-            crate::api::runtime::v1alpha1::extension_config::FailurePolicy::Ignore => {
-                crate::api::runtime::v1beta2::extension_config::FailurePolicy::Ignore
-            }
-            crate::api::runtime::v1alpha1::extension_config::FailurePolicy::Fail => {
-                crate::api::runtime::v1beta2::extension_config::FailurePolicy::Fail
-            }
-        }
+    ) -> ::core::result::Result<Self, crate::conversion::ConversionError> {
+        ::core::result::Result::Ok(
+            match src {
+                crate::api::runtime::v1alpha1::extension_config::FailurePolicy::Ignore => {
+                    crate::api::runtime::v1beta2::extension_config::FailurePolicy::Ignore
+                }
+                crate::api::runtime::v1alpha1::extension_config::FailurePolicy::Fail => {
+                    crate::api::runtime::v1beta2::extension_config::FailurePolicy::Fail
+                }
+            },
+        )
     }
 }
-impl ::core::convert::From<
+impl ::core::convert::TryFrom<
     &crate::api::runtime::v1beta2::extension_config::FailurePolicy,
 > for crate::api::runtime::v1alpha1::extension_config::FailurePolicy {
-    fn from(
+    type Error = crate::conversion::ConversionError;
+    fn try_from(
         src: &crate::api::runtime::v1beta2::extension_config::FailurePolicy,
-    ) -> Self {
-        match src {
-            crate::api::runtime::v1beta2::extension_config::FailurePolicy::Ignore => {
-                crate::api::runtime::v1alpha1::extension_config::FailurePolicy::Ignore
-            }
-            crate::api::runtime::v1beta2::extension_config::FailurePolicy::Fail => {
-                crate::api::runtime::v1alpha1::extension_config::FailurePolicy::Fail
-            }
-        }
+    ) -> ::core::result::Result<Self, crate::conversion::ConversionError> {
+        ::core::result::Result::Ok(
+            match src {
+                crate::api::runtime::v1beta2::extension_config::FailurePolicy::Ignore => {
+                    crate::api::runtime::v1alpha1::extension_config::FailurePolicy::Ignore
+                }
+                crate::api::runtime::v1beta2::extension_config::FailurePolicy::Fail => {
+                    crate::api::runtime::v1alpha1::extension_config::FailurePolicy::Fail
+                }
+            },
+        )
     }
 }
-impl ::core::convert::From<
+impl ::core::convert::TryFrom<
     &crate::api::runtime::v1alpha1::extension_config::ServiceReference,
 > for crate::api::runtime::v1beta2::extension_config::ServiceReference {
-    fn from(
+    type Error = crate::conversion::ConversionError;
+    fn try_from(
         src: &crate::api::runtime::v1alpha1::extension_config::ServiceReference,
-    ) -> Self {
-        Self {
+    ) -> ::core::result::Result<Self, crate::conversion::ConversionError> {
+        ::core::result::Result::Ok(Self {
             namespace: src.namespace.clone(),
             name: src.name.clone(),
             path: src.path.clone().unwrap_or_default(),
             port: src.port,
-        }
+        })
     }
 }
-impl ::core::convert::From<
+impl ::core::convert::TryFrom<
     &crate::api::runtime::v1beta2::extension_config::ServiceReference,
 > for crate::api::runtime::v1alpha1::extension_config::ServiceReference {
-    fn from(
+    type Error = crate::conversion::ConversionError;
+    fn try_from(
         src: &crate::api::runtime::v1beta2::extension_config::ServiceReference,
-    ) -> Self {
-        Self {
+    ) -> ::core::result::Result<Self, crate::conversion::ConversionError> {
+        ::core::result::Result::Ok(Self {
             namespace: src.namespace.clone(),
             name: src.name.clone(),
             path: if is_zero(&src.path) { None } else { Some(src.path.clone()) },
             port: src.port,
+        })
+    }
+}
+/// Converts an object of kind `ExtensionConfig` (JSON, in any of the versions runtime.cluster.x-k8s.io/v1alpha1, runtime.cluster.x-k8s.io/v1beta2) to the apiVersion `to`, through the hub `runtime.cluster.x-k8s.io/v1beta2`. An object already in `to` is returned as it is, once it decodes and converts.
+pub fn convert_extension_config(
+    object: ::serde_json::Value,
+    to: &str,
+) -> ::core::result::Result<::serde_json::Value, crate::conversion::ConversionError> {
+    const VERSIONS: &[&str] = &[
+        "runtime.cluster.x-k8s.io/v1alpha1",
+        "runtime.cluster.x-k8s.io/v1beta2",
+    ];
+    let from = crate::__private::conversion::source_version(
+        &object,
+        "ExtensionConfig",
+        VERSIONS,
+        to,
+    )?;
+    let hub: crate::api::runtime::v1beta2::extension_config::ExtensionConfig = match from
+        .as_str()
+    {
+        "runtime.cluster.x-k8s.io/v1beta2" => {
+            crate::__private::conversion::decode(&object)?
         }
+        "runtime.cluster.x-k8s.io/v1alpha1" => {
+            crate::api::runtime::v1beta2::extension_config::ExtensionConfig::try_from(
+                &crate::__private::conversion::decode::<
+                    crate::api::runtime::v1alpha1::extension_config::ExtensionConfig,
+                >(&object)?,
+            )?
+        }
+        _ => ::core::unreachable!("source_version accepts only these versions"),
+    };
+    if from == to {
+        return ::core::result::Result::Ok(object);
+    }
+    match to {
+        "runtime.cluster.x-k8s.io/v1beta2" => crate::__private::conversion::encode(&hub),
+        "runtime.cluster.x-k8s.io/v1alpha1" => {
+            crate::__private::conversion::encode(
+                &crate::api::runtime::v1alpha1::extension_config::ExtensionConfig::try_from(
+                    &hub,
+                )?,
+            )
+        }
+        _ => ::core::unreachable!("source_version accepts only these versions"),
     }
 }

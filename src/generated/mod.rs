@@ -1,7 +1,7 @@
 //! Code written by `cargo xtask codegen`; never edited by hand (a test fails when it is stale).
 
 #[rustfmt::skip]
-mod conversion;
+pub(crate) mod conversion;
 #[rustfmt::skip]
 mod external_schemas;
 #[cfg(feature = "schemars")]

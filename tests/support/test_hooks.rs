@@ -303,7 +303,12 @@ pub mod conversion {
 
     /// Completes the conversion of a v1alpha1 FakeResponse to v1alpha2. Every field converts
     /// automatically, so there is nothing left; it exists to exercise the manual path.
-    pub fn fake_response_to_hub(_src: &v1alpha1::FakeResponse, _dst: &mut v1alpha2::FakeResponse) {}
+    pub fn fake_response_to_hub(
+        _src: &v1alpha1::FakeResponse,
+        _dst: &mut v1alpha2::FakeResponse,
+    ) -> Result<(), capi_runtime::conversion::ConversionError> {
+        Ok(())
+    }
 }
 
 /// A catalog with every test hook and the FakeHook conversions registered.
@@ -314,9 +319,9 @@ pub fn catalog() -> capi_runtime::Catalog {
         .and_then(|c| c.register::<v1alpha1::RetryableFakeHook>())
         .and_then(|c| c.register::<v1alpha2::FakeHook>())
         .expect("test hooks register");
-    c.add_conversion(|r: &v1alpha2::FakeRequest| v1alpha1::FakeRequest::from(r))
-        .add_conversion(|r: &v1alpha1::FakeRequest| v1alpha2::FakeRequest::from(r))
-        .add_conversion(|r: &v1alpha1::FakeResponse| v1alpha2::FakeResponse::from(r))
-        .add_conversion(|r: &v1alpha2::FakeResponse| v1alpha1::FakeResponse::from(r));
+    c.add_conversion(|r: &v1alpha2::FakeRequest| v1alpha1::FakeRequest::try_from(r))
+        .add_conversion(|r: &v1alpha1::FakeRequest| v1alpha2::FakeRequest::try_from(r))
+        .add_conversion(|r: &v1alpha1::FakeResponse| v1alpha2::FakeResponse::try_from(r))
+        .add_conversion(|r: &v1alpha2::FakeResponse| v1alpha1::FakeResponse::try_from(r));
     c
 }

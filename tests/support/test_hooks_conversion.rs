@@ -7,33 +7,42 @@
 
 #![allow(clippy::clone_on_copy)]
 
-impl ::core::convert::From<&crate::support::test_hooks::v1alpha1::FakeRequest>
+impl ::core::convert::TryFrom<&crate::support::test_hooks::v1alpha1::FakeRequest>
 for crate::support::test_hooks::v1alpha2::FakeRequest {
-    fn from(src: &crate::support::test_hooks::v1alpha1::FakeRequest) -> Self {
-        Self {
+    type Error = ::capi_runtime::conversion::ConversionError;
+    fn try_from(
+        src: &crate::support::test_hooks::v1alpha1::FakeRequest,
+    ) -> ::core::result::Result<Self, ::capi_runtime::conversion::ConversionError> {
+        ::core::result::Result::Ok(Self {
             settings: src.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
             cluster: src.cluster.clone(),
             second: src.second.clone(),
             first: src.first,
             ..::core::default::Default::default()
-        }
+        })
     }
 }
-impl ::core::convert::From<&crate::support::test_hooks::v1alpha2::FakeRequest>
+impl ::core::convert::TryFrom<&crate::support::test_hooks::v1alpha2::FakeRequest>
 for crate::support::test_hooks::v1alpha1::FakeRequest {
-    fn from(src: &crate::support::test_hooks::v1alpha2::FakeRequest) -> Self {
-        Self {
+    type Error = ::capi_runtime::conversion::ConversionError;
+    fn try_from(
+        src: &crate::support::test_hooks::v1alpha2::FakeRequest,
+    ) -> ::core::result::Result<Self, ::capi_runtime::conversion::ConversionError> {
+        ::core::result::Result::Ok(Self {
             settings: src.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
             cluster: src.cluster.clone(),
             second: src.second.clone(),
             first: src.first,
             ..::core::default::Default::default()
-        }
+        })
     }
 }
-impl ::core::convert::From<&crate::support::test_hooks::v1alpha1::FakeResponse>
+impl ::core::convert::TryFrom<&crate::support::test_hooks::v1alpha1::FakeResponse>
 for crate::support::test_hooks::v1alpha2::FakeResponse {
-    fn from(src: &crate::support::test_hooks::v1alpha1::FakeResponse) -> Self {
+    type Error = ::capi_runtime::conversion::ConversionError;
+    fn try_from(
+        src: &crate::support::test_hooks::v1alpha1::FakeResponse,
+    ) -> ::core::result::Result<Self, ::capi_runtime::conversion::ConversionError> {
         let mut out = Self {
             status: src.status.clone(),
             message: src.message.clone(),
@@ -41,19 +50,22 @@ for crate::support::test_hooks::v1alpha2::FakeResponse {
             first: src.first,
             ..::core::default::Default::default()
         };
-        crate::support::test_hooks::conversion::fake_response_to_hub(src, &mut out);
-        out
+        crate::support::test_hooks::conversion::fake_response_to_hub(src, &mut out)?;
+        ::core::result::Result::Ok(out)
     }
 }
-impl ::core::convert::From<&crate::support::test_hooks::v1alpha2::FakeResponse>
+impl ::core::convert::TryFrom<&crate::support::test_hooks::v1alpha2::FakeResponse>
 for crate::support::test_hooks::v1alpha1::FakeResponse {
-    fn from(src: &crate::support::test_hooks::v1alpha2::FakeResponse) -> Self {
-        Self {
+    type Error = ::capi_runtime::conversion::ConversionError;
+    fn try_from(
+        src: &crate::support::test_hooks::v1alpha2::FakeResponse,
+    ) -> ::core::result::Result<Self, ::capi_runtime::conversion::ConversionError> {
+        ::core::result::Result::Ok(Self {
             status: src.status.clone(),
             message: src.message.clone(),
             second: src.second.clone(),
             first: src.first,
             ..::core::default::Default::default()
-        }
+        })
     }
 }

@@ -4,12 +4,20 @@
 //! recursing into the pairs of named types found along the way. A field converts automatically
 //! when both sides have it (by Rust name) with types that match up to `Option` (empty ↔ `None`),
 //! `Vec`, maps and peer types. Every other field is reported by name; the author completes it in
-//! the function named by `to_hub = "..."` / `from_hub = "..."` (`fn(&Self, &mut Hub)` /
-//! `fn(&Hub, &mut Self)`, a path relative to the type's module), which runs after the automatic
-//! part. The output is `From<&A> for B` impls in both directions.
+//! the function named by `to_hub = "..."` / `from_hub = "..."` (`fn(&Self, &mut Hub) ->
+//! Result<(), ConversionError>` / `fn(&Hub, &mut Self) -> Result<(), ConversionError>`, a path
+//! relative to the type's module), which runs after the automatic part. The output is
+//! `TryFrom<&A> for B` impls in both directions, failing with the runtime crate's
+//! `conversion::ConversionError` (its path names the field, in JSON names, where a nested
+//! conversion failed), and, for every custom resource kind with versions, a function
+//! `convert_<kind>(object: serde_json::Value, to: &str)` that converts a JSON object of any
+//! version to the apiVersion `to` through the hub (what a ConversionReview handler calls).
 //!
 //! `apiVersion`/`kind` are never copied: a custom resource root gets its target version's
 //! values (when the source had them), other types leave them empty for the caller to set.
+//!
+//! Generated code names the runtime crate `crate` when the sources are the runtime crate
+//! itself, and `::capi_runtime` when they read it as a dependency.
 
 use std::collections::BTreeSet;
 
@@ -33,8 +41,18 @@ pub fn conversions(model: &Model, preamble: &str) -> Result<String, Errors> {
         }
     }
     pairs.sort_by(|a, b| path(&model.types[a.0]).cmp(&path(&model.types[b.0])));
+    let krate: TokenStream = if model
+        .types
+        .iter()
+        .any(|t| t.module.first().is_some_and(|m| m == "capi_runtime"))
+    {
+        quote!(::capi_runtime)
+    } else {
+        quote!(crate)
+    };
     let mut g = Gen {
         model,
+        krate,
         cx: &cx,
         pairs,
         done: BTreeSet::new(),
@@ -49,7 +67,11 @@ pub fn conversions(model: &Model, preamble: &str) -> Result<String, Errors> {
         }
         i += 1;
     }
-    let Gen { items, notes, .. } = g;
+    let json = g.json_functions();
+    let Gen {
+        mut items, notes, ..
+    } = g;
+    items.extend(json);
     cx.check()?;
     let helper = quote! {
         /// True for the zero value: what converts to `None` where one version has an `Option`.
@@ -90,6 +112,8 @@ fn tokens(def: &TypeDef) -> TokenStream {
 
 struct Gen<'a> {
     model: &'a Model,
+    /// The path of the runtime crate in generated code.
+    krate: TokenStream,
     cx: &'a Diagnostics,
     pairs: Vec<(usize, usize)>,
     done: BTreeSet<(usize, usize)>,
@@ -169,7 +193,11 @@ impl Gen<'_> {
             }
             let sident = format_ident!("{}", raw(&sf.ident));
             match self.expr(&sf.ty, &df.ty, quote!(src.#sident), false) {
-                Some(e) => inits.push(quote!(#ident: #e)),
+                Some(Conv::Plain(e)) => inits.push(quote!(#ident: #e)),
+                Some(Conv::Fallible(e)) => {
+                    let name = &df.name;
+                    inits.push(quote!(#ident: #e.map_err(|e| e.at(#name))?));
+                }
                 None => manual.push(df.ident.clone()),
             }
         }
@@ -195,7 +223,7 @@ impl Gen<'_> {
                     },
                     relative(spoke, func.unwrap())
                 ));
-                quote!(#f(src, &mut out);)
+                quote!(#f(src, &mut out)?;)
             }
             (None, true) => TokenStream::new(),
             (None, false) => {
@@ -222,17 +250,19 @@ impl Gen<'_> {
             quote!()
         };
         let body = if call.is_empty() {
-            quote!(Self { #(#inits,)* #rest })
+            quote!(::core::result::Result::Ok(Self { #(#inits,)* #rest }))
         } else {
             quote! {
                 let mut out = Self { #(#inits,)* #rest };
                 #call
-                out
+                ::core::result::Result::Ok(out)
             }
         };
+        let err = self.error_type();
         self.items.push(quote! {
-            impl ::core::convert::From<&#sp> for #dp {
-                fn from(src: &#sp) -> Self {
+            impl ::core::convert::TryFrom<&#sp> for #dp {
+                type Error = #err;
+                fn try_from(src: &#sp) -> ::core::result::Result<Self, #err> {
                     #body
                 }
             }
@@ -270,15 +300,17 @@ impl Gen<'_> {
                 _ => Vec::new(),
             }
         };
+        let err = self.error_type();
         for (a, b) in [(spoke, hub), (hub, spoke)] {
             let (ap, bp) = (tokens(a), tokens(b));
             let (av, bv) = (variants(a), variants(b));
             self.items.push(quote! {
-                impl ::core::convert::From<&#ap> for #bp {
-                    fn from(src: &#ap) -> Self {
-                        match src {
+                impl ::core::convert::TryFrom<&#ap> for #bp {
+                    type Error = #err;
+                    fn try_from(src: &#ap) -> ::core::result::Result<Self, #err> {
+                        ::core::result::Result::Ok(match src {
                             #(#ap::#av => #bp::#bv,)*
-                        }
+                        })
                     }
                 }
             });
@@ -286,59 +318,156 @@ impl Gen<'_> {
     }
 
     /// The expression converting `e` (a place of type `s`, or a reference to one when
-    /// `by_ref`) to type `h`.
-    fn expr(&mut self, s: &Ty, h: &Ty, e: TokenStream, by_ref: bool) -> Option<TokenStream> {
+    /// `by_ref`) to type `h`: a value, or a `Result` when a peer conversion is involved.
+    fn expr(&mut self, s: &Ty, h: &Ty, e: TokenStream, by_ref: bool) -> Option<Conv> {
         let as_ref = if by_ref { e.clone() } else { quote!(&#e) };
         let copied = if by_ref { quote!(*#e) } else { e.clone() };
+        let rt = self.krate.clone();
         Some(match (s, h) {
             (Ty::Option(a), Ty::Option(b)) => match self.mapper(a, b)? {
-                Mapper::Clone if is_copy(a) => copied,
-                Mapper::Clone => quote!(#e.clone()),
-                Mapper::Func(f) => quote!(#e.as_ref().map(#f)),
+                Mapper::Clone if is_copy(a) => Conv::Plain(copied),
+                Mapper::Clone => Conv::Plain(quote!(#e.clone())),
+                Mapper::Plain(f) => Conv::Plain(quote!(#e.as_ref().map(#f))),
+                Mapper::Fallible(f) => Conv::Fallible(quote!(#e.as_ref().map(#f).transpose())),
             },
             (Ty::Option(a), b) => match self.mapper(a, b)? {
-                Mapper::Clone if is_copy(a) => quote!(#copied.unwrap_or_default()),
-                Mapper::Clone => quote!(#e.clone().unwrap_or_default()),
-                Mapper::Func(f) => quote!(#e.as_ref().map(#f).unwrap_or_default()),
+                Mapper::Clone if is_copy(a) => Conv::Plain(quote!(#copied.unwrap_or_default())),
+                Mapper::Clone => Conv::Plain(quote!(#e.clone().unwrap_or_default())),
+                Mapper::Plain(f) => Conv::Plain(quote!(#e.as_ref().map(#f).unwrap_or_default())),
+                Mapper::Fallible(f) => Conv::Fallible(
+                    quote!(#e.as_ref().map(#f).transpose().map(::core::option::Option::unwrap_or_default)),
+                ),
             },
-            (a, Ty::Option(b)) => {
-                let inner = self.expr(a, b, e.clone(), by_ref)?;
-                quote!(if is_zero(#as_ref) { None } else { Some(#inner) })
-            }
+            (a, Ty::Option(b)) => match self.expr(a, b, e.clone(), by_ref)? {
+                Conv::Plain(inner) => {
+                    Conv::Plain(quote!(if is_zero(#as_ref) { None } else { Some(#inner) }))
+                }
+                Conv::Fallible(inner) => Conv::Fallible(quote! {
+                    if is_zero(#as_ref) {
+                        ::core::result::Result::Ok(None)
+                    } else {
+                        #inner.map(Some)
+                    }
+                }),
+            },
             (Ty::List(a), Ty::List(b)) => match self.mapper(a, b)? {
-                Mapper::Clone => quote!(#e.clone()),
-                Mapper::Func(f) => quote!(#e.iter().map(#f).collect()),
+                Mapper::Clone => Conv::Plain(quote!(#e.clone())),
+                Mapper::Plain(f) => Conv::Plain(quote!(#e.iter().map(#f).collect())),
+                Mapper::Fallible(f) => {
+                    Conv::Fallible(quote!(#rt::__private::conversion::list(#e.iter(), #f)))
+                }
             },
-            (Ty::Map(a), Ty::Map(b)) => {
-                let inner = self.expr(a, b, quote!(v), true)?;
-                quote!(#e.iter().map(|(k, v)| (k.clone(), #inner)).collect())
-            }
-            (Ty::Named(x), Ty::Named(y)) if x.id == y.id => quote!(#e.clone()),
+            (Ty::Map(a), Ty::Map(b)) => match self.expr(a, b, quote!(v), true)? {
+                Conv::Plain(inner) => {
+                    Conv::Plain(quote!(#e.iter().map(|(k, v)| (k.clone(), #inner)).collect()))
+                }
+                Conv::Fallible(inner) => {
+                    Conv::Fallible(quote!(#rt::__private::conversion::map(#e.iter(), |v| #inner)))
+                }
+            },
+            (Ty::Named(x), Ty::Named(y)) if x.id == y.id => Conv::Plain(quote!(#e.clone())),
             (Ty::Named(x), Ty::Named(y)) => {
                 let target = self.peer(x, y)?;
-                quote!(#target::from(#as_ref))
+                Conv::Fallible(quote!(#target::try_from(#as_ref)))
             }
-            (a, b) if same_scalar(a, b) && is_copy(a) => copied,
-            (a, b) if same_scalar(a, b) => quote!(#e.clone()),
+            (a, b) if same_scalar(a, b) && is_copy(a) => Conv::Plain(copied),
+            (a, b) if same_scalar(a, b) => Conv::Plain(quote!(#e.clone())),
             _ => return None,
         })
     }
 
     /// How each element of type `s` becomes an `h`: a plain clone (same type), the peer's
-    /// `from` (peer types), or a closure.
+    /// `try_from` (peer types), or a closure.
     fn mapper(&mut self, s: &Ty, h: &Ty) -> Option<Mapper> {
         match (s, h) {
             (Ty::Named(x), Ty::Named(y)) if x.id == y.id => Some(Mapper::Clone),
             (Ty::Named(x), Ty::Named(y)) => {
                 let target = self.peer(x, y)?;
-                Some(Mapper::Func(quote!(#target::from)))
+                Some(Mapper::Fallible(quote!(#target::try_from)))
             }
             (a, b) if same_scalar(a, b) => Some(Mapper::Clone),
-            _ => {
-                let inner = self.expr(s, h, quote!(v), true)?;
-                Some(Mapper::Func(quote!(|v| #inner)))
+            _ => Some(match self.expr(s, h, quote!(v), true)? {
+                Conv::Plain(inner) => Mapper::Plain(quote!(|v| #inner)),
+                Conv::Fallible(inner) => Mapper::Fallible(quote!(|v| #inner)),
+            }),
+        }
+    }
+
+    /// The runtime crate's conversion error type.
+    fn error_type(&self) -> TokenStream {
+        let rt = &self.krate;
+        quote!(#rt::conversion::ConversionError)
+    }
+
+    /// `convert_<kind>(object, to)` for every custom resource kind converted here: decodes
+    /// the object in its version, converts it to the hub and from there to `to`.
+    fn json_functions(&self) -> Vec<TokenStream> {
+        let types = &self.model.types;
+        // (hub, spokes) for roots of custom resources, in the order of the pairs.
+        let mut kinds: Vec<(usize, Vec<usize>)> = Vec::new();
+        for &(s, h) in &self.pairs {
+            if types[s].crd.is_none() || types[h].crd.is_none() {
+                continue;
+            }
+            match kinds.iter_mut().find(|(hub, _)| *hub == h) {
+                Some((_, spokes)) => spokes.push(s),
+                None => kinds.push((h, vec![s])),
             }
         }
+        let rt = &self.krate;
+        let err = self.error_type();
+        let api_version = |t: &TypeDef| {
+            let crd = t.crd.as_ref().expect("a custom resource root");
+            format!("{}/{}", crd.group, crd.version)
+        };
+        kinds
+            .into_iter()
+            .map(|(h, spokes)| {
+                let hub = &types[h];
+                let kind = &hub.ident;
+                let name = format_ident!("convert_{}", snake(kind));
+                let hp = tokens(hub);
+                let hub_version = api_version(hub);
+                let mut versions: Vec<String> = spokes.iter().map(|&s| api_version(&types[s])).collect();
+                versions.push(hub_version.clone());
+                versions.sort();
+                let spoke_versions: Vec<String> = spokes.iter().map(|&s| api_version(&types[s])).collect();
+                let spoke_paths: Vec<TokenStream> = spokes.iter().map(|&s| tokens(&types[s])).collect();
+                let doc = format!(
+                    " Converts an object of kind `{kind}` (JSON, in any of the versions {}) to the \
+                     apiVersion `to`, through the hub `{hub_version}`. An object already in \
+                     `to` is returned as it is, once it decodes and converts.",
+                    versions.join(", ")
+                );
+                quote! {
+                    #[doc = #doc]
+                    pub fn #name(
+                        object: ::serde_json::Value,
+                        to: &str,
+                    ) -> ::core::result::Result<::serde_json::Value, #err> {
+                        const VERSIONS: &[&str] = &[#(#versions),*];
+                        let from = #rt::__private::conversion::source_version(&object, #kind, VERSIONS, to)?;
+                        let hub: #hp = match from.as_str() {
+                            #hub_version => #rt::__private::conversion::decode(&object)?,
+                            #(#spoke_versions => #hp::try_from(
+                                &#rt::__private::conversion::decode::<#spoke_paths>(&object)?,
+                            )?,)*
+                            _ => ::core::unreachable!("source_version accepts only these versions"),
+                        };
+                        if from == to {
+                            return ::core::result::Result::Ok(object);
+                        }
+                        match to {
+                            #hub_version => #rt::__private::conversion::encode(&hub),
+                            #(#spoke_versions => #rt::__private::conversion::encode(
+                                &#spoke_paths::try_from(&hub)?,
+                            ),)*
+                            _ => ::core::unreachable!("source_version accepts only these versions"),
+                        }
+                    }
+                }
+            })
+            .collect()
     }
 
     /// The path of `y` when it is the peer of `x` (a type of a spoke module and one of its hub
@@ -386,7 +515,34 @@ enum Mapper {
     /// The element types are the same: clone the container.
     Clone,
     /// Convert each element with this function (or closure) of `&element`.
-    Func(TokenStream),
+    Plain(TokenStream),
+    /// Convert each element with this function (or closure) of `&element`, which returns a
+    /// `Result`.
+    Fallible(TokenStream),
+}
+
+/// A converting expression.
+enum Conv {
+    /// Evaluates to the converted value.
+    Plain(TokenStream),
+    /// Evaluates to a `Result` of the converted value.
+    Fallible(TokenStream),
+}
+
+/// `ExtensionConfig` → `extension_config`.
+fn snake(ident: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in ident.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Scalars that are `Copy` (everything but `String`).

@@ -2,7 +2,6 @@
 //! converts ExtensionConfigs between `v1alpha1` and `v1beta2` through the generated conversion
 //! code, with `v1beta2` as the hub.
 
-use capi_runtime::api::runtime::{v1alpha1, v1beta2};
 use kube::core::conversion::{ConversionRequest, ConversionResponse, ConversionReview};
 use kube::core::response::{Status, StatusSummary};
 use serde_json::Value;
@@ -10,84 +9,15 @@ use serde_json::Value;
 /// The kind this webhook converts.
 pub const KIND: &str = "ExtensionConfig";
 
-/// Why an object could not be converted.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ConversionError {
-    /// The object is of a version (or kind) this webhook does not know.
-    #[error("unsupported conversion from {from:?} to {to:?} for kind {kind:?}")]
-    Unsupported {
-        /// The object's apiVersion.
-        from: String,
-        /// The desired apiVersion.
-        to: String,
-        /// The object's kind.
-        kind: String,
-    },
-    /// The object does not decode as its version's type.
-    #[error("failed to decode {api_version} ExtensionConfig: {cause}")]
-    Decode {
-        /// The object's apiVersion.
-        api_version: String,
-        /// The decoder's message.
-        cause: String,
-    },
-}
-
-fn decode<T: serde::de::DeserializeOwned>(
-    object: Value,
-    api_version: &str,
-) -> Result<T, ConversionError> {
-    serde_json::from_value(object).map_err(|e| ConversionError::Decode {
-        api_version: api_version.to_string(),
-        cause: e.to_string(),
-    })
-}
-
-fn encode<T: serde::Serialize>(object: &T) -> Value {
-    serde_json::to_value(object).unwrap_or(Value::Null)
-}
+/// Why an object could not be converted: the generated conversion's error (a version or
+/// kind it does not know, an object that does not decode, a value one version cannot hold).
+pub use capi_runtime::conversion::ConversionError;
 
 /// Converts one ExtensionConfig, given as JSON, to `desired` (`runtime.cluster.x-k8s.io/v1alpha1`
-/// or `…/v1beta2`). An object already in that version is returned as it is.
+/// or `…/v1beta2`) with the generated conversion (hub v1beta2). An object already in that
+/// version is returned as it is.
 pub fn convert(object: Value, desired: &str) -> Result<Value, ConversionError> {
-    let from = object
-        .get("apiVersion")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    let kind = object
-        .get("kind")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    let unsupported = || ConversionError::Unsupported {
-        from: from.clone(),
-        to: desired.to_string(),
-        kind: kind.clone(),
-    };
-    if kind != KIND {
-        return Err(unsupported());
-    }
-    if from == desired && (from == v1alpha1::API_VERSION || from == v1beta2::API_VERSION) {
-        return Ok(object);
-    }
-    match (from.as_str(), desired) {
-        (v1alpha1::API_VERSION, v1beta2::API_VERSION) => {
-            let spoke: v1alpha1::ExtensionConfig = decode(object, &from)?;
-            let mut hub = v1beta2::ExtensionConfig::from(&spoke);
-            hub.api_version = v1beta2::API_VERSION.into();
-            hub.kind = KIND.into();
-            Ok(encode(&hub))
-        }
-        (v1beta2::API_VERSION, v1alpha1::API_VERSION) => {
-            let hub: v1beta2::ExtensionConfig = decode(object, &from)?;
-            let mut spoke = v1alpha1::ExtensionConfig::from(&hub);
-            spoke.api_version = v1alpha1::API_VERSION.into();
-            spoke.kind = KIND.into();
-            Ok(encode(&spoke))
-        }
-        _ => Err(unsupported()),
-    }
+    capi_runtime::api::runtime::convert_extension_config(object, desired)
 }
 
 /// Answers a ConversionReview: every object converted, or a failure naming the first object
@@ -141,6 +71,9 @@ mod tests {
 
     use super::*;
 
+    const V1ALPHA1: &str = "runtime.cluster.x-k8s.io/v1alpha1";
+    const V1BETA2: &str = "runtime.cluster.x-k8s.io/v1beta2";
+
     fn hub() -> Value {
         json!({
             "apiVersion": "runtime.cluster.x-k8s.io/v1beta2",
@@ -161,7 +94,7 @@ mod tests {
 
     #[test]
     fn hub_to_spoke_and_back_is_lossless() {
-        let spoke = convert(hub(), v1alpha1::API_VERSION).unwrap();
+        let spoke = convert(hub(), V1ALPHA1).unwrap();
         assert_eq!(spoke["apiVersion"], "runtime.cluster.x-k8s.io/v1alpha1");
         assert_eq!(spoke["metadata"], hub()["metadata"]);
         assert_eq!(
@@ -169,7 +102,7 @@ mod tests {
             "Discovered"
         );
         assert_eq!(spoke["status"]["conditions"][0]["type"], "Discovered");
-        let back = convert(spoke, v1beta2::API_VERSION).unwrap();
+        let back = convert(spoke, V1BETA2).unwrap();
         assert_eq!(back, hub());
     }
 
@@ -177,12 +110,11 @@ mod tests {
     fn same_version_is_untouched_and_unknown_versions_fail() {
         let mut odd = hub();
         odd["spec"]["unknownField"] = json!(1);
-        assert_eq!(convert(odd.clone(), v1beta2::API_VERSION).unwrap(), odd);
-        let err = convert(hub(), "runtime.cluster.x-k8s.io/v9").unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "unsupported conversion from \"runtime.cluster.x-k8s.io/v1beta2\" to \"runtime.cluster.x-k8s.io/v9\" for kind \"ExtensionConfig\""
-        );
+        assert_eq!(convert(odd.clone(), V1BETA2).unwrap(), odd);
+        assert!(convert(hub(), "runtime.cluster.x-k8s.io/v9").is_err());
+        let mut other = hub();
+        other["kind"] = json!("Other");
+        assert!(convert(other, V1BETA2).is_err());
     }
 
     #[test]

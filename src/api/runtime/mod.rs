@@ -5,6 +5,23 @@ pub mod v1alpha1;
 pub mod v1beta2;
 pub mod validation;
 
+/// Converts an ExtensionConfig object (JSON) of either version to the apiVersion asked for,
+/// through the hub v1beta2: what a ConversionReview handler calls for each object. The typed
+/// conversions are `TryFrom<&v1alpha1::ExtensionConfig> for v1beta2::ExtensionConfig` and back.
+///
+/// ```
+/// use capi_runtime::api::runtime::convert_extension_config;
+/// let old = serde_json::json!({
+///     "apiVersion": "runtime.cluster.x-k8s.io/v1alpha1",
+///     "kind": "ExtensionConfig",
+///     "spec": {"clientConfig": {"url": "https://ext.example.com"}},
+/// });
+/// let new = convert_extension_config(old, "runtime.cluster.x-k8s.io/v1beta2").unwrap();
+/// assert_eq!(new["apiVersion"], "runtime.cluster.x-k8s.io/v1beta2");
+/// assert_eq!(new["spec"]["clientConfig"]["url"], "https://ext.example.com");
+/// ```
+pub use crate::generated::conversion::convert_extension_config;
+
 /// The API group of ExtensionConfig.
 pub const GROUP: &str = "runtime.cluster.x-k8s.io";
 

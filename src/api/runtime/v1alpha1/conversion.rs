@@ -9,9 +9,14 @@
 
 use super::{ExtensionConfigStatus, ExtensionConfigV1Beta2Status};
 use crate::api::runtime::v1beta2;
+use crate::conversion::ConversionError;
 
 /// Completes the conversion of a v1alpha1 status to v1beta2.
-pub fn status_to_hub(src: &ExtensionConfigStatus, dst: &mut v1beta2::ExtensionConfigStatus) {
+/// Every status has a v1beta2 form, so this never fails.
+pub fn status_to_hub(
+    src: &ExtensionConfigStatus,
+    dst: &mut v1beta2::ExtensionConfigStatus,
+) -> Result<(), ConversionError> {
     dst.conditions = src
         .v1beta2
         .as_ref()
@@ -23,10 +28,15 @@ pub fn status_to_hub(src: &ExtensionConfigStatus, dst: &mut v1beta2::ExtensionCo
                 conditions: src.conditions.clone(),
             }),
         });
+    Ok(())
 }
 
 /// Completes the conversion of a v1beta2 status to v1alpha1.
-pub fn status_from_hub(src: &v1beta2::ExtensionConfigStatus, dst: &mut ExtensionConfigStatus) {
+/// Every status has a v1alpha1 form, so this never fails.
+pub fn status_from_hub(
+    src: &v1beta2::ExtensionConfigStatus,
+    dst: &mut ExtensionConfigStatus,
+) -> Result<(), ConversionError> {
     dst.conditions = src
         .deprecated
         .as_ref()
@@ -36,4 +46,5 @@ pub fn status_from_hub(src: &v1beta2::ExtensionConfigStatus, dst: &mut Extension
     dst.v1beta2 = (!src.conditions.is_empty()).then(|| ExtensionConfigV1Beta2Status {
         conditions: src.conditions.clone(),
     });
+    Ok(())
 }
