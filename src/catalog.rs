@@ -203,18 +203,10 @@ impl HookDescriptor {
         (self.encode_request)(request)
     }
 
-    /// Decodes a response body of this hook (tolerantly, as Go does): the response, of
-    /// [`HookDescriptor::response_type`], and the `status` the extension wrote.
+    /// Decodes a response body of this hook with the wire codec (Go's rules) within `limits`:
+    /// the response, of [`HookDescriptor::response_type`], and the `status` the extension
+    /// wrote.
     #[cfg_attr(not(feature = "client"), allow(dead_code))]
-    pub(crate) fn decode_response(
-        &self,
-        bytes: &[u8],
-    ) -> Result<(Box<dyn Any + Send>, String), DecodeError> {
-        (self.decode_response)(bytes, &wire::Limits::default())
-    }
-
-    /// [`HookDescriptor::decode_response`] within `limits`.
-    #[allow(dead_code)]
     pub(crate) fn decode_response_with(
         &self,
         bytes: &[u8],

@@ -27,12 +27,6 @@ pub mod api;
 pub mod hooks;
 pub mod catalog;
 pub mod wire;
-/// The wire codec under the name its first callers use.
-#[cfg(feature = "client")]
-mod decode {
-    pub use crate::wire::DecodeError;
-    pub(crate) use crate::wire::{RawStatus, decode_response_raw as decode_response};
-}
 #[cfg(feature = "client")]
 pub mod registry;
 #[cfg(feature = "client")]

@@ -258,3 +258,29 @@ async fn deep_nesting_is_refused() {
     let err = upgrade(&deep).await.unwrap_err();
     assert_eq!(decode_error(&err).kind(), DecodeErrorKind::TooDeep);
 }
+
+#[tokio::test]
+async fn an_answer_past_the_memory_budget_is_a_typed_error_even_under_ignore() {
+    // Not a Go rule: 20 MiB of empty variables would decode into millions of structs. The
+    // client refuses the answer at its memory budget; the extension did answer, so failure
+    // policy Ignore must not turn the refusal into a Success.
+    let mut body = b"{\"status\":\"Success\",\"variables\":[".to_vec();
+    while body.len() < (20 << 20) - 8 {
+        body.extend_from_slice(b"{},");
+    }
+    body.extend_from_slice(b"{}]}");
+    let (_server, client) = serving(body, "DiscoverVariables").await;
+    for handler in ["h.ext", "i.ext"] {
+        let err = client
+            .call_extension::<capi_runtime::hooks::v1alpha1::DiscoverVariables>(
+                handler,
+                &Default::default(),
+                &object(),
+            )
+            .await
+            .unwrap_err();
+        let e = decode_error(&err);
+        assert_eq!(e.kind(), DecodeErrorKind::OverBudget, "{handler}: {err}");
+        assert!(e.path().starts_with(".variables["), "{}", e.path());
+    }
+}

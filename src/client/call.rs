@@ -17,10 +17,10 @@ use super::tls::{cause, message};
 use super::{Client, urls};
 use crate::api::runtime::v1beta2::FailurePolicy;
 use crate::catalog::{GroupHook, GroupVersionHook};
-use crate::decode::{DecodeError, RawStatus, decode_response};
 use crate::hook::{Hook, HookRequest, HookResponse, Message};
 use crate::hooks::v1alpha1::ResponseStatus;
 use crate::registry::Registration;
+use crate::wire::{DecodeError, Limits, RawStatus, decode_response_raw_with};
 
 impl Client {
     /// The full names of the handlers of hook `H` whose namespace selector matches the
@@ -293,24 +293,25 @@ impl Client {
         }
         .map_err(|e| exchange_error(ExchangeError::Encode(e)))?;
         // Decodes the body in the handler's version and converts it up to the caller's.
-        let decode = |bytes: &[u8]| -> Result<(H::Response, RawStatus), DecodeError> {
-            let Some(peer) = peer else {
-                return decode_response::<H::Response>(bytes);
+        let decode =
+            |bytes: &[u8], limits: &Limits| -> Result<(H::Response, RawStatus), DecodeError> {
+                let Some(peer) = peer else {
+                    return decode_response_raw_with::<H::Response>(bytes, limits);
+                };
+                let (response, status) = peer.decode_response_with(bytes, limits)?;
+                let up = catalog
+                    .convert_any(
+                        &*response,
+                        peer.response_type(),
+                        TypeId::of::<H::Response>(),
+                    )
+                    .expect("the conversion was checked above")
+                    .map_err(|e| DecodeError::new(format!("converting the response: {e}")))?;
+                let up = up.downcast::<H::Response>().map_err(|_| {
+                    DecodeError::new("the response conversion produced another type")
+                })?;
+                Ok((*up, RawStatus(status)))
             };
-            let (response, status) = peer.decode_response(bytes)?;
-            let up = catalog
-                .convert_any(
-                    &*response,
-                    peer.response_type(),
-                    TypeId::of::<H::Response>(),
-                )
-                .expect("the conversion was checked above")
-                .map_err(|e| DecodeError::new(format!("converting the response: {e}")))?;
-            let up = up
-                .downcast::<H::Response>()
-                .map_err(|_| DecodeError::new("the response conversion produced another type"))?;
-            Ok((*up, RawStatus(status)))
-        };
         let span = tracing::debug_span!(
             "call_extension",
             extension_handler = handler,

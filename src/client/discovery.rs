@@ -12,9 +12,9 @@ use super::{Client, DISCOVERY_TIMEOUT, urls};
 use crate::api::runtime::v1beta2::{self as api, ExtensionConfig};
 use crate::api::runtime::validation::{self, FieldError, FieldPath};
 use crate::catalog::{Catalog, GroupVersionHook};
-use crate::decode::RawStatus;
 use crate::hook::{Hook, Message};
 use crate::hooks::v1alpha1::{Discovery, DiscoveryRequest};
+use crate::wire::RawStatus;
 
 /// One rule a Discovery response breaks, in Cluster API's wording; [`ValidationError::field`]
 /// gives the same problem as a field error (`handlers[i].<field>`).
@@ -261,7 +261,7 @@ impl Client {
                 max_body: self.inner.max_response_bytes,
                 metrics: &self.inner.metrics,
             },
-            crate::decode::decode_response::<RawDiscoveryResponse>,
+            crate::wire::decode_response_raw_with::<RawDiscoveryResponse>,
         )
         .instrument(span)
         .await

@@ -21,7 +21,7 @@ use crate::registry::{RegistryError, aggregate};
 
 use super::discovery::ValidationError;
 use super::tls::{Cause, TlsError, find_in_chain};
-use crate::decode::DecodeError;
+use crate::wire::DecodeError;
 
 /// Why no HTTP client could be made for an ExtensionConfig's client config.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -137,9 +137,16 @@ pub enum ExchangeError {
 }
 
 impl ExchangeError {
-    /// True for errors communicating with the extension, the ones `Ignore` applies to.
+    /// True for errors communicating with the extension, the ones `Ignore` applies to. A body
+    /// refused for one of this side's limits (the wire codec's memory budget or nesting depth)
+    /// is not one: the extension answered, and ignoring the answer would turn it into a
+    /// Success it never said.
     pub fn is_calling_error(&self) -> bool {
-        !matches!(self, ExchangeError::Encode(_))
+        match self {
+            ExchangeError::Encode(_) => false,
+            ExchangeError::Decode { error, .. } => !error.is_limit(),
+            _ => true,
+        }
     }
 
     /// True when no connection could be made (refused, unreachable, DNS, or a failed TLS

@@ -10,7 +10,7 @@ use super::error::ExchangeError;
 use super::metrics::Metrics;
 use super::tls::message;
 use crate::catalog::GroupVersionHook;
-use crate::decode::{DecodeError, RawStatus};
+use crate::wire::{DecodeError, DecodeErrorKind, Limits, RawStatus};
 
 /// How many bytes of a non-200 body an error message quotes.
 const EXCERPT_BYTES: usize = 512;
@@ -61,12 +61,14 @@ fn excerpt(body: &[u8]) -> String {
 }
 
 /// Runs the exchange and records its metrics. On success returns the response `decode` made of
-/// the body and the status the extension wrote.
+/// the body and the status the extension wrote. `decode` gets the wire codec's limits with the
+/// call's deadline, so decoding counts against the call's timeout (past it, the call times out).
 pub(crate) async fn exchange<T>(
     req: Request<'_>,
-    decode: impl FnOnce(&[u8]) -> Result<(T, RawStatus), DecodeError>,
+    decode: impl FnOnce(&[u8], &Limits) -> Result<(T, RawStatus), DecodeError>,
 ) -> Result<(T, RawStatus), ExchangeError> {
     let start = Instant::now();
+    let limits = Limits::default().with_deadline(start + req.timeout);
     let mut code: Option<u16> = None;
     let url = req.url.as_str();
     let attempt = async {
@@ -115,9 +117,15 @@ pub(crate) async fn exchange<T>(
                 error: Arc::new(e.without_url()),
             },
         })?;
-        decode(&body).map_err(|error| ExchangeError::Decode {
-            url: url.to_string(),
-            error: Box::new(error),
+        decode(&body, &limits).map_err(|error| match error.kind() {
+            DecodeErrorKind::Timeout => ExchangeError::Timeout {
+                url: url.to_string(),
+                timeout: req.timeout,
+            },
+            _ => ExchangeError::Decode {
+                url: url.to_string(),
+                error: Box::new(error),
+            },
         })
     };
     let result = match tokio::time::timeout(req.timeout, attempt).await {

@@ -45,7 +45,7 @@ use std::time::Duration;
 pub use crate::api::runtime::validation::{
     HandlerNameError, UrlError, extension_name_from_handler_name, name_for_handler,
 };
-pub use crate::decode::DecodeError;
+pub use crate::wire::DecodeError;
 pub use aggregate::aggregate_responses;
 pub use cache::{Clock, ResponseCache, SystemClock};
 pub use discovery::ValidationError;

@@ -241,7 +241,7 @@ fn decode_with<T: DeserializeOwned>(
 
 /// Decodes any value with Go's rules; with a `status_field`, as a response (see
 /// [`decode_with`]); for the client's own views of messages (Discovery).
-#[allow(dead_code)]
+#[cfg(test)]
 pub(crate) fn decode_value<T: DeserializeOwned>(
     bytes: &[u8],
     limits: &Limits,
@@ -327,7 +327,7 @@ pub(crate) struct RawStatus(pub(crate) String);
 
 /// Decodes a response body into `T` with the default limits and returns it with the raw
 /// `status`; `T`'s own status field is left at its default.
-#[cfg_attr(not(any(feature = "client", test)), allow(dead_code))]
+#[cfg(test)]
 pub(crate) fn decode_response_raw<T: DeserializeOwned>(
     bytes: &[u8],
 ) -> Result<(T, RawStatus), DecodeError> {
