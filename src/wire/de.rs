@@ -278,7 +278,7 @@ impl<'de> De<'de> {
 
     fn charge(&mut self, bytes: usize) -> Result<()> {
         self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks % 4096 == 0 {
+        if self.ticks.is_multiple_of(4096) {
             self.check_deadline()?;
         }
         self.charged = self.charged.saturating_add(bytes);
