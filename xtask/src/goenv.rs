@@ -3,7 +3,7 @@
 //!
 //! - `interop/` (the control plane): etcd and kube-apiserver;
 //! - `interop/capi/` (Cluster API's side): `go-extension`, an extension written with Cluster
-//!   API's own kit.
+//!   API's own kit, and `core`, Cluster API's core manager (`sigs.k8s.io/cluster-api/core`).
 //!
 //! The pins are each module's `go.mod` and `go.sum` (published modules only, fetched through the
 //! Go module proxy). A stamp per module next to the binaries holds its pins, the Go version and
@@ -35,7 +35,7 @@ const MODULES: &[Module] = &[
     },
     Module {
         dir: "interop/capi",
-        packages: &["./cmd/go-extension"],
+        packages: &["./cmd/go-extension", "sigs.k8s.io/cluster-api/core"],
         control_plane: false,
     },
 ];
