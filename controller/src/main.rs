@@ -403,6 +403,34 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_deployment_passes_flags_the_manager_accepts() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/config/manager/30-deployment.yaml");
+        let text = std::fs::read_to_string(path).unwrap();
+        let deployment: serde_json::Value = serde_saphyr::from_str(&text).unwrap();
+        let container = &deployment["spec"]["template"]["spec"]["containers"][0];
+        let args: Vec<&str> = container["args"]
+            .as_array()
+            .expect("the manager container has args")
+            .iter()
+            .map(|a| a.as_str().unwrap())
+            .collect();
+        let flags = Flags::try_parse_from(std::iter::once("capi-runtime-manager").chain(args))
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(runtime_sdk_enabled(&flags.feature_gates), Ok(true));
+        assert!(flags.leader_elect);
+        assert_eq!(flags.webhook_port, 9443);
+        // The probes and the Service point at ports the manager listens on.
+        assert_eq!(flags.health_addr.port(), 9440);
+        let ports: Vec<i64> = container["ports"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["containerPort"].as_i64().unwrap())
+            .collect();
+        assert_eq!(ports, [9443, 8080, 9440]);
+    }
+
+    #[test]
     fn feature_gates_parse() {
         assert_eq!(runtime_sdk_enabled(""), Ok(false));
         assert_eq!(runtime_sdk_enabled("RuntimeSDK=true"), Ok(true));

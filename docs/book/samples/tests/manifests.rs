@@ -2,7 +2,9 @@
 //! workspace's test control plane): every object of `examples/test-extension/config/` and the
 //! manager's webhook configurations (`controller/config/webhook/`) are applied with server-side
 //! apply in dry-run mode and strict field validation, and the CRD's conversion patch
-//! (`controller/config/crd/`) is applied to the installed CRD in dry-run mode. Namespaces are
+//! (`controller/config/crd/`) is applied to the installed CRD in dry-run mode; so is the
+//! manager's own deployment (`controller/config/manager/`: namespace, RBAC, certificate,
+//! Deployment, Service). Namespaces are
 //! created for real first, since dry-run objects in a missing namespace are refused. The
 //! cert-manager kinds are served by a minimal stand-in CRD (`tests/manifests/`), named as such.
 //! A misspelt field is shown to be rejected, so the check can fail.
@@ -142,6 +144,41 @@ async fn the_example_extension_manifests_are_accepted_and_typos_are_not() {
             .insert(field.into(), Value::from(1));
         let error = apply(&client, &typo, false).await.expect_err(kind);
         assert!(error.to_string().contains(field), "{kind}: {error}");
+    }
+}
+
+#[tokio::test]
+async fn the_manager_deployment_manifests_are_accepted() {
+    let client = env().client().await.unwrap();
+    let docs = documents(&root().join("controller/config/manager"));
+    let kinds: Vec<&str> = docs
+        .iter()
+        .map(|(_, d)| d["kind"].as_str().unwrap())
+        .collect();
+    for kind in [
+        "Namespace",
+        "ServiceAccount",
+        "ClusterRole",
+        "ClusterRoleBinding",
+        "Role",
+        "RoleBinding",
+        "Issuer",
+        "Certificate",
+        "Deployment",
+        "Service",
+    ] {
+        assert!(kinds.contains(&kind), "no {kind} among {kinds:?}");
+    }
+    apply_all(&client, &docs).await;
+    // The Service is the one the webhook configurations call.
+    let service = docs.iter().find(|(_, d)| d["kind"] == "Service").unwrap();
+    let webhooks = documents(&root().join("controller/config/webhook"));
+    for (_, webhook) in &webhooks {
+        for hook in webhook["webhooks"].as_array().unwrap() {
+            let target = &hook["clientConfig"]["service"];
+            assert_eq!(target["name"], service.1["metadata"]["name"]);
+            assert_eq!(target["namespace"], service.1["metadata"]["namespace"]);
+        }
     }
 }
 
