@@ -404,7 +404,10 @@ mod tests {
 
     #[test]
     fn the_shipped_deployment_passes_flags_the_manager_accepts() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/config/manager/30-deployment.yaml");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/config/manager/30-deployment.yaml"
+        );
         let text = std::fs::read_to_string(path).unwrap();
         let deployment: serde_json::Value = serde_saphyr::from_str(&text).unwrap();
         let container = &deployment["spec"]["template"]["spec"]["containers"][0];
