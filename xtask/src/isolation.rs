@@ -164,6 +164,7 @@ fn run_alone(root: &Path, case: &Case<'_>) -> Result<(), String> {
         .args(["--exact", &case.test, "--test-threads=1"])
         .current_dir(&case.binary.package_dir)
         .env("CARGO_MANIFEST_DIR", &case.binary.package_dir)
+        .env("PROPTEST_RNG_SEED", crate::test::proptest_seed())
         .env("CAPI_TOOLS_DIR", root.join("target/tools"))
         .env("REDOCLY_TELEMETRY", "off")
         .stdin(Stdio::null())

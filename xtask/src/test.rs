@@ -11,6 +11,10 @@
 //!    (`downstream.rs`).
 //!
 //! `cargo xtask tools` does step 1 only.
+//!
+//! The verdict is a function of the commit: property tests draw their cases from a fixed seed
+//! here ([`proptest_seed`]), while a plain `cargo test` keeps exploring with random seeds. A
+//! failure found by exploring becomes a regression case of its test, not a coin toss in CI.
 
 use std::path::Path;
 use std::process::Command;
@@ -46,6 +50,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
         "clippy",
     )?;
     feature_matrix(&root, &cargo)?;
+    eprintln!(
+        "xtask test: property tests use seed {} (PROPTEST_RNG_SEED)",
+        proptest_seed()
+    );
     step(
         &root,
         &cargo,
@@ -115,11 +123,18 @@ pub fn tools(args: &[String]) -> Result<(), String> {
     install_tools(&crate::root())
 }
 
+/// The seed every property test of the test command starts from: `PROPTEST_RNG_SEED` when set
+/// (to explore, or to replay a run), else a fixed one.
+pub fn proptest_seed() -> String {
+    std::env::var("PROPTEST_RNG_SEED").unwrap_or_else(|_| "20261201".into())
+}
+
 fn step(root: &Path, program: &str, args: &[&str], what: &str) -> Result<(), String> {
     eprintln!("xtask test: {program} {}", args.join(" "));
     let status = Command::new(program)
         .args(args)
         .current_dir(root)
+        .env("PROPTEST_RNG_SEED", proptest_seed())
         .env("CAPI_TOOLS_DIR", root.join("target/tools"))
         .env("REDOCLY_TELEMETRY", "off")
         .status()
