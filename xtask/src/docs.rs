@@ -36,6 +36,7 @@ const DOC_CRATES: &[&str] = &[
     "capi-runtime-derive",
     "capi-runtime-codegen",
     "capi-runtime-controller",
+    "capi-runtime-manager",
 ];
 
 /// Dispatches `docs`, `dist` and `site-check`.
@@ -196,7 +197,7 @@ pub fn dist(args: &[String]) -> Result<(), String> {
     let out = dist.join("test-extension-components.yaml");
     std::fs::write(&out, concat_manifests(&example)?).map_err(|e| e.to_string())?;
     files.push(out);
-    let manager = root.join("controller/config");
+    let manager = root.join("manager/config");
     if manager.is_dir() {
         for file in files_under(&manager)? {
             let rel = file.strip_prefix(&manager).map_err(|e| e.to_string())?;

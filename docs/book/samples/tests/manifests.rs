@@ -1,9 +1,9 @@
 //! The deployment manifests the book includes are checked by a real kube-apiserver (the
 //! workspace's test control plane): every object of `examples/test-extension/config/` and the
-//! manager's webhook configurations (`controller/config/webhook/`) are applied with server-side
+//! manager's webhook configurations (`manager/config/webhook/`) are applied with server-side
 //! apply in dry-run mode and strict field validation, and the CRD's conversion patch
-//! (`controller/config/crd/`) is applied to the installed CRD in dry-run mode; so is the
-//! manager's own deployment (`controller/config/manager/`: namespace, RBAC, certificate,
+//! (`manager/config/crd/`) is applied to the installed CRD in dry-run mode; so is the
+//! manager's own deployment (`manager/config/manager/`: namespace, RBAC, certificate,
 //! Deployment, Service). Namespaces are
 //! created for real first, since dry-run objects in a missing namespace are refused. The
 //! cert-manager kinds are served by a minimal stand-in CRD (`tests/manifests/`), named as such.
@@ -150,7 +150,7 @@ async fn the_example_extension_manifests_are_accepted_and_typos_are_not() {
 #[tokio::test]
 async fn the_manager_deployment_manifests_are_accepted() {
     let client = env().client().await.unwrap();
-    let docs = documents(&root().join("controller/config/manager"));
+    let docs = documents(&root().join("manager/config/manager"));
     let kinds: Vec<&str> = docs
         .iter()
         .map(|(_, d)| d["kind"].as_str().unwrap())
@@ -172,7 +172,7 @@ async fn the_manager_deployment_manifests_are_accepted() {
     apply_all(&client, &docs).await;
     // The Service is the one the webhook configurations call.
     let service = docs.iter().find(|(_, d)| d["kind"] == "Service").unwrap();
-    let webhooks = documents(&root().join("controller/config/webhook"));
+    let webhooks = documents(&root().join("manager/config/webhook"));
     for (_, webhook) in &webhooks {
         for hook in webhook["webhooks"].as_array().unwrap() {
             let target = &hook["clientConfig"]["service"];
@@ -185,7 +185,7 @@ async fn the_manager_deployment_manifests_are_accepted() {
 #[tokio::test]
 async fn the_manager_webhook_and_conversion_manifests_are_accepted() {
     let client = env().client().await.unwrap();
-    let webhooks = documents(&root().join("controller/config/webhook"));
+    let webhooks = documents(&root().join("manager/config/webhook"));
     assert!(
         webhooks
             .iter()
@@ -193,7 +193,7 @@ async fn the_manager_webhook_and_conversion_manifests_are_accepted() {
     );
     apply_all(&client, &webhooks).await;
 
-    let patch_file = root().join("controller/config/crd/webhook_in_extensionconfigs.yaml");
+    let patch_file = root().join("manager/config/crd/webhook_in_extensionconfigs.yaml");
     let patch: Value =
         serde_saphyr::from_str(&std::fs::read_to_string(&patch_file).unwrap()).unwrap();
     let crds: Api<k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition> =

@@ -4,9 +4,11 @@
 //! kube-apiserver; and the manager's RSS afterwards.
 //!
 //! ```sh
-//! cargo build -p capi-runtime-controller --release --bin capi-runtime-manager --example discovery_scale
-//! target/release/examples/discovery_scale 100 1 10
+//! cargo bench -p capi-runtime-manager --bench discovery_scale          # [-- COUNT CONCURRENCY...]
 //! ```
+//!
+//! (default: 100 ExtensionConfigs, concurrency 1 then 10; the manager is the release build
+//! cargo makes for the benchmark.)
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -53,7 +55,11 @@ fn rss_kib(pid: u32) -> u64 {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let _ = rustls::crypto::ring::default_provider().install_default();
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` passes `--bench`; the numbers are the other arguments.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     let count: usize = args.first().map_or(Ok(100), |a| a.parse())?;
     let concurrencies: Vec<u16> = if args.len() > 1 {
         args[1..]
@@ -99,11 +105,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         urls.push(format!("https://127.0.0.1:{}", server.local_addr().port()));
         servers.push(server);
     }
-    let manager_bin = std::env::current_exe()?
-        .parent()
-        .and_then(Path::parent)
-        .map(|d| d.join("capi-runtime-manager"))
-        .ok_or("no target directory")?;
+    let manager_bin = env!("CARGO_BIN_EXE_capi-runtime-manager");
     let api: Api<ExtensionConfig> = Api::all(kube.clone());
     let http = reqwest::Client::new();
     let pem = Arc::new(ca.pem());
@@ -113,7 +115,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!("|---|---|---|---|");
     for concurrency in concurrencies {
-        let mut child = Command::new(&manager_bin)
+        let mut child = Command::new(manager_bin)
             .arg("--kubeconfig")
             .arg(env.kubeconfig_path())
             .args(["--feature-gates", "RuntimeSDK=true"])

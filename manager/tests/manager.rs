@@ -4,6 +4,9 @@
 //! CA injection following its Secret; pause and unpause; delete; kill and restart → warm-up
 //! rebuilds the registry before the manager reports ready.
 
+// The controller crate's test helpers (control plane, test CA, loopback extensions), shared
+// rather than copied.
+#[path = "../../controller/tests/support/mod.rs"]
 mod support;
 
 use std::io::{BufRead, BufReader};

@@ -1,5 +1,8 @@
 //! `capi-runtime-manager`: runs the ExtensionConfig controller, its registry warm-up and the
-//! ExtensionConfig webhooks against a cluster, as Cluster API's core manager does.
+//! ExtensionConfig webhooks of `capi-runtime-controller` against a cluster, as Cluster API's
+//! core manager does: leader election through a Lease, probes, one Prometheus endpoint for the
+//! controller's and the runtime client's metrics, graceful shutdown. Its deployment manifests
+//! are in this crate's `config/`.
 //!
 //! ```text
 //! capi-runtime-manager --kubeconfig ~/.kube/config --feature-gates RuntimeSDK=true \
