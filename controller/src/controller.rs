@@ -1,7 +1,8 @@
 //! The kube-runtime controller around [`Reconciler`]: the ExtensionConfig watch (with the
-//! watch-filter label), a metadata-only Secret watch mapped to the ExtensionConfigs that name
-//! the Secret, periodic resync, per-object rate limiting and error back-off, and the warm-up
-//! that runs next to it.
+//! watch-filter label) and its reflector cache, which reconciles read from (writes go to the
+//! API server); a metadata-only Secret watch mapped to the ExtensionConfigs that name the
+//! Secret through a [`SecretIndex`] kept in step with the ExtensionConfig watch; periodic
+//! resync, per-object rate limiting and error back-off, and the warm-up that runs next to it.
 
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
@@ -14,12 +15,13 @@ use futures::{StreamExt, future};
 use kube::api::Api;
 use kube::core::PartialObjectMeta;
 use kube::runtime::controller::{Action, Config as ControllerConfig, Controller};
-use kube::runtime::reflector::{self, ObjectRef, Store};
+use kube::runtime::reflector::{self, Store};
 use kube::runtime::watcher::{self, Event};
 use kube::runtime::{WatchStreamExt, predicates};
 use kube::{Resource, ResourceExt};
 
 use crate::decide;
+use crate::index::SecretIndex;
 use crate::metrics::ControllerMetrics;
 use crate::reconcile::{Outcome, ReconcileError, Reconciler};
 
@@ -115,6 +117,8 @@ pub enum ControllerError {
 /// last reconcile of each object for rate limiting.
 struct Ctx {
     reconciler: Reconciler,
+    /// The reflector's cache of ExtensionConfigs, which reconciles read from.
+    store: Store<ExtensionConfig>,
     metrics: ControllerMetrics,
     failures: Mutex<HashMap<String, u32>>,
     last_started: Mutex<HashMap<String, Instant>>,
@@ -140,7 +144,7 @@ async fn reconcile(object: Arc<ExtensionConfig>, ctx: Arc<Ctx>) -> Result<Action
     let started = Instant::now();
     let result = match tokio::time::timeout(
         ctx.options.reconcile_timeout,
-        ctx.reconciler.reconcile(&name),
+        ctx.reconciler.reconcile_cached(&name, &ctx.store),
     )
     .await
     {
@@ -178,22 +182,6 @@ fn error_policy(object: Arc<ExtensionConfig>, _error: &ReconcileError, ctx: Arc<
     let wait = decide::backoff(*n);
     *n = n.saturating_add(1);
     Action::requeue(wait)
-}
-
-/// The ExtensionConfigs in `store` whose CA-injection annotation names the Secret
-/// `namespace/name` (the controller's index lookup).
-pub fn configs_naming_secret(
-    store: &Store<ExtensionConfig>,
-    namespace: &str,
-    name: &str,
-) -> Vec<ObjectRef<ExtensionConfig>> {
-    let key = format!("{namespace}/{name}");
-    store
-        .state()
-        .iter()
-        .filter(|c| decide::index_values(c).contains(&key))
-        .map(|c| ObjectRef::from_obj(&**c))
-        .collect()
 }
 
 /// Removes the registrations of ExtensionConfigs that are no longer in the store (deleted while
@@ -241,20 +229,26 @@ pub async fn run(
         wc = wc.labels(&format!("{WATCH_FILTER_LABEL}={value}"));
     }
     let (reader, writer) = reflector::store();
+    let index = SecretIndex::new();
     let on_events = reconciler.clone();
     let store_for_events = reader.clone();
+    let index_for_events = index.clone();
     let configs = reflector::reflector(writer, watcher::watcher(api, wc))
         .default_backoff()
-        .inspect(move |event| match event {
-            Ok(Event::Delete(config)) if on_events.runtime().is_ready() => {
-                let name = config.name_any();
-                tracing::info!(ExtensionConfig = %name, "Unregistering ExtensionConfig information from registry");
-                if let Err(e) = on_events.runtime().unregister(config) {
-                    tracing::error!(ExtensionConfig = %name, error = %e, "failed to unregister ExtensionConfig");
+        .inspect(move |event| {
+            let Ok(event) = event else { return };
+            index_for_events.apply(event);
+            match event {
+                Event::Delete(config) if on_events.runtime().is_ready() => {
+                    let name = config.name_any();
+                    tracing::info!(ExtensionConfig = %name, "Unregistering ExtensionConfig information from registry");
+                    if let Err(e) = on_events.runtime().unregister(config) {
+                        tracing::error!(ExtensionConfig = %name, error = %e, "failed to unregister ExtensionConfig");
+                    }
                 }
+                Event::InitDone => unregister_missing(&on_events, &store_for_events),
+                _ => {}
             }
-            Ok(Event::InitDone) => unregister_missing(&on_events, &store_for_events),
-            _ => {}
         })
         .touched_objects();
     let mut controller = Controller::for_stream(configs, reader.clone())
@@ -268,11 +262,10 @@ pub async fn run(
             .default_backoff()
             .touched_objects()
             .predicate_filter(predicates::resource_version, Default::default());
-        let store = reader.clone();
         controller = controller.watches_stream(secret_events, move |secret| {
-            let ns = secret.meta().namespace.clone().unwrap_or_default();
-            let name = secret.meta().name.clone().unwrap_or_default();
-            configs_naming_secret(&store, &ns, &name)
+            let ns = secret.meta().namespace.as_deref().unwrap_or_default();
+            let name = secret.meta().name.as_deref().unwrap_or_default();
+            index.lookup(ns, name)
         });
     }
     if let Some(period) = options.sync_period {
@@ -291,6 +284,7 @@ pub async fn run(
     });
     let ctx = Arc::new(Ctx {
         reconciler: reconciler.clone(),
+        store: reader.clone(),
         metrics: metrics.clone(),
         failures: Mutex::new(HashMap::new()),
         last_started: Mutex::new(HashMap::new()),

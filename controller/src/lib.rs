@@ -1,5 +1,32 @@
 //! The management-cluster half of the Runtime SDK, as a library any kube-runtime program can
-//! embed, and the `capi-runtime-manager` binary that runs it.
+//! embed. The crate `capi-runtime-manager` is the binary that runs it as Cluster API's core
+//! manager does; this crate does not need it.
+//!
+//! To embed: build a runtime client over a registry (the one your own controllers call
+//! extensions with), then, on the leader, call [`run`], which runs the ExtensionConfig
+//! controller and the registry warm-up together until your shutdown future completes:
+//!
+//! ```no_run
+//! # async fn embed() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::sync::Arc;
+//! use capi_runtime::{client::Client, registry::Registry};
+//! use capi_runtime_controller::{ControllerMetrics, Options, Reconciler};
+//!
+//! let kube = kube::Client::try_default().await?;
+//! let runtime = Client::builder(Arc::new(capi_runtime::hooks::catalog()), Registry::new()).build()?;
+//! capi_runtime_controller::run(
+//!     kube.clone(),
+//!     Reconciler::new(kube, runtime.clone()),
+//!     Options::default().concurrency(10),
+//!     ControllerMetrics::new(),
+//!     capi_runtime::https::shutdown_signal(),
+//! )
+//! .await?; // an error: warm-up timed out, and the process should exit
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The webhooks are [`webhook::router`], to serve on `capi_runtime::https::RunningHost`.
 //!
 //! * [`decide`]: the reconcile decisions as pure functions (pausing, CA injection, discovery
 //!   results, status patches, read-only checks, back-off);
@@ -7,6 +34,7 @@
 //!   for;
 //! * [`controller`]: the kube-runtime controller around them ([`controller::run`] is the
 //!   function to embed);
+//! * [`index`]: the Secret → ExtensionConfigs index of the CA-injection annotation;
 //! * [`webhook`]: the ExtensionConfig admission (defaulting, validation) and conversion
 //!   webhooks, served on the crate's shared HTTPS host;
 //! * [`conditions`], [`metrics`]: Cluster API's condition rules and the controller's metrics.
@@ -14,6 +42,7 @@
 pub mod conditions;
 pub mod controller;
 pub mod decide;
+pub mod index;
 pub mod metrics;
 pub mod reconcile;
 pub mod webhook;

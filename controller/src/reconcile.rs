@@ -9,6 +9,7 @@ use capi_runtime::client::Client as RuntimeClient;
 use capi_runtime::k8s_openapi::api::core::v1::Secret;
 use capi_runtime::k8s_openapi::jiff::Timestamp;
 use kube::api::{Api, ListParams, Patch, PatchParams};
+use kube::runtime::reflector::{ObjectRef, Store};
 
 use crate::decide::{self, CaError, PausedWrite};
 
@@ -102,18 +103,45 @@ impl Reconciler {
         })
     }
 
-    /// Reconciles the ExtensionConfig `name` (runtime.md §4.2).
+    /// Reconciles the ExtensionConfig `name` (runtime.md §4.2), reading it from the API server
+    /// (for callers without a cache; the controller uses [`Reconciler::reconcile_cached`]).
     pub async fn reconcile(&self, name: &str) -> Result<Outcome, ReconcileError> {
         if !self.runtime.is_ready() {
             return Ok(Outcome::RequeueAfter(decide::NOT_READY_REQUEUE));
         }
-        let config = match self.api().get_opt(name).await {
-            Ok(Some(c)) => c,
-            Ok(None) => {
-                self.unregister(name)?;
-                return Ok(Outcome::Done);
-            }
-            Err(e) => return Err(ReconcileError(e.to_string())),
+        let config = self
+            .api()
+            .get_opt(name)
+            .await
+            .map_err(|e| ReconcileError(e.to_string()))?;
+        self.reconcile_read(name, config).await
+    }
+
+    /// Reconciles the ExtensionConfig `name` as [`Reconciler::reconcile`] does, reading it from
+    /// `store` (a reflector cache of the ExtensionConfig watch, as controller-runtime's cached
+    /// client reads) instead of the API server; absent from the store means deleted. The
+    /// patches still go to the API server.
+    pub async fn reconcile_cached(
+        &self,
+        name: &str,
+        store: &Store<ExtensionConfig>,
+    ) -> Result<Outcome, ReconcileError> {
+        if !self.runtime.is_ready() {
+            return Ok(Outcome::RequeueAfter(decide::NOT_READY_REQUEUE));
+        }
+        let config = store.get(&ObjectRef::new(name)).map(|c| (*c).clone());
+        self.reconcile_read(name, config).await
+    }
+
+    /// The reconcile after the read: `config` is the object named `name`, `None` if gone.
+    async fn reconcile_read(
+        &self,
+        name: &str,
+        config: Option<ExtensionConfig>,
+    ) -> Result<Outcome, ReconcileError> {
+        let Some(config) = config else {
+            self.unregister(name)?;
+            return Ok(Outcome::Done);
         };
         if config.metadata.deletion_timestamp.is_some() {
             self.unregister(name)?;
