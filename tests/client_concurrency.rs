@@ -167,7 +167,6 @@ fn decoding_any_answer_never_panics() {
         cases: 64,
         ..ProptestConfig::default()
     };
-    let case = AtomicUsize::new(0);
     proptest!(config_runs, |(b in bytes)| {
         *body.lock().unwrap() = b;
         let result = runtime.block_on(client.call_extension::<BeforeClusterCreate>(
