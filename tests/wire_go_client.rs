@@ -219,6 +219,32 @@ async fn open_string_enums_reach_the_caller() {
 }
 
 #[tokio::test]
+async fn missing_or_null_patch_type_is_empty_like_go() {
+    // Go's GeneratePatchesResponseItem.PatchType is a plain string: a missing or null
+    // patchType leaves it "" (the zero value), not JSONPatch; Cluster API then applies no
+    // patch of that item. The item reaches the caller with the empty type, also under Ignore.
+    for handler in ["h.ext", "i.ext"] {
+        let r = patches_bytes(
+            br#"{"status":"Success","items":[{"uid":"a","patch":"W10="},{"uid":"b","patchType":null,"patch":"W10="},{"uid":"c","patchType":"","patch":"W10="}]}"#.to_vec(),
+            handler,
+        )
+        .await
+        .unwrap();
+        assert_eq!(r.items.len(), 3, "{handler}");
+        for item in &r.items {
+            assert_eq!(
+                item.patch_type,
+                PatchType::Other(String::new()),
+                "{}",
+                item.uid
+            );
+            assert!(item.patch_type.is_empty());
+            assert_eq!(item.patch_type.as_str(), "");
+        }
+    }
+}
+
+#[tokio::test]
 async fn trailing_data_follows_go_per_side() {
     // Cluster API's client decodes with json.NewDecoder(body).Decode: it reads the first
     // value and never looks at what follows.

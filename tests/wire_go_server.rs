@@ -181,6 +181,59 @@ async fn null_leaves_zero_values() {
 }
 
 #[tokio::test]
+async fn k8s_types_take_go_zero_values() {
+    // Go: a metav1.Condition with fields left out or null decodes to the zero value of each
+    // (its lastTransitionTime is time.Time{}, 0001-01-01T00:00:00Z). k8s-openapi's Rust type
+    // requires lastTransitionTime; the codec supplies Go's zero time, in the streaming pass and
+    // in the careful one (a repeated key) alike.
+    let zero = k8s_openapi::jiff::Timestamp::from_second(-62135596800).unwrap();
+    for body in [
+        r#"{"cluster":{"status":{"conditions":[{},{"type":"Ready","lastTransitionTime":null,"message":null}]}}}"#,
+        r#"{"cluster":{"status":{"conditions":[{},{"type":"x","type":"Ready","lastTransitionTime":null}]}}}"#,
+        r#"{"cluster":{"status":{"conditions":[null,{"type":"Ready"}]}}}"#,
+    ] {
+        let r = bcc(body).await;
+        let conditions = &r.cluster.status.conditions;
+        assert_eq!(conditions.len(), 2, "{body}");
+        for c in conditions {
+            assert_eq!(c.last_transition_time.0, zero, "{body}");
+            assert_eq!(
+                (c.message.as_str(), c.reason.as_str(), c.status.as_str()),
+                ("", "", "")
+            );
+            assert_eq!(c.observed_generation, None);
+        }
+        assert_eq!(
+            (conditions[0].type_.as_str(), conditions[1].type_.as_str()),
+            ("", "Ready")
+        );
+        // Encoded again, the zero time is written as a time (Go's metav1.Time writes null).
+        let encoded = serde_json::to_value(&conditions[0]).unwrap();
+        assert_eq!(encoded["lastTransitionTime"], "0001-01-01T00:00:00Z");
+    }
+    // A time that is present is read as written; one Go cannot parse is refused, as in Go.
+    let r = bcc(
+        r#"{"cluster":{"status":{"conditions":[{"lastTransitionTime":"2026-01-02T03:04:05Z"}]}}}"#,
+    )
+    .await;
+    assert_eq!(
+        r.cluster.status.conditions[0]
+            .last_transition_time
+            .0
+            .as_second(),
+        1767323045
+    );
+    refused(
+        BCC,
+        br#"{"cluster":{"status":{"conditions":[{"lastTransitionTime":""}]}}}"#,
+    )
+    .await;
+    // The other k8s-openapi types the messages reach take {} already (their strings default).
+    let r = bcc(r#"{"cluster":{"metadata":{"ownerReferences":[{}],"managedFields":[{}]}}}"#).await;
+    assert_eq!(r.cluster.metadata.owner_references.unwrap()[0].uid, "");
+}
+
+#[tokio::test]
 async fn repeated_keys_last_wins() {
     // Go applies each occurrence in turn: a string takes the last value (also when the
     // repeats differ only in case), null after a value changes nothing for a string.
@@ -306,6 +359,21 @@ async fn open_string_enums_reach_the_caller() {
     .await;
     assert_eq!(answer["status"], "Success");
     assert_eq!(answer["items"][0]["patchType"], "StrategicMergePatch");
+}
+
+#[tokio::test]
+async fn missing_or_null_patch_type_is_empty_like_go() {
+    // Go's zero PatchType is "" and the item's patchType has no omitempty: a Go handler that
+    // leaves it unset answers "patchType":"". A handler here that leaves it at its default
+    // answers the same, never JSONPatch.
+    let (answer, _) = post_with(GP, br#"{"items":[{"uid":"u"}]}"#, PatchType::default()).await;
+    assert_eq!(answer["status"], "Success");
+    assert_eq!(answer["items"][0]["patchType"], "");
+    let item: GeneratePatchesResponseItem =
+        serde_json::from_value(answer["items"][0].clone()).unwrap();
+    assert!(item.patch_type.is_empty());
+    // And a default item, as a handler would build it with `..Default::default()`.
+    assert!(GeneratePatchesResponseItem::default().patch_type.is_empty());
 }
 
 #[tokio::test]

@@ -2989,7 +2989,7 @@ impl ::schemars::JsonSchema for crate::hooks::v1alpha1::common::PatchType {
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         assemble(
             generator,
-            r#"{"description":"How a patch in a response is encoded.\n\nGo's `PatchType` is a plain string with two named values, so any string decodes: a value\nthis crate does not know arrives as `PatchType::Other` and the caller decides what to do\nwith it (Cluster API refuses it when it applies the patch).","enum":["JSONPatch","JSONMergePatch"],"type":"string"}"#,
+            r#"{"description":"How a patch in a response is encoded.\n\nGo's `PatchType` is a plain string with two named values, so any string decodes: a value\nthis crate does not know arrives as `PatchType::Other` and the caller decides what to do\nwith it (Cluster API refuses it when it applies the patch).\n\nThe default is Go's zero value, the empty string (`PatchType::Other(\"\")`): a `patchType`\nthat is missing or `null` decodes to it, as in Go, never to `JSONPatch`. Cluster API applies\nno patch of an empty type (an in-place update answer is refused: \"patchType is not set\").","enum":["JSONPatch","JSONMergePatch"],"type":"string"}"#,
             &[],
         )
     }

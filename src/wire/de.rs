@@ -29,6 +29,37 @@ use super::fold::{eq_fold, resolve};
 /// Entries of a B-tree leaf: what a map's first entry allocates.
 const BTREE_LEAF: usize = 11;
 
+/// A field that a k8s-openapi type requires in its Rust `Deserialize` but that Go leaves at
+/// its zero value when it is missing or `null`: the field's index and the JSON of the value
+/// that stands for Go's zero value.
+type Zero = (usize, &'static [u8]);
+
+/// The fields of k8s-openapi's `metav1.Condition`, as its `Deserialize` names them.
+const CONDITION_FIELDS: &[&str] = &[
+    "lastTransitionTime",
+    "message",
+    "observedGeneration",
+    "reason",
+    "status",
+    "type",
+];
+
+/// The fields of struct `name` (with `fields`) that must be supplied with Go's zero value
+/// when the message leaves them out. Of the k8s-openapi types hook messages reach (ObjectMeta,
+/// OwnerReference, ManagedFieldsEntry, FieldsV1, Time, Condition, LabelSelector,
+/// LabelSelectorRequirement, NodeSystemInfo, NodeSwapStatus, RawExtension, IntOrString, JSON,
+/// ByteString), only `Condition.lastTransitionTime` is required by k8s-openapi (a `Time`,
+/// not an `Option`); its strings default to empty already.
+fn go_zeros(name: &str, fields: &'static [&'static str]) -> &'static [Zero] {
+    if name == "Condition" && fields == CONDITION_FIELDS {
+        // Go's zero `time.Time`, written as RFC 3339.
+        const ZEROS: &[Zero] = &[(0, b"\"0001-01-01T00:00:00Z\"")];
+        ZEROS
+    } else {
+        &[]
+    }
+}
+
 /// A decoding failure on its way out: kind, message, where it happened.
 pub(crate) struct Error(Box<Inner>);
 
@@ -735,6 +766,7 @@ impl<'de> De<'de> {
         visitor: V,
         objects: &[usize],
         status: Option<&'static str>,
+        zeros: &'static [Zero],
     ) -> Result<V::Value> {
         let mut entries: Vec<(usize, Vec<usize>)> = Vec::new();
         let mut end = self.pos;
@@ -792,6 +824,8 @@ impl<'de> De<'de> {
             fields,
             entries,
             next: 0,
+            zeros,
+            synth: None,
         })?;
         self.leave();
         self.pos = end;
@@ -1074,11 +1108,12 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
 
     fn deserialize_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
         let status = self.status_field.take();
+        let zeros = go_zeros(name, fields);
         match self.peek() {
             Some(b'n') => {
                 self.literal(b"null")?;
@@ -1087,11 +1122,13 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
                     fields,
                     entries: Vec::new(),
                     next: 0,
+                    zeros,
+                    synth: None,
                 })
             }
             Some(b'{') if self.careful => {
                 let at = self.pos;
-                self.careful_struct(fields, visitor, &[at], status)
+                self.careful_struct(fields, visitor, &[at], status, zeros)
             }
             Some(b'{') => {
                 self.enter()?;
@@ -1104,6 +1141,9 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
                     seen_more: Vec::new(),
                     first: true,
                     field: "",
+                    zeros,
+                    yielded: 0,
+                    synth: None,
                 })?;
                 self.expect(b'}', "after object key:value pair")?;
                 self.leave();
@@ -1319,6 +1359,12 @@ struct Struct<'a, 'de> {
     seen_more: Vec<usize>,
     first: bool,
     field: &'static str,
+    /// Fields supplied with Go's zero value when the object leaves them out.
+    zeros: &'static [Zero],
+    /// The fields (below 128) handed to the visitor.
+    yielded: u128,
+    /// The JSON of the zero value to decode next, instead of the input.
+    synth: Option<&'static [u8]>,
 }
 
 impl Struct<'_, '_> {
@@ -1345,7 +1391,20 @@ impl<'de> MapAccess<'de> for Struct<'_, 'de> {
         loop {
             let de = &mut *self.de;
             match de.peek() {
-                Some(b'}') => return Ok(None),
+                Some(b'}') => {
+                    let yielded = self.yielded;
+                    let Some(&(f, json)) =
+                        self.zeros.iter().find(|(f, _)| yielded & (1u128 << f) == 0)
+                    else {
+                        return Ok(None);
+                    };
+                    self.yielded |= 1u128 << f;
+                    self.synth = Some(json);
+                    self.field = self.fields[f];
+                    return seed
+                        .deserialize(BorrowedStrDeserializer::<Error>::new(self.fields[f]))
+                        .map(Some);
+                }
                 Some(b',') if !self.first => de.pos += 1,
                 _ if !self.first => {
                     return Err(de.unexpected_char("after object key:value pair"));
@@ -1381,6 +1440,9 @@ impl<'de> MapAccess<'de> for Struct<'_, 'de> {
             if !self.mark(f) {
                 return Err(Error::restart());
             }
+            if f < 128 {
+                self.yielded |= 1u128 << f;
+            }
             self.field = name;
             return seed
                 .deserialize(BorrowedStrDeserializer::<Error>::new(name))
@@ -1389,6 +1451,9 @@ impl<'de> MapAccess<'de> for Struct<'_, 'de> {
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        if let Some(json) = self.synth.take() {
+            return seed.deserialize(&mut De::new(json, usize::MAX, 1, false));
+        }
         self.de.skip_ws();
         let start = self.de.pos;
         let field = self.field;
@@ -1403,22 +1468,42 @@ struct CarefulStruct<'a, 'de> {
     fields: &'static [&'static str],
     entries: Vec<(usize, Vec<usize>)>,
     next: usize,
+    /// Fields supplied with Go's zero value when no entry sets them.
+    zeros: &'static [Zero],
+    /// The JSON of the zero value to decode next, instead of the input.
+    synth: Option<&'static [u8]>,
 }
 
 impl<'de> MapAccess<'de> for CarefulStruct<'_, 'de> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        match self.entries.get(self.next) {
-            Some((f, _)) => seed
+        if let Some((f, _)) = self.entries.get(self.next) {
+            return seed
                 .deserialize(BorrowedStrDeserializer::<Error>::new(self.fields[*f]))
-                .map(Some),
-            None => Ok(None),
+                .map(Some);
         }
+        // Past the entries, the fields that must stand at Go's zero value (the entries are
+        // taken as they are decoded, so only their field index is left).
+        while let Some((&(f, json), rest)) = self.zeros.split_first() {
+            self.zeros = rest;
+            if self.entries.iter().any(|(g, _)| *g == f) {
+                continue;
+            }
+            self.synth = Some(json);
+            return seed
+                .deserialize(BorrowedStrDeserializer::<Error>::new(self.fields[f]))
+                .map(Some);
+        }
+        Ok(None)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        let (f, at) = std::mem::take(&mut self.entries[self.next]);
+        if let Some(json) = self.synth.take() {
+            return seed.deserialize(&mut De::new(json, usize::MAX, 1, false));
+        }
+        let f = self.entries[self.next].0;
+        let at = std::mem::take(&mut self.entries[self.next].1);
         self.next += 1;
         let field = self.fields[f];
         let start = at[0];
@@ -1593,7 +1678,8 @@ impl<'de> de::Deserializer<'de> for Repeated<'_, 'de> {
         if at.is_empty() {
             return self.last().deserialize_struct(name, fields, visitor);
         }
-        self.de.careful_struct(fields, visitor, &at, None)
+        self.de
+            .careful_struct(fields, visitor, &at, None, go_zeros(name, fields))
     }
 
     fn deserialize_enum<V: Visitor<'de>>(

@@ -16,9 +16,21 @@
 //! | a string field refuses a number, a number field a string, and so on | the same | `wrong_json_types_are_refused` |
 //! | invalid UTF-8 in a string becomes U+FFFD, per byte; so does an unpaired surrogate escape | the same | `invalid_utf8_becomes_replacement` |
 //! | a string type with named constants (`PatchType`) takes any string | `PatchType` has an `Other` variant that carries an unknown value to the caller | `open_string_enums_reach_the_caller` |
+//! | such a string left out or `null` stays `""`, its zero value | a missing or `null` `patchType` is `PatchType::Other("")` (the type's default, [`PatchType::is_empty`](crate::hooks::v1alpha1::PatchType::is_empty)), never `JSONPatch`; an in-place `Patch` has `None` | `missing_or_null_patch_type_is_empty_like_go` |
+//! | a struct field left out or `null` keeps its zero value, whatever its type | the same for this crate's types (`#[serde(default)]`); for the k8s-openapi types the messages reach, the one field k8s-openapi's Rust type requires, `metav1.Condition.lastTransitionTime`, is given Go's zero time `0001-01-01T00:00:00Z` (see below) | `k8s_types_take_go_zero_values` |
 //! | a request body (`json.Unmarshal` in Go's server helper) may hold only white space after the value; a response (`json.NewDecoder(body).Decode` in Go's client) is read up to the end of its first value and the rest is ignored | the same: [`decode_request`] refuses trailing data, [`decode_response`] ignores it | `trailing_data_follows_go_per_side` |
 //! | the body must be one well-formed JSON value | the same (messages in Go's words) | `malformed_json_is_refused` |
 //! | nesting deeper than 10,000 is refused | nesting deeper than [`DEFAULT_MAX_DEPTH`] (128, as `serde_json`) is refused: deeper messages exist in no hook, and the limit keeps the stack bounded | `deep_nesting_is_refused` |
+//!
+//! **Go's zero values in k8s-openapi types.** k8s-openapi's `Condition` refuses an object
+//! without `lastTransitionTime`, where Go leaves `time.Time{}`. The decoder supplies Go's zero
+//! time for it when it is missing or `null`, so `{}` decodes as in Go. The other k8s-openapi
+//! types hook messages reach (`ObjectMeta`, `OwnerReference`, `ManagedFieldsEntry`,
+//! `LabelSelector`, `LabelSelectorRequirement`, `NodeSystemInfo`, `NodeSwapStatus`, `Time`,
+//! `RawExtension`, `IntOrString`, `JSON`, `ByteString`) already default every field they
+//! require to the empty string. Encoding differs from Go on the way back: a zero time is
+//! written as `"0001-01-01T00:00:00Z"`, where Go's `metav1.Time` writes `null`; both decode to
+//! the zero time on either side, and Go's `IsZero` holds for it.
 //!
 //! A response's `status` is read once, here, as the raw string the extension wrote
 //! ([`Decoded::status`]), so that a missing or unknown status can be told from a decoding error.

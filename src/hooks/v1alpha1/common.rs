@@ -15,14 +15,17 @@ pub use crate::hook::ResponseStatus;
 /// Go's `PatchType` is a plain string with two named values, so any string decodes: a value
 /// this crate does not know arrives as [`PatchType::Other`] and the caller decides what to do
 /// with it (Cluster API refuses it when it applies the patch).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Schema)]
+///
+/// The default is Go's zero value, the empty string (`PatchType::Other("")`): a `patchType`
+/// that is missing or `null` decodes to it, as in Go, never to `JSONPatch`. Cluster API applies
+/// no patch of an empty type (an in-place update answer is refused: "patchType is not set").
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Schema)]
 #[schema(
     crate = "crate",
     package = "sigs.k8s.io/cluster-api/api/runtime/hooks/v1alpha1"
 )]
 pub enum PatchType {
     /// A JSON Patch document (RFC 6902): a list of operations.
-    #[default]
     #[serde(rename = "JSONPatch")]
     JsonPatch,
     /// A JSON Merge Patch document (RFC 7386): a partial object merged into the target.
@@ -33,7 +36,19 @@ pub enum PatchType {
     Other(String),
 }
 
+impl Default for PatchType {
+    /// The empty string, Go's zero value.
+    fn default() -> Self {
+        PatchType::Other(String::new())
+    }
+}
+
 impl PatchType {
+    /// True for the empty string (Go's zero value: no patch type given).
+    pub fn is_empty(&self) -> bool {
+        matches!(self, PatchType::Other(other) if other.is_empty())
+    }
+
     /// The wire value: `JSONPatch`, `JSONMergePatch` or the other value as written.
     pub fn as_str(&self) -> &str {
         match self {
