@@ -1,8 +1,8 @@
 //! The ExtensionConfig webhooks registered with a real kube-apiserver (runtime.md §10.5): the
-//! configurations of `config/webhook/manifests.yaml` and the CRD conversion patch of
-//! `config/crd/`, pointed at webhook servers this test runs over HTTPS with a test CA. Objects
-//! created through `kube::Api` are defaulted, validated and converted by our handlers, and the
-//! API server reports our messages.
+//! configurations the manager ships (`manager/config/webhook/manifests.yaml`) and the CRD
+//! conversion patch of `manager/config/crd/`, pointed at webhook servers this test runs over
+//! HTTPS with a test CA. Objects created through `kube::Api` are defaulted, validated and
+//! converted by our handlers, and the API server reports our messages.
 
 mod support;
 
@@ -31,7 +31,7 @@ const LABEL: &str = "capi-test/gate";
 
 fn manifests() -> Vec<Value> {
     let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("config/webhook/manifests.yaml"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../manager/config/webhook/manifests.yaml"),
     )
     .unwrap();
     serde_saphyr::from_multiple(&text).unwrap()
@@ -147,7 +147,8 @@ async fn webhooks_registered_with_the_api_server() {
 
     // The CRD conversion patch, aimed at our /convert.
     let patch_text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("config/crd/webhook_in_extensionconfigs.yaml"),
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../manager/config/crd/webhook_in_extensionconfigs.yaml"),
     )
     .unwrap();
     let mut patch: Value = serde_saphyr::from_str(&patch_text).unwrap();
