@@ -10,7 +10,9 @@
 //!   calls extensions (what Cluster API's controllers use);
 //! - with feature `server`, the [`server`] that serves typed hook handlers, and with feature
 //!   `topology-mutation` (which `server` enables) the [`topology_mutation`] helpers, plain data
-//!   over the hook types (what extension authors use).
+//!   over the hook types (what extension authors use);
+//! - with either, [`tls`]: PEM parsing, the rustls configurations of both sides and their
+//!   one error type.
 //!
 //! `#[derive(Schema)]` and `#[derive(Hook)]` describe wire types and hooks for the generator
 //! (`runtime-openapi-gen`), which publishes them as an OpenAPI document. Layers, from the
@@ -27,6 +29,8 @@ pub mod api;
 pub mod hooks;
 pub mod catalog;
 pub mod wire;
+#[cfg(any(feature = "client", feature = "server"))]
+pub mod tls;
 #[cfg(feature = "client")]
 pub mod registry;
 #[cfg(feature = "client")]

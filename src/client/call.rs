@@ -13,13 +13,13 @@ use super::error::{CallError, ExchangeError};
 use super::exchange::{Request, exchange};
 use super::fan_out;
 use super::target::{CallAllOptions, ForObject};
-use super::tls::{cause, message};
 use super::{Client, urls};
 use crate::api::runtime::v1beta2::FailurePolicy;
 use crate::catalog::{GroupHook, GroupVersionHook};
 use crate::hook::{Hook, HookRequest, HookResponse, Message};
 use crate::hooks::v1alpha1::ResponseStatus;
 use crate::registry::Registration;
+use crate::tls::{cause, message};
 use crate::wire::{DecodeError, Limits, RawStatus, decode_response_raw_with};
 
 impl Client {

@@ -241,7 +241,7 @@ impl Client {
         request.set_type_meta(Discovery::API_VERSION, Discovery::REQUEST_KIND);
         let body = serde_json::to_vec(&request).map_err(|e| DiscoveryError::Exchange {
             config: config_name.clone(),
-            source: super::ExchangeError::Encode(super::tls::cause(e)),
+            source: super::ExchangeError::Encode(crate::tls::cause(e)),
         })?;
         let span = tracing::debug_span!(
             "discover_extension",

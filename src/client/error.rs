@@ -20,7 +20,7 @@ use crate::catalog::{CatalogError, GroupHook, GroupVersionHook};
 use crate::registry::{RegistryError, aggregate};
 
 use super::discovery::ValidationError;
-use super::tls::{Cause, TlsError, find_in_chain};
+use crate::tls::{Cause, TlsError, find_in_chain};
 use crate::wire::DecodeError;
 
 /// Why no HTTP client could be made for an ExtensionConfig's client config.

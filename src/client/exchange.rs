@@ -8,8 +8,8 @@ use url::Url;
 
 use super::error::ExchangeError;
 use super::metrics::Metrics;
-use super::tls::message;
 use crate::catalog::GroupVersionHook;
+use crate::tls::message;
 use crate::wire::{DecodeError, DecodeErrorKind, Limits, RawStatus};
 
 /// How many bytes of a non-200 body an error message quotes.

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::tls::{ClientIdentity, TlsError, client_config};
+use crate::tls::{ClientIdentity, TlsError, cause, client_config};
 
 /// How long a cached client is used before it is rebuilt.
 pub(crate) const CLIENT_TTL: Duration = Duration::from_secs(24 * 60 * 60);
@@ -171,7 +171,7 @@ impl HttpClients {
             .pool_idle_timeout(Duration::from_secs(90))
             .user_agent(concat!("capi-runtime/", env!("CARGO_PKG_VERSION")))
             .build()
-            .map_err(|e| TlsError::HttpClient(std::sync::Arc::new(e)))?;
+            .map_err(|e| TlsError::HttpClient(cause(e)))?;
         let mut state = self.lock();
         if state.generation != generation {
             return Ok(client);

@@ -24,7 +24,6 @@
 //! unknown. Cluster API also ignores serialisation errors; we treat those as bugs.
 
 mod aggregate;
-mod anchors;
 mod cache;
 mod call;
 mod discovery;
@@ -34,7 +33,6 @@ mod fan_out;
 mod http_clients;
 mod metrics;
 mod target;
-mod tls;
 mod urls;
 
 use std::path::PathBuf;
@@ -45,6 +43,7 @@ use std::time::Duration;
 pub use crate::api::runtime::validation::{
     HandlerNameError, UrlError, extension_name_from_handler_name, name_for_handler,
 };
+pub use crate::tls::{Cause, TlsError};
 pub use crate::wire::DecodeError;
 pub use aggregate::aggregate_responses;
 pub use cache::{Clock, ResponseCache, SystemClock};
@@ -52,7 +51,6 @@ pub use discovery::ValidationError;
 pub use error::{BuildError, CallError, ClientConfigError, DiscoveryError, ExchangeError};
 pub use metrics::{DURATION_BUCKETS, Metrics};
 pub use target::{CallAllOptions, ForObject};
-pub use tls::{Cause, TlsError};
 pub use urls::base_url;
 
 use crate::api::runtime::v1beta2::{ClientConfig, ExtensionConfig};

@@ -25,9 +25,9 @@ mod tls;
 
 use std::io;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::time::Duration;
 
+pub use crate::tls::TlsError;
 pub use serve::{RunningHost, shutdown_signal};
 pub use tls::TlsFiles;
 
@@ -132,29 +132,4 @@ pub enum HostError {
     /// A listener stopped with an I/O error.
     #[error("server failed")]
     Serve(#[source] io::Error),
-}
-
-/// Why a TLS configuration could not be built from the certificate files.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum TlsError {
-    /// A file could not be read.
-    #[error("failed to read {path}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: io::Error,
-    },
-    /// A file holds no usable PEM item of the expected kind.
-    #[error("failed to parse {path}: {reason}")]
-    Parse {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong.
-        reason: String,
-    },
-    /// rustls refused the certificate, the key or the client CA.
-    #[error("invalid TLS configuration: {0}")]
-    Config(String),
 }

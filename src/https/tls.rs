@@ -1,4 +1,5 @@
-//! The serving certificate: loaded from PEM files and reloaded when the files change.
+//! The serving certificate: loaded from PEM files (parsed by [`crate::tls`]) and reloaded when
+//! the files change.
 //!
 //! Certificates in Kubernetes are usually mounted from a Secret that cert-manager rotates, so
 //! the host polls the files and swaps the rustls configuration in place; connections made
@@ -14,12 +15,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum_server::tls_rustls::RustlsConfig;
-use rustls::RootCertStore;
-use rustls::server::WebPkiClientVerifier;
-use rustls_pki_types::pem::PemObject;
-use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 
-use super::TlsError;
+use crate::tls::{self, TlsError};
 
 /// Where the serving certificate, its key and the optional client CA live.
 #[non_exhaustive]
@@ -73,55 +70,28 @@ impl TlsFiles {
     }
 
     fn config_from(&self, snapshot: &[Vec<u8>]) -> Result<rustls::ServerConfig, TlsError> {
-        let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_slice_iter(&snapshot[0])
-            .collect::<Result<_, _>>()
-            .map_err(|e| parse_error(&self.cert, e.to_string()))?;
-        if certs.is_empty() {
-            return Err(parse_error(&self.cert, "no CERTIFICATE block found".into()));
-        }
-        let key = PrivateKeyDer::from_pem_slice(&snapshot[1])
-            .map_err(|e| parse_error(&self.key, e.to_string()))?;
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let builder = rustls::ServerConfig::builder_with_provider(provider.clone())
-            .with_safe_default_protocol_versions()
-            .map_err(|e| TlsError::Config(e.to_string()))?;
-        let builder = match &self.client_ca {
-            None => builder.with_no_client_auth(),
-            Some(path) => {
-                let mut roots = RootCertStore::empty();
-                for ca in CertificateDer::pem_slice_iter(&snapshot[2]) {
-                    let ca = ca.map_err(|e| parse_error(path, e.to_string()))?;
-                    roots
-                        .add(ca)
-                        .map_err(|e| parse_error(path, e.to_string()))?;
-                }
-                let verifier =
-                    WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider)
-                        .build()
-                        .map_err(|e| TlsError::Config(e.to_string()))?;
-                builder.with_client_cert_verifier(verifier)
-            }
-        };
-        let mut config = builder
-            .with_single_cert(certs, key)
-            .map_err(|e| TlsError::Config(e.to_string()))?;
-        config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
-        Ok(config)
+        tls::server_config(
+            tls::Pem {
+                path: &self.cert,
+                text: &snapshot[0],
+            },
+            tls::Pem {
+                path: &self.key,
+                text: &snapshot[1],
+            },
+            self.client_ca.as_deref().map(|path| tls::Pem {
+                path,
+                text: &snapshot[2],
+            }),
+        )
     }
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, TlsError> {
     std::fs::read(path).map_err(|source| TlsError::Read {
         path: path.to_path_buf(),
-        source,
+        source: Arc::new(source),
     })
-}
-
-fn parse_error(path: &Path, reason: String) -> TlsError {
-    TlsError::Parse {
-        path: path.to_path_buf(),
-        reason,
-    }
 }
 
 /// Polls the files every `interval` and reloads `config` when their contents change. Runs until

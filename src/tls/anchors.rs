@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use rustls::client::WebPkiServerVerifier;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::CryptoProvider;
-use rustls::{CertificateError, DigitallySignedStruct, RootCertStore, SignatureScheme};
+use rustls::{CertificateError, DigitallySignedStruct, SignatureScheme};
 use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
 
 /// One CA certificate of the bundle with its validity period (seconds since the Unix epoch).
@@ -74,10 +74,13 @@ impl DatedAnchors {
         {
             return Ok(verifier.clone());
         }
-        let mut roots = RootCertStore::empty();
-        for (anchor, _) in self.anchors.iter().zip(which).filter(|(_, keep)| **keep) {
-            roots.add(anchor.der.clone())?;
-        }
+        let roots = super::pem::root_store(
+            self.anchors
+                .iter()
+                .zip(which)
+                .filter(|(_, keep)| **keep)
+                .map(|(anchor, _)| anchor.der.clone()),
+        )?;
         let verifier =
             WebPkiServerVerifier::builder_with_provider(Arc::new(roots), self.provider.clone())
                 .build()

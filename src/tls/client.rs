@@ -1,0 +1,171 @@
+//! Calling (feature `client`): which certificates are trusted and which client certificate is
+//! shown.
+//!
+//! The server name is the host of the URL being called (reqwest passes it to rustls), so a
+//! service reference is verified against its `<name>.<namespace>.svc` name and an IP address
+//! against the certificate's IP SANs.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use rustls_pki_types::{CertificateDer, PrivateKeyDer};
+
+use super::anchors::DatedAnchors;
+use super::{Cause, TlsError, alpn, cause, pem, provider};
+
+/// Why a client identity (certificate and key) could not be used.
+#[derive(Debug)]
+pub(crate) struct IdentityProblem {
+    pub(crate) what: &'static str,
+    pub(crate) error: Cause,
+}
+
+/// Wraps an error of the step `what` into an [`IdentityProblem`].
+fn problem(what: &'static str) -> impl FnOnce(Cause) -> IdentityProblem {
+    move |error| IdentityProblem { what, error }
+}
+
+/// A client certificate chain and its private key.
+#[derive(Debug)]
+pub(crate) struct ClientIdentity {
+    chain: Vec<CertificateDer<'static>>,
+    key: PrivateKeyDer<'static>,
+}
+
+impl Clone for ClientIdentity {
+    fn clone(&self) -> Self {
+        ClientIdentity {
+            chain: self.chain.clone(),
+            key: self.key.clone_key(),
+        }
+    }
+}
+
+impl ClientIdentity {
+    /// Parses a PEM certificate chain and the matching PEM private key.
+    pub(crate) fn from_pem(cert_pem: &[u8], key_pem: &[u8]) -> Result<Self, IdentityProblem> {
+        let chain = pem::certificate_list(cert_pem, "no certificate found")
+            .map_err(problem("invalid certificate PEM"))?;
+        let key = pem::private_key(key_pem).map_err(problem("invalid private key PEM"))?;
+        // Checks that the key is usable and belongs to the certificate, so that a half-rotated
+        // pair is refused here rather than at the next handshake.
+        rustls::sign::CertifiedKey::from_der(chain.clone(), key.clone_key(), &provider())
+            .map_err(|e| problem("unusable certificate and key")(cause(e)))?;
+        Ok(ClientIdentity { chain, key })
+    }
+
+    /// Reads the certificate and key files.
+    pub(crate) fn load(cert_file: &Path, key_file: &Path) -> Result<Self, TlsError> {
+        let err = |p: IdentityProblem| TlsError::ClientIdentity {
+            cert_file: cert_file.to_path_buf(),
+            key_file: key_file.to_path_buf(),
+            what: p.what,
+            error: p.error,
+        };
+        let read = |path: &Path, what: &'static str| {
+            std::fs::read(path).map_err(|e| {
+                err(IdentityProblem {
+                    what,
+                    error: cause(e),
+                })
+            })
+        };
+        let cert = read(cert_file, "reading certificate")?;
+        let key = read(key_file, "reading key")?;
+        Self::from_pem(&cert, &key).map_err(err)
+    }
+}
+
+/// A rustls client configuration that trusts exactly `ca_bundle` (or, when it is empty, the
+/// platform's roots) and presents `identity` when set.
+pub(crate) fn client_config(
+    ca_bundle: &[u8],
+    identity: Option<&ClientIdentity>,
+) -> Result<rustls::ClientConfig, TlsError> {
+    let provider = provider();
+    let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| TlsError::ClientConfig(cause(e)))?;
+    let builder = if ca_bundle.is_empty() {
+        let verifier = rustls_platform_verifier::Verifier::new(provider)
+            .map_err(|e| TlsError::ClientConfig(cause(e)))?;
+        builder
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(verifier))
+    } else {
+        // Every PEM certificate of a non-empty bundle must parse. The bundle's CAs count only
+        // while they are within their validity dates, as in Go's verifier (see `anchors`);
+        // webpki alone would trust an expired CA.
+        let certs = pem::certificate_list(ca_bundle, "no PEM certificate found")
+            .map_err(TlsError::CaBundle)?;
+        let verifier =
+            DatedAnchors::new(certs, provider).map_err(|e| TlsError::CaBundle(cause(e)))?;
+        builder
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(verifier))
+    };
+    let mut config = match identity {
+        Some(id) => builder
+            .with_client_auth_cert(id.chain.clone(), id.key.clone_key())
+            .map_err(|e| TlsError::ClientConfig(cause(e)))?,
+        None => builder.with_no_client_auth(),
+    };
+    config.alpn_protocols = alpn();
+    Ok(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bundle_without_certificates_is_an_error() {
+        assert!(matches!(
+            client_config(b"not a pem", None),
+            Err(TlsError::CaBundle(_))
+        ));
+        assert!(matches!(
+            client_config(
+                b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
+                None
+            ),
+            Err(TlsError::CaBundle(_))
+        ));
+        assert!(client_config(b"garbage", None).is_err());
+    }
+
+    #[test]
+    fn an_identity_needs_a_certificate_and_a_key() {
+        assert!(ClientIdentity::from_pem(b"", b"").is_err());
+        let dir = std::path::Path::new("/nonexistent");
+        let err = ClientIdentity::load(&dir.join("tls.crt"), &dir.join("tls.key")).unwrap_err();
+        let TlsError::ClientIdentity { what, error, .. } = &err else {
+            panic!("{err}")
+        };
+        assert_eq!(*what, "reading certificate");
+        let io = error
+            .downcast_ref::<std::io::Error>()
+            .expect("the io error is kept");
+        assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
+        assert!(
+            std::error::Error::source(&err).is_none(),
+            "the message already has it"
+        );
+    }
+
+    #[test]
+    fn a_bad_bundle_keeps_the_pem_error() {
+        let err = client_config(
+            b"-----BEGIN CERTIFICATE-----\n!!!\n-----END CERTIFICATE-----\n",
+            None,
+        )
+        .unwrap_err();
+        let TlsError::CaBundle(c) = &err else {
+            panic!("{err}")
+        };
+        assert!(
+            c.downcast_ref::<rustls_pki_types::pem::Error>().is_some(),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,145 @@
+//! TLS for both directions (feature `client` or `server`): PEM parsing, the rustls
+//! configurations, and the one error type they report, [`TlsError`].
+//!
+//! The HTTPS host (`https`, feature `server`) serves a certificate chain and key read
+//! from PEM files and may require client certificates signed by a CA file. The runtime client
+//! (`client`, feature `client`) trusts exactly an ExtensionConfig's `caBundle` (CA
+//! certificates counting only within their validity dates, as in Go) and may present a client
+//! certificate. Both read their PEM here, by the same rules: every PEM block of the expected
+//! kind must decode, and a certificate text without any certificate is refused.
+//!
+//! Every configuration uses the ring crypto provider explicitly, so the library works whether
+//! or not the process installed a default provider. Both sides offer HTTP/2 and HTTP/1.1 by
+//! ALPN and speak TLS 1.2 and 1.3 only.
+
+#[cfg(feature = "client")]
+mod anchors;
+#[cfg(feature = "client")]
+mod client;
+mod pem;
+#[cfg(feature = "server")]
+mod server;
+
+use std::io;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use rustls::crypto::CryptoProvider;
+
+#[cfg(feature = "client")]
+pub(crate) use client::{ClientIdentity, client_config};
+#[cfg(feature = "server")]
+pub(crate) use server::{Pem, server_config};
+
+/// A cause kept as a value: any error, shared so that the errors holding it stay `Clone`.
+pub type Cause = Arc<dyn std::error::Error + Send + Sync>;
+
+/// `e` as a [`Cause`].
+pub(crate) fn cause(e: impl std::error::Error + Send + Sync + 'static) -> Cause {
+    Arc::new(e)
+}
+
+/// A cause that is only a message (nothing below it failed).
+pub(crate) fn message(text: impl Into<String>) -> Cause {
+    Arc::from(Box::<dyn std::error::Error + Send + Sync>::from(
+        text.into(),
+    ))
+}
+
+/// Why a TLS configuration (serving or calling) or an HTTP client could not be built.
+///
+/// The variants say which side they come from. Causes are kept as values: a message that
+/// shows its cause keeps it in a field and does not also return it from
+/// [`source`](std::error::Error::source), so a chain reporter prints each cause once;
+/// [`TlsError::Read`], whose message does not show the I/O error, returns it as its source.
+/// [`TlsError::rustls_error`] finds the rustls error behind any of them.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum TlsError {
+    /// Serving: a certificate, key or client CA file could not be read.
+    #[error("failed to read {path}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: Arc<io::Error>,
+    },
+    /// Serving: a file holds no usable PEM item of the expected kind.
+    #[error("failed to parse {path}: {error}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong (a PEM error, a certificate the trust store refuses, or a message).
+        error: Cause,
+    },
+    /// Serving: rustls refused the certificate, the key or the client CA.
+    #[error("invalid TLS configuration: {0}")]
+    ServerConfig(Cause),
+    /// Calling: the ExtensionConfig's `caBundle` holds no usable certificate.
+    #[error("failed to create tls config: unable to load root certificates: {0}")]
+    CaBundle(Cause),
+    /// Calling: rustls refused the client configuration.
+    #[error("failed to create tls config: {0}")]
+    ClientConfig(Cause),
+    /// Calling: the client certificate or key file could not be read or parsed.
+    #[error(
+        "failed to load client certificate from {cert_file:?} and key from {key_file:?}: {what}: {error}"
+    )]
+    ClientIdentity {
+        /// The certificate file.
+        cert_file: PathBuf,
+        /// The key file.
+        key_file: PathBuf,
+        /// Which step failed (`reading certificate`, `invalid private key PEM`, ...).
+        what: &'static str,
+        /// Why.
+        error: Cause,
+    },
+    /// Calling: reqwest refused to build a client (the cause is the `reqwest::Error`).
+    #[error("failed to create http client: {0}")]
+    HttpClient(Cause),
+}
+
+impl TlsError {
+    /// The rustls error behind this one, if rustls refused something.
+    pub fn rustls_error(&self) -> Option<&rustls::Error> {
+        let cause: &(dyn std::error::Error + 'static) = match self {
+            TlsError::Read { source, .. } => &**source,
+            TlsError::Parse { error: c, .. }
+            | TlsError::ServerConfig(c)
+            | TlsError::CaBundle(c)
+            | TlsError::ClientConfig(c)
+            | TlsError::ClientIdentity { error: c, .. }
+            | TlsError::HttpClient(c) => &**c,
+        };
+        find_in_chain(cause)
+    }
+}
+
+/// The first error of type `T` in the chain starting at `error`.
+pub(crate) fn find_in_chain<'a, T: std::error::Error + 'static>(
+    error: &'a (dyn std::error::Error + 'static),
+) -> Option<&'a T> {
+    let mut next = Some(error);
+    while let Some(e) = next {
+        if let Some(t) = e.downcast_ref::<T>() {
+            return Some(t);
+        }
+        // An I/O error's `source` skips the error it wraps; look at that one too.
+        next = match e.downcast_ref::<io::Error>().and_then(io::Error::get_ref) {
+            Some(inner) => Some(inner as &(dyn std::error::Error + 'static)),
+            None => e.source(),
+        };
+    }
+    None
+}
+
+/// The crypto provider of every TLS configuration this crate builds.
+pub(crate) fn provider() -> Arc<CryptoProvider> {
+    Arc::new(rustls::crypto::ring::default_provider())
+}
+
+/// The ALPN protocols both sides offer, most preferred first.
+fn alpn() -> Vec<Vec<u8>> {
+    vec![b"h2".to_vec(), b"http/1.1".to_vec()]
+}
