@@ -8,13 +8,18 @@
 //! reads the hostile DiscoverVariables answer into memory and decodes it with the wire codec
 //! the runtime client uses; its `VmHWM` minus the footprint before decoding is reported.
 //! Figures are megabytes above the idle footprint; they go in BENCHMARKS.md, never in tests.
+//!
+//! Side by side with another build: `HOSTILE_EXTENSION=/path/to/capi-test-extension` runs that
+//! binary instead of this build's, and `HOSTILE_CALLER=tree` decodes the caller's answers the
+//! way the client did before the wire codec (a `serde_json::Value` tree of the whole body,
+//! then the typed message).
 
 use std::io::Write;
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use capi_runtime::hooks::v1alpha1::DiscoverVariables;
+use capi_runtime::hooks::v1alpha1::{DiscoverVariables, DiscoverVariablesResponse};
 
 const CAP: usize = 20 << 20;
 
@@ -176,7 +181,9 @@ fn start_extension() -> Extension {
     // benchmark run by hand, where nothing else races for it.
     let port = free_port();
     let health = free_port();
-    let child = Command::new(env!("CARGO_BIN_EXE_capi-test-extension"))
+    let binary = std::env::var("HOSTILE_EXTENSION")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_capi-test-extension").to_string());
+    let child = Command::new(binary)
         .args([
             "--webhook-host",
             "127.0.0.1",
@@ -299,15 +306,22 @@ fn decode_child(shape: &str) {
     let pid = std::process::id();
     let before = status_kb(pid, "VmRSS:");
     let started = Instant::now();
-    let outcome = capi_runtime::wire::decode_response::<DiscoverVariables>(&body);
+    let outcome: Result<usize, String> = if std::env::var("HOSTILE_CALLER").as_deref() == Ok("tree")
+    {
+        serde_json::from_slice::<serde_json::Value>(&body)
+            .and_then(serde_json::from_value::<DiscoverVariablesResponse>)
+            .map(|message| message.variables.len())
+            .map_err(|e| e.to_string())
+    } else {
+        capi_runtime::wire::decode_response::<DiscoverVariables>(&body)
+            .map(|decoded| decoded.message.variables.len())
+            .map_err(|e| e.to_string())
+    };
     let elapsed = started.elapsed();
     let peak = status_kb(pid, "VmHWM:");
     let what = match outcome {
-        Ok(decoded) => format!("decoded ({} variables)", decoded.message.variables.len()),
-        Err(e) => format!(
-            "refused: {}",
-            e.to_string().chars().take(70).collect::<String>()
-        ),
+        Ok(n) => format!("decoded ({n} variables)"),
+        Err(e) => format!("refused: {}", e.chars().take(70).collect::<String>()),
     };
     let mut out = std::io::stdout();
     writeln!(
