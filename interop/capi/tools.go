@@ -7,4 +7,5 @@ package tools
 
 import (
 	_ "sigs.k8s.io/cluster-api/core"
+	_ "sigs.k8s.io/cluster-api/test/extension"
 )

@@ -3,7 +3,8 @@
 //!
 //! - `interop/` (the control plane): etcd and kube-apiserver;
 //! - `interop/capi/` (Cluster API's side): `go-extension`, an extension written with Cluster
-//!   API's own kit, and `core`, Cluster API's core manager (`sigs.k8s.io/cluster-api/core`).
+//!   API's own kit, `core`, Cluster API's core manager (`sigs.k8s.io/cluster-api/core`), and
+//!   `extension`, Cluster API's own test extension (`sigs.k8s.io/cluster-api/test/extension`).
 //!
 //! The pins are each module's `go.mod` and `go.sum` (published modules only, fetched through the
 //! Go module proxy). A stamp per module next to the binaries holds its pins, the Go version and
@@ -35,7 +36,11 @@ const MODULES: &[Module] = &[
     },
     Module {
         dir: "interop/capi",
-        packages: &["./cmd/go-extension", "sigs.k8s.io/cluster-api/core"],
+        packages: &[
+            "./cmd/go-extension",
+            "sigs.k8s.io/cluster-api/core",
+            "sigs.k8s.io/cluster-api/test/extension",
+        ],
         control_plane: false,
     },
 ];
