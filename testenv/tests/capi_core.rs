@@ -1,27 +1,56 @@
 //! Cluster API's own core manager (`sigs.k8s.io/cluster-api/core` of v1.14.2, built by
 //! `cargo xtask testenv` into `target/testenv/bin/core`) against the test control plane, with
-//! the `RuntimeSDK` feature gate and every CRD of the Cluster API module installed. Given an
-//! ExtensionConfig pointing at the example extension (`capi-test-extension`, served in this
-//! test over HTTPS on loopback, `caBundle` set), Cluster API's ExtensionConfig controller
-//! discovers it: `status.handlers` lists exactly the extension's registrations (name suffixed
-//! with the ExtensionConfig's, hook, timeout, failure policy) and `Discovered` is True.
+//! the `RuntimeSDK` feature gate and every CRD of the Cluster API module installed, following
+//! an extension served by this SDK's kit over HTTPS on loopback (`caBundle` set):
 //!
-//! The manager's log is kept under `target/testenv/logs/capi-core/`.
+//! 1. given an ExtensionConfig pointing at the example extension (`capi-test-extension`),
+//!    Cluster API's ExtensionConfig controller discovers it: `status.handlers` lists exactly
+//!    the extension's registrations (name suffixed with the ExtensionConfig's, hook, timeout,
+//!    failure policy) and `Discovered` is True;
+//! 2. another kit server with other handlers on a new port, and the ExtensionConfig's URL
+//!    changed to it: the spec change makes Cluster API discover again, and the status lists
+//!    the new handlers (removed ones gone, changed timeout and failure policy in);
+//! 3. that server stopped and a third handler set served on the same address, with no write
+//!    to the ExtensionConfig: Cluster API's controller has no timer of its own, but its
+//!    watch delivers every object again each `--sync-period` (given 10 s here instead of the
+//!    default 10 min) and each delivery is a discovery, so the status follows;
+//! 4. the extension stopped and the ExtensionConfig annotated (any metadata change is an
+//!    event, and an event is a discovery): `Discovered` turns False with reason
+//!    `NotDiscovered` and a message naming the refused connection, while `status.handlers`
+//!    keeps the last successful discovery's list.
+//!
+//! How long each step took is printed (`--nocapture`), not asserted. The manager's log is kept
+//! under `target/testenv/logs/capi-core/`.
 
 #[path = "../../tests/support/server_pki.rs"]
 mod server_pki;
 
-use std::net::{IpAddr, Ipv4Addr};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use capi_runtime::api::runtime::v1beta2::{ClientConfig, ExtensionConfig, ExtensionConfigSpec};
+use capi_runtime::hooks::v1alpha1::{
+    AfterControlPlaneInitialized, AfterControlPlaneInitializedRequest,
+    AfterControlPlaneInitializedResponse, BeforeClusterCreate, BeforeClusterCreateRequest,
+    BeforeClusterCreateResponse, BeforeClusterDelete, BeforeClusterDeleteRequest,
+    BeforeClusterDeleteResponse, DiscoveryResponse, FailurePolicy, GeneratePatches,
+    GeneratePatchesRequest, GeneratePatchesResponse,
+};
+use capi_runtime::server::{HandlerOptions, RunningServer, ServerBuilder, ServerError};
 use capi_runtime_testenv::{Process, TestEnv, free_port, new_log_dir, program};
 use k8s_openapi::ByteString;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
 use kube::Api;
-use kube::api::PostParams;
+use kube::api::{Patch, PatchParams, PostParams};
+use serde_json::json;
+
+/// The ExtensionConfig's name.
+const NAME: &str = "example-extension";
+
+/// How often the manager's informers deliver every object again (its `--sync-period`).
+const SYNC_PERIOD: &str = "10s";
 
 /// The directory of the Cluster API module `interop/capi` pins, in Go's module cache.
 fn cluster_api_module() -> PathBuf {
@@ -88,26 +117,29 @@ async fn wait_ready(manager: &mut Process, health: u16) -> bool {
 
 /// Starts Cluster API's core manager with the RuntimeSDK and ClusterTopology gates against
 /// `env`, on loopback ports it picks (again, up to 5 times, when one was taken meanwhile).
-async fn start_manager(env: &TestEnv, webhook_dir: &Path) -> Process {
+/// Returns the manager and its diagnostics (metrics) port.
+async fn start_manager(env: &TestEnv, webhook_dir: &Path) -> (Process, u16) {
     let logs = new_log_dir("capi-core").unwrap();
     let binary = program("core").unwrap();
     for attempt in 1..=5 {
         let health = free_port().unwrap();
+        let diagnostics = free_port().unwrap();
         let args = vec![
             format!("--kubeconfig={}", env.kubeconfig_path().display()),
             "--feature-gates=RuntimeSDK=true,ClusterTopology=true".to_string(),
             "--leader-elect=false".to_string(),
+            format!("--sync-period={SYNC_PERIOD}"),
             format!("--webhook-port={}", free_port().unwrap()),
             format!("--webhook-cert-dir={}", webhook_dir.display()),
             format!("--health-addr=127.0.0.1:{health}"),
-            format!("--diagnostics-address=127.0.0.1:{}", free_port().unwrap()),
+            format!("--diagnostics-address=127.0.0.1:{diagnostics}"),
             "--insecure-diagnostics".to_string(),
             "--v=2".to_string(),
         ];
         let log = logs.join(format!("capi-core-{attempt}.log"));
         let mut manager = Process::spawn("capi-core", &binary, &args, &log).unwrap();
         if wait_ready(&mut manager, health).await {
-            return manager;
+            return (manager, diagnostics);
         }
     }
     panic!(
@@ -116,8 +148,184 @@ async fn start_manager(env: &TestEnv, webhook_dir: &Path) -> Process {
     );
 }
 
+/// One row of `status.handlers`, compared field for field: name, hook apiVersion, hook,
+/// timeout, failure policy (as JSON).
+type Row = (String, String, String, i32, String);
+
+/// The rows Cluster API should list for a server advertising `discovery`: names suffixed
+/// with the ExtensionConfig's, and Cluster API's defaults (10 s, `Fail`) for what Discovery
+/// leaves out; sorted by name.
+fn expected(discovery: &DiscoveryResponse) -> Vec<Row> {
+    let mut rows: Vec<Row> = discovery
+        .handlers
+        .iter()
+        .map(|h| {
+            (
+                format!("{}.{NAME}", h.name),
+                h.request_hook.api_version.clone(),
+                h.request_hook.hook.clone(),
+                h.timeout_seconds.unwrap_or(10),
+                serde_json::to_value(h.failure_policy.unwrap_or(FailurePolicy::Fail))
+                    .unwrap()
+                    .to_string(),
+            )
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// The rows of `status.handlers`, sorted by name.
+fn listed(config: &ExtensionConfig) -> Vec<Row> {
+    let mut rows: Vec<Row> = config
+        .status
+        .handlers
+        .iter()
+        .map(|h| {
+            (
+                h.name.clone(),
+                h.request_hook.api_version.clone(),
+                h.request_hook.hook.clone(),
+                h.timeout_seconds,
+                serde_json::to_value(h.failure_policy).unwrap().to_string(),
+            )
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// The `Discovered` condition.
+fn discovered(config: &ExtensionConfig) -> Option<&metav1::Condition> {
+    config
+        .status
+        .conditions
+        .iter()
+        .find(|c| c.type_ == "Discovered")
+}
+
+/// Whether Cluster API has discovered `want` for the current spec: `Discovered` True for the
+/// current generation and `status.handlers` equal to `want`. (Cluster API's patch helper
+/// writes the conditions first and the rest of the status in a second patch, so both are
+/// waited for.)
+fn shows(config: &ExtensionConfig, want: &[Row]) -> bool {
+    discovered(config)
+        .is_some_and(|c| c.status == "True" && c.observed_generation == config.metadata.generation)
+        && listed(config) == want
+}
+
+/// Polls the ExtensionConfig until `done` holds, for up to 120 s; returns it and how long it
+/// took. Fails early when the manager exits.
+async fn wait_for(
+    configs: &Api<ExtensionConfig>,
+    manager: &mut Process,
+    what: &str,
+    done: impl Fn(&ExtensionConfig) -> bool,
+) -> (ExtensionConfig, Duration) {
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs(120);
+    loop {
+        let current = configs.get(NAME).await.unwrap();
+        if done(&current) {
+            let took = started.elapsed();
+            eprintln!("capi-core: {what} after {took:.1?}");
+            return (current, took);
+        }
+        if manager.exited().is_some() {
+            panic!("Cluster API's manager exited: {}", manager.report());
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{what}: not after 120 s (Discovered {:?}, handlers {:#?}): {}",
+            discovered(&current),
+            listed(&current),
+            manager.report()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Serves the handlers `make` registers over HTTPS on 127.0.0.1:`port` (0: one the OS picks)
+/// with the serving certificate in `dir`. A fixed port is one a server of this test has just
+/// left; binding it again is retried for up to 30 s, in case another process holds it for a
+/// moment.
+async fn serve(make: fn() -> ServerBuilder, dir: &Path, port: u16) -> RunningServer {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let server = make()
+            .host(IpAddr::V4(Ipv4Addr::LOCALHOST))
+            .port(port)
+            .cert_dir(dir)
+            .build();
+        match server.start().await {
+            Ok(running) => return running,
+            Err(e @ ServerError::Bind { .. }) if port != 0 && Instant::now() < deadline => {
+                eprintln!("capi-core: binding 127.0.0.1:{port} again: {e}");
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Err(e) => panic!("serving on 127.0.0.1:{port}: {e}"),
+        }
+    }
+}
+
+/// The second handler set: one handler kept under a new name with a short timeout and
+/// `Ignore`, one with Cluster API's defaults, one at the longest timeout.
+fn second_handlers() -> ServerBuilder {
+    ServerBuilder::new()
+        .handle(
+            BeforeClusterCreate,
+            HandlerOptions::new("gate")
+                .timeout_seconds(3)
+                .failure_policy(FailurePolicy::Ignore),
+            |_: BeforeClusterCreateRequest| async {
+                Ok::<_, String>(BeforeClusterCreateResponse::default())
+            },
+        )
+        .unwrap()
+        .handle(
+            AfterControlPlaneInitialized,
+            "announce",
+            |_: AfterControlPlaneInitializedRequest| async {
+                Ok::<_, String>(AfterControlPlaneInitializedResponse::default())
+            },
+        )
+        .unwrap()
+        .handle(
+            GeneratePatches,
+            HandlerOptions::new("patch").timeout_seconds(30),
+            |_: GeneratePatchesRequest| async {
+                Ok::<_, String>(GeneratePatchesResponse::default())
+            },
+        )
+        .unwrap()
+}
+
+/// The third handler set: `gate` again with another timeout and `Fail`, and a hook neither
+/// earlier set had.
+fn third_handlers() -> ServerBuilder {
+    ServerBuilder::new()
+        .handle(
+            BeforeClusterCreate,
+            HandlerOptions::new("gate")
+                .timeout_seconds(20)
+                .failure_policy(FailurePolicy::Fail),
+            |_: BeforeClusterCreateRequest| async {
+                Ok::<_, String>(BeforeClusterCreateResponse::default())
+            },
+        )
+        .unwrap()
+        .handle(
+            BeforeClusterDelete,
+            HandlerOptions::new("last-word").timeout_seconds(7),
+            |_: BeforeClusterDeleteRequest| async {
+                Ok::<_, String>(BeforeClusterDeleteResponse::default())
+            },
+        )
+        .unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn cluster_apis_extension_config_controller_discovers_the_example_extension() {
+async fn cluster_apis_extension_config_controller_follows_the_example_extension() {
     let env = tokio::task::spawn_blocking(|| {
         cluster_api_crds()
             .into_iter()
@@ -139,8 +347,9 @@ async fn cluster_apis_extension_config_controller_discovers_the_example_extensio
         dir.path().join("hookresponses.actual.yaml"),
     );
     let builder = capi_test_extension::server_builder(&script).unwrap();
-    let registered = builder.discovery().handlers;
-    let extension = builder
+    let first = expected(&builder.discovery());
+    assert_eq!(first.len(), 16);
+    let example = builder
         .host(IpAddr::V4(Ipv4Addr::LOCALHOST))
         .port(0)
         .cert_dir(dir.path())
@@ -148,25 +357,24 @@ async fn cluster_apis_extension_config_controller_discovers_the_example_extensio
         .start()
         .await
         .unwrap();
-    let url = format!("https://127.0.0.1:{}", extension.local_addr().port());
 
     // Cluster API's manager, with its own webhook serving certificate.
     let webhook_dir = tempfile::tempdir().unwrap();
     ca.write_serving(webhook_dir.path());
-    let mut manager = start_manager(&env, webhook_dir.path()).await;
+    let (mut manager, diagnostics) = start_manager(&env, webhook_dir.path()).await;
 
-    let name = "example-extension";
+    // 1. Discovery of the example extension.
     let configs: Api<ExtensionConfig> = Api::all(kube);
     let config = ExtensionConfig {
         api_version: "runtime.cluster.x-k8s.io/v1beta2".into(),
         kind: "ExtensionConfig".into(),
         metadata: metav1::ObjectMeta {
-            name: Some(name.into()),
+            name: Some(NAME.into()),
             ..Default::default()
         },
         spec: ExtensionConfigSpec {
             client_config: ClientConfig {
-                url: url.clone(),
+                url: url(example.local_addr()),
                 ca_bundle: ByteString(ca.pem().into_bytes()),
                 ..Default::default()
             },
@@ -178,69 +386,151 @@ async fn cluster_apis_extension_config_controller_discovers_the_example_extensio
         .create(&PostParams::default(), &config)
         .await
         .unwrap();
+    wait_for(
+        &configs,
+        &mut manager,
+        "discovered the example extension's 16 handlers",
+        |c| shows(c, &first),
+    )
+    .await;
 
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let discovered = loop {
-        let current = configs.get(name).await.unwrap();
-        let condition = current
-            .status
-            .conditions
-            .iter()
-            .find(|c| c.type_ == "Discovered")
-            .cloned();
-        // Cluster API's patch helper writes the conditions first and the rest of the status
-        // in a second patch, so Discovered can be True a moment before the handlers are in.
-        if condition.as_ref().is_some_and(|c| c.status == "True")
-            && !current.status.handlers.is_empty()
-        {
-            break current;
-        }
-        if manager.exited().is_some() {
-            panic!("Cluster API's manager exited: {}", manager.report());
+    // 2. Other handlers on a new port; the spec's URL changed to it. The example extension
+    // keeps serving, so the new list can only come from the new URL.
+    let second = serve(second_handlers, dir.path(), 0).await;
+    let second_rows = expected(&second_handlers().discovery());
+    let port = second.local_addr().port();
+    configs
+        .patch(
+            NAME,
+            &PatchParams::default(),
+            &Patch::Merge(
+                json!({ "spec": { "clientConfig": { "url": url(second.local_addr()) } } }),
+            ),
+        )
+        .await
+        .unwrap();
+    wait_for(
+        &configs,
+        &mut manager,
+        "re-discovered after the URL changed",
+        |c| shows(c, &second_rows),
+    )
+    .await;
+    example.shutdown().await.unwrap();
+
+    // 3. The same address serving a third set, the ExtensionConfig untouched: the resync
+    // every --sync-period discovers again. Cluster API's own status writes are events too and
+    // bring a reconcile or two after each discovery, so the switch waits until the
+    // controller has been idle for a while (its reconcile count unchanged for 3 s, well
+    // within the sync period): the discovery that follows can only come from the resync.
+    wait_idle(&mut manager, diagnostics).await;
+    second.shutdown().await.unwrap();
+    let third = serve(third_handlers, dir.path(), port).await;
+    let third_rows = expected(&third_handlers().discovery());
+    let before = configs.get(NAME).await.unwrap().metadata.generation;
+    wait_for(
+        &configs,
+        &mut manager,
+        &format!("re-discovered the same address by the resync (--sync-period={SYNC_PERIOD})"),
+        |c| shows(c, &third_rows),
+    )
+    .await;
+    assert_eq!(
+        configs.get(NAME).await.unwrap().metadata.generation,
+        before,
+        "the spec did not change"
+    );
+
+    // 4. The extension stopped; an annotation (a metadata change, so an event) makes
+    // Cluster API discover at once instead of at the next resync.
+    third.shutdown().await.unwrap();
+    configs
+        .patch(
+            NAME,
+            &PatchParams::default(),
+            &Patch::Merge(
+                json!({ "metadata": { "annotations": { "capi-runtime.test/poke": "1" } } }),
+            ),
+        )
+        .await
+        .unwrap();
+    let (lost, _) = wait_for(&configs, &mut manager, "Discovered False", |c| {
+        discovered(c).is_some_and(|c| c.status == "False")
+    })
+    .await;
+    let condition = discovered(&lost).unwrap();
+    assert_eq!(condition.reason, "NotDiscovered");
+    assert_eq!(condition.observed_generation, lost.metadata.generation);
+    let address = format!("127.0.0.1:{port}");
+    let message = &condition.message;
+    for part in [
+        "Error in discovery: ",
+        &format!("failed to discover extension \"{NAME}\""),
+        &address,
+        "connection refused",
+    ] {
+        assert!(message.contains(part), "{part:?} not in {message:?}");
+    }
+    // The v1beta1 condition says the same; the handlers of the last successful discovery stay.
+    let deprecated = serde_json::to_value(&lost.status.deprecated).unwrap();
+    let old = deprecated["v1beta1"]["conditions"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["type"] == "Discovered"))
+        .cloned()
+        .unwrap_or_else(|| panic!("no v1beta1 Discovered condition in {deprecated}"));
+    assert_eq!(old["status"], "False", "{old}");
+    assert_eq!(old["reason"], "DiscoveryFailed", "{old}");
+    assert_eq!(old["severity"], "Error", "{old}");
+    assert_eq!(old["message"].as_str(), Some(message.as_str()), "{old}");
+    assert_eq!(listed(&lost), third_rows);
+
+    manager.stop();
+}
+
+/// How many reconciles the manager's ExtensionConfig controller has done (from its metrics).
+async fn reconciles(diagnostics: u16) -> Option<u64> {
+    let text = server_pki::plain_client()
+        .get(format!("http://127.0.0.1:{diagnostics}/metrics"))
+        .send()
+        .await
+        .ok()?
+        .text()
+        .await
+        .ok()?;
+    Some(
+        text.lines()
+            .filter(|l| {
+                l.starts_with("controller_runtime_reconcile_total{")
+                    && l.contains(r#"controller="extensionconfig""#)
+            })
+            .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+            .sum::<f64>() as u64,
+    )
+}
+
+/// Waits until the ExtensionConfig controller's reconcile count has not moved for 3 s (up to
+/// 60 s).
+async fn wait_idle(manager: &mut Process, diagnostics: u16) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut last = None;
+    let mut since = Instant::now();
+    loop {
+        let now = reconciles(diagnostics).await;
+        if now.is_none() || now != last {
+            last = now;
+            since = Instant::now();
+        } else if since.elapsed() >= Duration::from_secs(3) {
+            return;
         }
         assert!(
             Instant::now() < deadline,
-            "not Discovered with handlers after 120 s (condition {condition:?}, {} handlers): {}",
-            current.status.handlers.len(),
+            "the ExtensionConfig controller was not idle for 3 s within 60 s (reconciles {last:?}): {}",
             manager.report()
         );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    };
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
 
-    let mut got: Vec<_> = discovered
-        .status
-        .handlers
-        .iter()
-        .map(|h| {
-            (
-                h.name.clone(),
-                h.request_hook.api_version.clone(),
-                h.request_hook.hook.clone(),
-                h.timeout_seconds,
-                serde_json::to_value(h.failure_policy).unwrap(),
-            )
-        })
-        .collect();
-    got.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut want: Vec<_> = registered
-        .iter()
-        .map(|h| {
-            (
-                format!("{}.{name}", h.name),
-                h.request_hook.api_version.clone(),
-                h.request_hook.hook.clone(),
-                // Cluster API's defaults for what Discovery leaves out.
-                h.timeout_seconds.unwrap_or(10),
-                h.failure_policy.map_or(serde_json::json!("Fail"), |p| {
-                    serde_json::to_value(p).unwrap()
-                }),
-            )
-        })
-        .collect();
-    want.sort_by(|a, b| a.0.cmp(&b.0));
-    assert_eq!(got, want);
-    assert_eq!(got.len(), 16);
-
-    manager.stop();
-    extension.shutdown().await.unwrap();
+fn url(addr: SocketAddr) -> String {
+    format!("https://{addr}")
 }
