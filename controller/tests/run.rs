@@ -17,13 +17,15 @@ async fn run_warm_up_failure_watch_filter_and_shutdown() {
     let kube = env.client().await.unwrap();
     let ca = TestCa::new("run-ca");
 
-    // An unreachable extension: warm-up times out and run() returns its error.
+    // An unreachable extension: warm-up times out and run() returns its error. The timeout
+    // leaves room for at least one whole attempt (a list and a status patch on a loaded API
+    // server); with none finished the message would be the bare deadline.
     let broken = env.unique_name("broken");
     create(&kube, &config(&broken, &unreachable_url(), Some(&ca.pem()))).await;
     let result = capi_runtime_controller::run(
         kube.clone(),
         Reconciler::new(kube.clone(), runtime_client()),
-        Options::default().warm_up(Duration::from_millis(200), Duration::from_secs(1)),
+        Options::default().warm_up(Duration::from_millis(200), Duration::from_secs(10)),
         ControllerMetrics::new(),
         std::future::pending(),
     )
@@ -31,7 +33,7 @@ async fn run_warm_up_failure_watch_filter_and_shutdown() {
     match result {
         Err(ControllerError::WarmUp(e)) => assert!(
             e.0.starts_with(&format!(
-                "ExtensionConfig registry warmup timed out after 1s: failed to reconcile ExtensionConfig: failed to discover ExtensionConfig {broken}: "
+                "ExtensionConfig registry warmup timed out after 10s: failed to reconcile ExtensionConfig: failed to discover ExtensionConfig {broken}: "
             )),
             "{e}"
         ),

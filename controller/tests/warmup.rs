@@ -24,15 +24,17 @@ async fn warm_up_cases() {
         create(&kube, &inject_from(config(n, &ext.url, None), &ns, "ca")).await;
     }
 
-    // Read-only before the normal warm-up: nothing has a CA bundle yet.
+    // Read-only before the normal warm-up: nothing has a CA bundle yet. Each timeout that is
+    // meant to pass leaves room for at least one whole attempt on a loaded API server (with
+    // none finished the message would be the bare deadline, not the attempt's errors).
     let read_only = Reconciler::read_only(kube.clone(), runtime_client());
     let err = read_only
-        .warm_up(Duration::from_secs(1), Duration::from_secs(3))
+        .warm_up(Duration::from_secs(1), Duration::from_secs(10))
         .await
         .unwrap_err();
     assert_eq!(
         err.0,
-        "ExtensionConfig registry warmup timed out after 3s: [failed to validate ExtensionConfig: caBundle is not set on ExtensionConfig ext1, failed to validate ExtensionConfig: caBundle is not set on ExtensionConfig ext2, failed to validate ExtensionConfig: caBundle is not set on ExtensionConfig ext3]"
+        "ExtensionConfig registry warmup timed out after 10s: [failed to validate ExtensionConfig: caBundle is not set on ExtensionConfig ext1, failed to validate ExtensionConfig: caBundle is not set on ExtensionConfig ext2, failed to validate ExtensionConfig: caBundle is not set on ExtensionConfig ext3]"
     );
     assert!(!read_only.runtime().is_ready());
 
@@ -73,7 +75,7 @@ async fn warm_up_cases() {
 
     // Now the read-only warm-up succeeds with the same handlers.
     read_only
-        .warm_up(Duration::from_secs(1), Duration::from_secs(10))
+        .warm_up(Duration::from_secs(1), Duration::from_secs(60))
         .await
         .unwrap();
     assert_eq!(
@@ -95,12 +97,12 @@ async fn warm_up_cases() {
     create(&kube, &config(&broken_names[2], &ext.url, Some(&ca.pem()))).await;
     let third = Reconciler::new(kube.clone(), runtime_client());
     let err = third
-        .warm_up(Duration::from_millis(500), Duration::from_secs(5))
+        .warm_up(Duration::from_millis(500), Duration::from_secs(15))
         .await
         .unwrap_err();
     assert!(
         err.0.starts_with(&format!(
-            "ExtensionConfig registry warmup timed out after 5s: failed to reconcile ExtensionConfig: failed to discover ExtensionConfig {}: ",
+            "ExtensionConfig registry warmup timed out after 15s: failed to reconcile ExtensionConfig: failed to discover ExtensionConfig {}: ",
             broken_names[1]
         )),
         "{err}"
