@@ -668,6 +668,55 @@ mod tests {
         assert!(parse_request_uri("path/to").is_err());
     }
 
+    /// An AdmissionReview of `operation` on the valid object (old object too on update and
+    /// delete), as the API server sends it.
+    fn review(operation: &str) -> AdmissionReview<DynamicObject> {
+        let object = serde_json::to_value(valid()).unwrap();
+        let (new, old) = match operation {
+            "CREATE" => (object, Value::Null),
+            "UPDATE" => (object.clone(), object),
+            _ => (Value::Null, object),
+        };
+        serde_json::from_value(json!({
+            "apiVersion": "admission.k8s.io/v1",
+            "kind": "AdmissionReview",
+            "request": {
+                "uid": "u-1",
+                "kind": {"group": GROUP, "version": "v1beta2", "kind": "ExtensionConfig"},
+                "resource": {"group": GROUP, "version": "v1beta2", "resource": "extensionconfigs"},
+                "name": "ext1",
+                "operation": operation,
+                "userInfo": {},
+                "object": new,
+                "oldObject": old,
+            }
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_gate_refuses_create_and_update_and_never_delete() {
+        for (operation, gate, allowed) in [
+            ("CREATE", false, false),
+            ("UPDATE", false, false),
+            ("DELETE", false, true),
+            ("CREATE", true, true),
+            ("UPDATE", true, true),
+            ("DELETE", true, true),
+        ] {
+            let answer = validate_review(review(operation), gate).response.unwrap();
+            assert_eq!(answer.allowed, allowed, "{operation} with the gate {gate}");
+            assert_eq!(answer.uid, "u-1");
+            if !allowed {
+                assert_eq!(answer.result.code, 403, "{operation}");
+                assert_eq!(
+                    answer.result.message,
+                    "spec: Forbidden: can be set only if the RuntimeSDK feature flag is enabled"
+                );
+            }
+        }
+    }
+
     #[test]
     fn statuses_render_as_the_api_server_does() {
         let mut c = valid();
