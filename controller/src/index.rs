@@ -2,7 +2,7 @@
 //! `runtime.cluster.x-k8s.io/inject-ca-from-secret` annotation names it (Cluster API indexes
 //! `metadata.annotations[runtime.cluster.x-k8s.io/inject-ca-from-secret]` the same way).
 //!
-//! The index follows the ExtensionConfig watch: feed it every [`watcher::Event`] of that watch
+//! The index follows the ExtensionConfig watch: feed it every [`Event`] of that watch
 //! with [`SecretIndex::apply`] and a Secret event is mapped with [`SecretIndex::lookup`] in
 //! time proportional to the answer, not to the number of ExtensionConfigs. A re-list (`Init`,
 //! `InitApply`…, `InitDone`) is buffered and replaces the index at once when it completes, as
