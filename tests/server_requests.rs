@@ -27,10 +27,15 @@ const DISCOVERY_PATH: &str = "/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery
 /// `fail` returns an error, `panic` panics, `hang` never answers, anything else succeeds with
 /// retryAfterSeconds 7.
 fn server(calls: Arc<AtomicUsize>) -> Server {
+    server_with(calls, HandlerOptions::new("bcc").timeout_seconds(1))
+}
+
+/// [`server`] with the BeforeClusterCreate handler registered under `bcc`.
+fn server_with(calls: Arc<AtomicUsize>, bcc: HandlerOptions) -> Server {
     Server::builder()
         .handle(
             BeforeClusterCreate,
-            HandlerOptions::new("bcc").timeout_seconds(1),
+            bcc,
             move |request: BeforeClusterCreateRequest| {
                 let calls = calls.clone();
                 async move {
@@ -218,6 +223,38 @@ async fn handler_outliving_its_timeout_becomes_failure() {
         answer["message"],
         "handler \"bcc\" did not answer within 1s"
     );
+}
+
+#[tokio::test]
+async fn a_handler_declared_non_blocking_answers_fails_panics_and_times_out_alike() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let options = HandlerOptions::new("bcc").timeout_seconds(1);
+    let server = server_with(calls.clone(), options.clone().non_blocking());
+    // Running on the async runtime is not part of what Discovery advertises.
+    assert_eq!(
+        server.discovery(),
+        server_with(Arc::default(), options).discovery()
+    );
+    let router = server.router();
+    let answer = post_json(&router, BCC_PATH, cluster_named("ok")).await;
+    assert_eq!(answer["status"], "Success");
+    assert_eq!(answer["retryAfterSeconds"], 7);
+    let answer = post_json(&router, BCC_PATH, cluster_named("fail")).await;
+    assert_eq!(answer["status"], "Failure");
+    assert_eq!(answer["message"], "cluster \"fail\" is not welcome");
+    let answer = post_json(&router, BCC_PATH, cluster_named("panic")).await;
+    assert_eq!(answer["status"], "Failure");
+    assert_eq!(answer["message"], "handler \"bcc\" panicked: boom");
+    let answer = post_json(&router, BCC_PATH, cluster_named("hang")).await;
+    assert_eq!(answer["status"], "Failure");
+    assert_eq!(
+        answer["message"],
+        "handler \"bcc\" did not answer within 1s"
+    );
+    assert_eq!(calls.load(Ordering::SeqCst), 4);
+    // And it keeps serving.
+    let answer = post_json(&router, BCC_PATH, cluster_named("ok")).await;
+    assert_eq!(answer["status"], "Success");
 }
 
 #[tokio::test]

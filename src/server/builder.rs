@@ -239,6 +239,7 @@ impl ServerBuilder {
             &options.name,
             validation::call_timeout(timeout_seconds),
             self.metrics.endpoint(H::NAME, &options.name),
+            options.non_blocking,
             handler,
         ));
         let route = post(move |request: Request| {

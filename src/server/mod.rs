@@ -53,7 +53,9 @@
 //! Connections are bounded by the HTTPS host's deadlines ([`Timeouts`]: TLS handshake 10 s,
 //! request head 32 s, idle 90 s); requests by [`Limits`] (16 in flight, 5 s waiting for a slot,
 //! 30 s to read a body, 20 MiB per body). Handler bodies run on tokio's blocking pool, so a
-//! handler that blocks its thread stalls only itself (see [`Handler`]).
+//! handler that blocks its thread stalls only itself (see [`Handler`]); a handler that never
+//! blocks can be declared so with [`HandlerOptions::non_blocking`] and then runs on the async
+//! runtime directly, which is cheaper per request.
 
 mod builder;
 mod context;

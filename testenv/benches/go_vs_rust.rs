@@ -6,12 +6,15 @@
 //!
 //! ```sh
 //! cargo xtask testenv
-//! cargo bench -p capi-runtime-testenv --bench go_vs_rust [-- ROUNDS SECONDS IN_FLIGHT]
+//! cargo bench -p capi-runtime-testenv --bench go_vs_rust [-- ROUNDS SECONDS IN_FLIGHT] [--blocking-pool]
 //! ```
 //!
-//! For each payload a fresh pair of server processes is started: the Go program, and this
-//! benchmark's own executable re-run as a server (`--serve-rust`) whose handlers give the Go
-//! program's answers byte for byte (checked before measuring). One load generator in this
+//! For each payload a fresh pair of server processes is started: the Go program (as the interop
+//! tests start it, [`capi_runtime_testenv::GoExtension`]), and this benchmark's own executable
+//! re-run as a server (`--serve-rust`) whose handlers give the Go program's answers (checked
+//! before measuring). The Rust handlers are declared non-blocking
+//! ([`HandlerOptions::non_blocking`]), as they are; `--blocking-pool` measures the kit's
+//! default instead, every handler on a blocking-pool thread of its own. One load generator in this
 //! process, a keep-alive HTTP/1.1 rustls client with `IN_FLIGHT` requests outstanding, drives
 //! both in alternating rounds (the order swaps every round, so drift on a shared machine hits
 //! both). Reported per server: requests per second (median of the rounds), p50 and p99
@@ -49,8 +52,10 @@ const GO_PATCH: &[u8] =
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // `--blocking-pool`: the kit's default, handlers on tokio's blocking pool.
+    let blocking_pool = args.iter().any(|a| a == "--blocking-pool");
     if args.first().map(String::as_str) == Some("--serve-rust") {
-        serve_rust(args[1].parse().unwrap(), Path::new(&args[2]));
+        serve_rust(args[1].parse().unwrap(), Path::new(&args[2]), blocking_pool);
         return;
     }
     // `cargo bench` passes `--bench`; the numbers are the other arguments.
@@ -58,19 +63,31 @@ fn main() {
     let rounds = numbers.first().copied().unwrap_or(6) as usize;
     let seconds = numbers.get(1).copied().unwrap_or(3);
     let in_flight = numbers.get(2).copied().unwrap_or(8) as usize;
-    bench(rounds, Duration::from_secs(seconds), in_flight);
+    bench(
+        rounds,
+        Duration::from_secs(seconds),
+        in_flight,
+        blocking_pool,
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
 // The Rust server: the kit, with the Go program's answers for the two benchmarked hooks.
 
-fn options(name: &str) -> HandlerOptions {
-    HandlerOptions::new(name)
+fn options(name: &str, blocking_pool: bool) -> HandlerOptions {
+    let options = HandlerOptions::new(name)
         .timeout_seconds(5)
-        .failure_policy(FailurePolicy::Fail)
+        .failure_policy(FailurePolicy::Fail);
+    // Both handlers only compute for a moment and never block: declared so, they run on the
+    // runtime's workers like Go's handlers run on the goroutine of their request.
+    if blocking_pool {
+        options
+    } else {
+        options.non_blocking()
+    }
 }
 
-fn serve_rust(port: u16, cert_dir: &Path) {
+fn serve_rust(port: u16, cert_dir: &Path, blocking_pool: bool) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -79,7 +96,7 @@ fn serve_rust(port: u16, cert_dir: &Path) {
         let server = Server::builder()
             .handle(
                 BeforeClusterCreate,
-                options("before-cluster-create"),
+                options("before-cluster-create", blocking_pool),
                 |request: BeforeClusterCreateRequest| async move {
                     let mut response = BeforeClusterCreateResponse::success();
                     let name = request.cluster.metadata.name.unwrap_or_default();
@@ -91,7 +108,7 @@ fn serve_rust(port: u16, cert_dir: &Path) {
             .unwrap()
             .handle(
                 GeneratePatches,
-                options("generate-patches"),
+                options("generate-patches", blocking_pool),
                 |request: GeneratePatchesRequest| async move {
                     let mut response = GeneratePatchesResponse::success();
                     response.message = format!("go GeneratePatches {} items", request.items.len());
@@ -230,17 +247,23 @@ fn generate_patches() -> Vec<u8> {
 // ---------------------------------------------------------------------------------------------
 // Server processes.
 
-/// A server process; killed and reaped on drop.
+/// A server process, stopped on drop.
 struct Peer {
     name: &'static str,
-    child: Child,
+    /// The server's own pid, for `/proc`.
+    pid: u32,
     url: String,
+    /// Stops the process when dropped.
+    _process: Box<dyn std::any::Any>,
 }
 
-impl Drop for Peer {
+/// The Rust server, this executable re-run; killed and reaped on drop.
+struct RustChild(Child);
+
+impl Drop for RustChild {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let _ = self.0.kill();
+        let _ = self.0.wait();
     }
 }
 
@@ -262,42 +285,45 @@ fn wait_serving(name: &str, stdout: ChildStdout) {
         .unwrap_or_else(|_| panic!("{name} did not start serving within 60 s"));
 }
 
-fn start(name: &'static str, program: &Path, args: &[String], port: u16) -> Peer {
-    let mut child = Command::new(program)
-        .args(args)
+/// The Go extension, started the way the interop tests start it.
+fn start_go(cert_dir: &Path) -> Peer {
+    let go = capi_runtime_testenv::GoExtension::start(cert_dir)
+        .unwrap_or_else(|e| panic!("{e} (run `cargo xtask testenv` first)"));
+    Peer {
+        name: "Go",
+        pid: go.server_pid().expect("the Go program's pid"),
+        url: go.url().to_string(),
+        _process: Box::new(go),
+    }
+}
+
+fn start_rust(cert_dir: &Path, blocking_pool: bool) -> Peer {
+    let port = capi_runtime_testenv::free_port().unwrap();
+    let mut args = vec![
+        "--serve-rust".to_string(),
+        port.to_string(),
+        cert_dir.display().to_string(),
+    ];
+    if blocking_pool {
+        args.push("--blocking-pool".to_string());
+    }
+    let program = std::env::current_exe().unwrap();
+    let mut child = Command::new(&program)
+        .args(&args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {}: {e}", program.display()));
-    wait_serving(name, child.stdout.take().unwrap());
+    let stdout = child.stdout.take().unwrap();
+    let child = RustChild(child);
+    wait_serving("Rust", stdout);
     Peer {
-        name,
-        child,
+        name: "Rust",
+        pid: child.0.id(),
         url: format!("https://127.0.0.1:{port}"),
+        _process: Box::new(child),
     }
-}
-
-fn start_go(cert_dir: &Path) -> Peer {
-    let program = capi_runtime_testenv::program("go-extension")
-        .unwrap_or_else(|e| panic!("{e} (run `cargo xtask testenv` first)"));
-    let port = capi_runtime_testenv::free_port().unwrap();
-    let args = vec![
-        "--host=127.0.0.1".to_string(),
-        format!("--port={port}"),
-        format!("--cert-dir={}", cert_dir.display()),
-    ];
-    start("Go", &program, &args, port)
-}
-
-fn start_rust(cert_dir: &Path) -> Peer {
-    let port = capi_runtime_testenv::free_port().unwrap();
-    let args = vec![
-        "--serve-rust".to_string(),
-        port.to_string(),
-        cert_dir.display().to_string(),
-    ];
-    start("Rust", &std::env::current_exe().unwrap(), &args, port)
 }
 
 /// utime + stime of `pid`, in clock ticks.
@@ -370,7 +396,8 @@ async fn call(client: &reqwest::Client, url: &str, body: &'static [u8]) -> Vec<u
 }
 
 /// One round against one server: the number of requests answered in `run`, each one's
-/// latency in microseconds, and the server's CPU ticks spent meanwhile.
+/// latency in microseconds, and the CPU ticks spent meanwhile by the server and by this
+/// process (the load generator).
 async fn round(
     client: &reqwest::Client,
     peer: &Peer,
@@ -378,11 +405,12 @@ async fn round(
     body: &'static [u8],
     run: Duration,
     in_flight: usize,
-) -> (usize, Vec<u32>, u64) {
+) -> (usize, Vec<u32>, u64, u64) {
     let url = format!("{}{path}", peer.url);
     let stop = Arc::new(AtomicBool::new(false));
-    let pid = peer.child.id();
+    let pid = peer.pid;
     let ticks = cpu_ticks(pid);
+    let own = cpu_ticks(std::process::id());
     let start = Instant::now();
     let tasks: Vec<_> = (0..in_flight)
         .map(|_| {
@@ -406,9 +434,10 @@ async fn round(
     }
     let elapsed = start.elapsed();
     let ticks = cpu_ticks(pid) - ticks;
+    let own = cpu_ticks(std::process::id()) - own;
     // Requests per second over the whole round, the last ones in flight included.
     let count = (latencies.len() as f64 * run.as_secs_f64() / elapsed.as_secs_f64()) as usize;
-    (count, latencies, ticks)
+    (count, latencies, ticks, own)
 }
 
 #[derive(Default)]
@@ -417,6 +446,7 @@ struct Totals {
     latencies: Vec<u32>,
     requests: usize,
     ticks: u64,
+    client_ticks: u64,
 }
 
 impl Totals {
@@ -432,8 +462,8 @@ impl Totals {
         self.latencies[i] as f64 / 1000.0
     }
 
-    fn cpu_per_10k(&self, ticks_per_second: f64) -> f64 {
-        self.ticks as f64 / ticks_per_second / self.requests as f64 * 10_000.0
+    fn cpu_per_10k(&self, ticks: u64, ticks_per_second: f64) -> f64 {
+        ticks as f64 / ticks_per_second / self.requests as f64 * 10_000.0
     }
 }
 
@@ -442,7 +472,7 @@ async fn answer(client: &reqwest::Client, peer: &Peer, path: &str, body: &'stati
     serde_json::from_slice(&call(client, &format!("{}{path}", peer.url), body).await).unwrap()
 }
 
-fn bench(rounds: usize, run: Duration, in_flight: usize) {
+fn bench(rounds: usize, run: Duration, in_flight: usize, blocking_pool: bool) {
     let ticks_per_second = clock_ticks_per_second();
     let ca = server_pki::TestCa::new("go-vs-rust-ca");
     let certs = tempfile::tempdir().unwrap();
@@ -456,8 +486,13 @@ fn bench(rounds: usize, run: Duration, in_flight: usize) {
     println!(
         "Go extension (Cluster API v1.14.2 exp/runtime/server) vs capi_runtime::server, TLS on \
          loopback, HTTP/1.1 keep-alive, {in_flight} requests in flight, {rounds} alternating \
-         rounds of {}s; {} cores; load average before: {}",
+         rounds of {}s; handlers {}; {} cores; load average before: {}",
         run.as_secs(),
+        if blocking_pool {
+            "on the blocking pool"
+        } else {
+            "declared non-blocking"
+        },
         std::thread::available_parallelism().unwrap(),
         load_average()
     );
@@ -467,7 +502,7 @@ fn bench(rounds: usize, run: Duration, in_flight: usize) {
     ] {
         let body = &*Box::leak(body.into_boxed_slice());
         let go = start_go(certs.path());
-        let rust = start_rust(certs.path());
+        let rust = start_rust(certs.path(), blocking_pool);
         runtime.block_on(async {
             let (g, r) = (
                 answer(&client, &go, path, body).await,
@@ -482,7 +517,7 @@ fn bench(rounds: usize, run: Duration, in_flight: usize) {
                 o.remove("kind");
             }
             assert_eq!(g_body, r_body, "the two servers answer {label} differently");
-            let idle = [go.child.id(), rust.child.id()].map(|pid| status_mb(pid, "VmRSS:"));
+            let idle = [go.pid, rust.pid].map(|pid| status_mb(pid, "VmRSS:"));
             // Warm-up: connections, allocators, Go's heap target.
             for peer in [&go, &rust] {
                 round(&client, peer, path, body, Duration::from_secs(1), in_flight).await;
@@ -492,16 +527,17 @@ fn bench(rounds: usize, run: Duration, in_flight: usize) {
                 let order = if i % 2 == 0 { [0, 1] } else { [1, 0] };
                 for which in order {
                     let peer = [&go, &rust][which];
-                    let (count, latencies, ticks) =
+                    let (count, latencies, ticks, own) =
                         round(&client, peer, path, body, run, in_flight).await;
                     let t = &mut totals[which];
                     t.rates.push(count as f64 / run.as_secs_f64());
                     t.requests += latencies.len();
                     t.latencies.extend(latencies);
                     t.ticks += ticks;
+                    t.client_ticks += own;
                 }
             }
-            let peak = [go.child.id(), rust.child.id()].map(|pid| status_mb(pid, "VmHWM:"));
+            let peak = [go.pid, rust.pid].map(|pid| status_mb(pid, "VmHWM:"));
             println!(
                 "{label}: request {} bytes, answer {} bytes (Go) / {} bytes (Rust); load average after: {}",
                 body.len(),
@@ -516,13 +552,14 @@ fn bench(rounds: usize, run: Duration, in_flight: usize) {
                     t.rate(),
                     t.percentile(0.50),
                     t.percentile(0.99),
-                    t.cpu_per_10k(ticks_per_second),
+                    t.cpu_per_10k(t.ticks, ticks_per_second),
                     peak[i],
                 );
+                let client = t.cpu_per_10k(t.client_ticks, ticks_per_second);
                 println!(
                     "  {:<4} {:>9.0} req/s  p50 {:>7.2} ms  p99 {:>7.2} ms  CPU {:>6.2} s/10k  \
-                     peak RSS {:>6.1} MB (idle {:>5.1} MB)",
-                    peer.name, row.0, row.1, row.2, row.3, row.4, idle[i]
+                     peak RSS {:>6.1} MB (idle {:>5.1} MB)  load generator CPU {:>6.2} s/10k",
+                    peer.name, row.0, row.1, row.2, row.3, row.4, idle[i], client
                 );
                 rows.push(row);
             }

@@ -31,10 +31,12 @@ mod assets;
 mod certs;
 mod crds;
 mod env;
+mod go_extension;
 mod process;
 
 pub use assets::{Assets, program, target_dir};
 pub use env::{Builder, TestEnv, new_log_dir, shared};
+pub use go_extension::GoExtension;
 pub use process::{Process, free_port, tail};
 
 /// What can go wrong while starting or using the environment.

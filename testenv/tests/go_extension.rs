@@ -16,7 +16,6 @@
 mod server_pki;
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use capi_runtime::Hook;
 use capi_runtime::api::runtime::v1beta2::{
@@ -27,7 +26,6 @@ use capi_runtime::client::{Client, ForObject};
 use capi_runtime::hook::{HookResponse, Message};
 use capi_runtime::hooks::v1alpha1 as hooks;
 use capi_runtime::registry::Registry;
-use capi_runtime_testenv::{Process, free_port, new_log_dir, program};
 use k8s_openapi::ByteString;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
 use serde_json::{Value, json};
@@ -38,51 +36,20 @@ const CLUSTER: &str = "c1";
 
 /// The Go extension, serving on a loopback port with a certificate from `ca`.
 struct GoExtension {
-    _process: Process,
+    _process: capi_runtime_testenv::GoExtension,
     _dir: tempfile::TempDir,
     url: String,
 }
 
 async fn start(ca: &server_pki::TestCa) -> GoExtension {
-    let binary = program("go-extension").unwrap();
     let dir = tempfile::tempdir().unwrap();
     ca.write_serving(dir.path());
-    let logs = new_log_dir("go-extension").unwrap();
-    let mut last = String::new();
-    for _ in 0..5 {
-        let port = free_port().unwrap();
-        let args = vec![
-            "--host=127.0.0.1".to_string(),
-            format!("--port={port}"),
-            format!("--cert-dir={}", dir.path().display()),
-        ];
-        let log = logs.join("go-extension.log");
-        let mut p = Process::spawn("go-extension", &binary, &args, &log).unwrap();
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            if p.exited().is_some() {
-                if p.port_was_taken() {
-                    last = p.report();
-                    break;
-                }
-                panic!("the Go extension did not start: {}", p.report());
-            }
-            if std::fs::read_to_string(&log).is_ok_and(|l| l.lines().any(|l| l == "serving")) {
-                return GoExtension {
-                    _process: p,
-                    _dir: dir,
-                    url: format!("https://127.0.0.1:{port}"),
-                };
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the Go extension is not serving after 60s: {}",
-                p.report()
-            );
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+    let process = capi_runtime_testenv::GoExtension::start(dir.path()).unwrap();
+    GoExtension {
+        url: process.url().to_string(),
+        _process: process,
+        _dir: dir,
     }
-    panic!("the Go extension lost the race for a port 5 times: {last}");
 }
 
 fn extension_config(url: &str, ca_pem: &str) -> ExtensionConfig {

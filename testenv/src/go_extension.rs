@@ -1,0 +1,112 @@
+//! The Go extension written with Cluster API's own kit (`interop/capi/cmd/go-extension`, built
+//! by `cargo xtask testenv` into `target/testenv/bin/`), started on a loopback port as a
+//! supervised [`Process`]. The interop tests call it with the Rust client; the Go-vs-Rust
+//! benchmark measures it against the kit.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::{Error, Process, Result, free_port, new_log_dir, program};
+
+/// How long the Go extension may take to print "serving".
+const START_DEADLINE: Duration = Duration::from_secs(60);
+
+/// How many times a start is retried when another process took the port in the meantime.
+const PORT_TRIES: usize = 5;
+
+/// The Go extension, serving HTTPS on `127.0.0.1` with the certificate in a directory; stopped
+/// on drop.
+#[derive(Debug)]
+pub struct GoExtension {
+    process: Process,
+    url: String,
+    server_pid: Option<u32>,
+}
+
+impl GoExtension {
+    /// Starts the Go extension with the `tls.crt` and `tls.key` of `cert_dir` on a free
+    /// loopback port, and waits (blocking the thread, polling its log) until it says it is
+    /// serving. Its log goes to a new directory under `target/testenv/logs/go-extension/`.
+    pub fn start(cert_dir: &Path) -> Result<GoExtension> {
+        let binary = program("go-extension")?;
+        let logs = new_log_dir("go-extension")?;
+        let log = logs.join("go-extension.log");
+        let mut last = String::new();
+        for _ in 0..PORT_TRIES {
+            let port = free_port()?;
+            let args = vec![
+                "--host=127.0.0.1".to_string(),
+                format!("--port={port}"),
+                format!("--cert-dir={}", cert_dir.display()),
+            ];
+            let mut process = Process::spawn("go-extension", &binary, &args, &log)?;
+            let deadline = Instant::now() + START_DEADLINE;
+            loop {
+                if process.exited().is_some() {
+                    if process.port_was_taken() {
+                        last = process.report();
+                        break;
+                    }
+                    return Err(Error::Startup(format!(
+                        "the Go extension did not start: {}",
+                        process.report()
+                    )));
+                }
+                if std::fs::read_to_string(&log).is_ok_and(|l| l.lines().any(|l| l == "serving")) {
+                    let server_pid = child_running(process.pid(), &binary);
+                    return Ok(GoExtension {
+                        process,
+                        url: format!("https://127.0.0.1:{port}"),
+                        server_pid,
+                    });
+                }
+                if Instant::now() >= deadline {
+                    return Err(Error::Startup(format!(
+                        "the Go extension is not serving after {}s: {}",
+                        START_DEADLINE.as_secs(),
+                        process.report()
+                    )));
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        Err(Error::Startup(format!(
+            "the Go extension lost the race for a port {PORT_TRIES} times: {last}"
+        )))
+    }
+
+    /// `https://127.0.0.1:<port>`.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The pid of the Go program itself (not of its supervisor), for reading its CPU time and
+    /// memory from `/proc`; `None` if it could not be found.
+    pub fn server_pid(&self) -> Option<u32> {
+        self.server_pid
+    }
+
+    /// The supervised process.
+    pub fn process(&mut self) -> &mut Process {
+        &mut self.process
+    }
+}
+
+/// The child of `parent` whose command line starts with `program`.
+fn child_running(parent: u32, program: &Path) -> Option<u32> {
+    let entries = std::fs::read_dir("/proc").ok()?;
+    entries.flatten().find_map(|entry| {
+        let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+        let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+        // Field 4 of stat(5), after the parenthesised command name.
+        let ppid: u32 = stat
+            .get(stat.rfind(')')? + 2..)?
+            .split_whitespace()
+            .nth(1)?
+            .parse()
+            .ok()?;
+        let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
+        let first = cmdline.split(|b| *b == 0).next()?;
+        (ppid == parent && first == program.as_os_str().as_encoded_bytes()).then_some(pid)
+    })
+}
