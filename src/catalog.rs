@@ -2,7 +2,7 @@
 //!
 //! The counterpart of Cluster API's `runtime/catalog`. Hooks are registered explicitly
 //! ([`crate::hooks::catalog`] registers the built-in ones); lookups are by
-//! [`GroupVersionHook`]. Conversions between versions of the same hook are registered here too,
+//! [`HookId`]. Conversions between versions of the same hook are registered here too,
 //! so a caller holding the newest request type can talk to a handler of an older version.
 //! Pure data: no I/O, no global state.
 
@@ -10,14 +10,22 @@ use std::any::{Any, TypeId, type_name};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
+use crate::api::runtime::validation::{GroupVersionError, parse_group_version};
 use crate::conversion::ConversionError;
 use crate::hook::{Hook, HookMeta};
 use crate::schema::{HookInfo, HookSchema};
 use crate::wire::{self, DecodeError};
 
-/// Identifies a hook: API group, version and hook name.
+/// Identifies a hook in the catalog: API group, version and hook name (Cluster API's
+/// `runtimecatalog.GroupVersionHook`).
+///
+/// Not to be confused with the wire types named `GroupVersionHook` (in
+/// [`hooks::v1alpha1`](crate::hooks::v1alpha1::GroupVersionHook) and both ExtensionConfig
+/// versions), which carry `apiVersion` and `hook` as strings: a `HookId` converts into each
+/// of them with `From`, and back with `TryFrom`, which splits the `apiVersion` as Kubernetes'
+/// `ParseGroupVersion` does (the registry's rule).
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct GroupVersionHook {
+pub struct HookId {
     /// API group, e.g. `hooks.runtime.cluster.x-k8s.io`.
     pub group: String,
     /// API version, e.g. `v1alpha1`.
@@ -26,14 +34,14 @@ pub struct GroupVersionHook {
     pub hook: String,
 }
 
-impl GroupVersionHook {
+impl HookId {
     /// A GVH from its parts.
     pub fn new(
         group: impl Into<String>,
         version: impl Into<String>,
         hook: impl Into<String>,
     ) -> Self {
-        GroupVersionHook {
+        HookId {
             group: group.into(),
             version: version.into(),
             hook: hook.into(),
@@ -73,11 +81,54 @@ impl GroupVersionHook {
     }
 }
 
-impl fmt::Display for GroupVersionHook {
+impl fmt::Display for HookId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}, Hook={}", self.group, self.version, self.hook)
     }
 }
+
+/// The conversions between [`HookId`] and each wire `GroupVersionHook`.
+macro_rules! wire_hook_id {
+    ($($wire:ty),*) => {$(
+        impl From<&HookId> for $wire {
+            fn from(id: &HookId) -> Self {
+                Self {
+                    api_version: id.api_version(),
+                    hook: id.hook.clone(),
+                }
+            }
+        }
+
+        impl From<HookId> for $wire {
+            fn from(id: HookId) -> Self {
+                Self::from(&id)
+            }
+        }
+
+        impl TryFrom<&$wire> for HookId {
+            type Error = GroupVersionError;
+
+            fn try_from(wire: &$wire) -> Result<Self, GroupVersionError> {
+                let (group, version) = parse_group_version(&wire.api_version)?;
+                Ok(HookId::new(group, version, wire.hook.clone()))
+            }
+        }
+
+        impl TryFrom<$wire> for HookId {
+            type Error = GroupVersionError;
+
+            fn try_from(wire: $wire) -> Result<Self, GroupVersionError> {
+                HookId::try_from(&wire)
+            }
+        }
+    )*};
+}
+
+wire_hook_id!(
+    crate::hooks::v1alpha1::GroupVersionHook,
+    crate::api::runtime::v1alpha1::GroupVersionHook,
+    crate::api::runtime::v1beta2::GroupVersionHook
+);
 
 /// A hook in any version: group and hook name.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -118,14 +169,14 @@ impl fmt::Display for GroupHook {
 /// `/<name>`. Hook and name are lower-cased; group and version are used as they are.
 ///
 /// ```
-/// use capi_runtime::catalog::{GroupVersionHook, gvh_to_path};
-/// let gvh = GroupVersionHook::new("hooks.runtime.cluster.x-k8s.io", "v1alpha1", "BeforeClusterCreate");
+/// use capi_runtime::catalog::{HookId, gvh_to_path};
+/// let gvh = HookId::new("hooks.runtime.cluster.x-k8s.io", "v1alpha1", "BeforeClusterCreate");
 /// assert_eq!(
 ///     gvh_to_path(&gvh, "My-Handler"),
 ///     "/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/my-handler"
 /// );
 /// ```
-pub fn gvh_to_path(gvh: &GroupVersionHook, name: &str) -> String {
+pub fn gvh_to_path(gvh: &HookId, name: &str) -> String {
     let mut path = format!("/{}/{}/{}", gvh.group, gvh.version, gvh.hook.to_lowercase());
     if !name.is_empty() {
         path.push('/');
@@ -139,7 +190,7 @@ pub fn gvh_to_path(gvh: &GroupVersionHook, name: &str) -> String {
 #[non_exhaustive]
 pub struct HookDescriptor {
     /// The hook's identity.
-    pub gvh: GroupVersionHook,
+    pub gvh: HookId,
     /// The `kind` of its request.
     pub request_kind: &'static str,
     /// The `kind` of its response.
@@ -230,7 +281,7 @@ pub enum CatalogError {
     #[error("hook {gvh} is already registered by {existing}")]
     DuplicateHook {
         /// The hook.
-        gvh: GroupVersionHook,
+        gvh: HookId,
         /// The type that registered it first.
         existing: &'static str,
     },
@@ -244,7 +295,7 @@ pub enum CatalogError {
     },
     /// The hook is not registered.
     #[error("hook {0} is not registered")]
-    UnknownHook(GroupVersionHook),
+    UnknownHook(HookId),
     /// No conversion is registered between the two types.
     #[error("no conversion from {from} to {to}")]
     NoConversion {
@@ -271,7 +322,7 @@ type Converter = Box<dyn Fn(&dyn Any) -> Result<Box<dyn Any>, ConversionError> +
 /// The registry of hooks and of conversions between hook versions.
 #[derive(Default)]
 pub struct Catalog {
-    hooks: BTreeMap<GroupVersionHook, HookDescriptor>,
+    hooks: BTreeMap<HookId, HookDescriptor>,
     hook_names: HashMap<TypeId, &'static str>,
     kinds: HashMap<(String, String), TypeId>,
     conversions: HashMap<(TypeId, TypeId), Converter>,
@@ -310,7 +361,7 @@ impl Catalog {
         &mut self,
         info: Option<fn() -> &'static HookInfo>,
     ) -> Result<&mut Self, CatalogError> {
-        let gvh = GroupVersionHook::of::<H>();
+        let gvh = HookId::of::<H>();
         if gvh.group.is_empty() || gvh.version.is_empty() {
             return Err(CatalogError::EmptyGroupVersion {
                 hook: H::NAME.to_string(),
@@ -371,12 +422,12 @@ impl Catalog {
     }
 
     /// True when the hook is registered.
-    pub fn is_registered(&self, gvh: &GroupVersionHook) -> bool {
+    pub fn is_registered(&self, gvh: &HookId) -> bool {
         self.hooks.contains_key(gvh)
     }
 
     /// The descriptor of a registered hook.
-    pub fn hook(&self, gvh: &GroupVersionHook) -> Result<&HookDescriptor, CatalogError> {
+    pub fn hook(&self, gvh: &HookId) -> Result<&HookDescriptor, CatalogError> {
         self.hooks
             .get(gvh)
             .ok_or_else(|| CatalogError::UnknownHook(gvh.clone()))
@@ -388,8 +439,8 @@ impl Catalog {
     }
 
     /// The GVH of hook `H` if it is registered.
-    pub fn group_version_hook<H: Hook>(&self) -> Result<GroupVersionHook, CatalogError> {
-        let gvh = GroupVersionHook::of::<H>();
+    pub fn group_version_hook<H: Hook>(&self) -> Result<HookId, CatalogError> {
+        let gvh = HookId::of::<H>();
         match self.hooks.get(&gvh) {
             Some(d) if d.hook_type == TypeId::of::<H>() => Ok(gvh),
             _ => Err(CatalogError::UnknownHook(gvh)),
@@ -397,14 +448,14 @@ impl Catalog {
     }
 
     /// True when `T` is the request type of the registered hook `gvh`.
-    pub fn is_request_of<T: 'static>(&self, gvh: &GroupVersionHook) -> bool {
+    pub fn is_request_of<T: 'static>(&self, gvh: &HookId) -> bool {
         self.hooks
             .get(gvh)
             .is_some_and(|d| d.request_type == TypeId::of::<T>())
     }
 
     /// True when `T` is the response type of the registered hook `gvh`.
-    pub fn is_response_of<T: 'static>(&self, gvh: &GroupVersionHook) -> bool {
+    pub fn is_response_of<T: 'static>(&self, gvh: &HookId) -> bool {
         self.hooks
             .get(gvh)
             .is_some_and(|d| d.response_type == TypeId::of::<T>())

@@ -65,6 +65,6 @@ pub use kube_core as kube;
 pub mod prelude {
     pub use crate::hook::{Hook, HookRequest, HookResponse, Message};
 }
-pub use catalog::{Catalog, GroupVersionHook};
+pub use catalog::{Catalog, HookId};
 pub use hook::{Hook, HookRequest, HookResponse, Message};
 pub use schema::{HookSchema, Schema};

@@ -2,7 +2,7 @@
 
 mod support;
 
-use capi_runtime::catalog::{CatalogError, GroupVersionHook, gvh_to_path};
+use capi_runtime::catalog::{CatalogError, HookId, gvh_to_path};
 use capi_runtime::hooks::v1alpha1 as hooks;
 use capi_runtime::{Catalog, Hook, HookResponse, Message};
 use support::test_hooks::{self, v1alpha1, v1alpha2};
@@ -11,7 +11,7 @@ use support::test_hooks::{self, v1alpha1, v1alpha2};
 fn builtin_catalog_has_all_17_hooks() {
     let catalog = capi_runtime::hooks::catalog();
     assert_eq!(catalog.hooks().count(), 17);
-    let gvh = GroupVersionHook::new(hooks::GROUP, hooks::VERSION, "BeforeClusterCreate");
+    let gvh = HookId::new(hooks::GROUP, hooks::VERSION, "BeforeClusterCreate");
     assert!(catalog.is_registered(&gvh));
     let d = catalog.hook(&gvh).unwrap();
     assert_eq!(d.request_kind, "BeforeClusterCreateRequest");
@@ -19,13 +19,13 @@ fn builtin_catalog_has_all_17_hooks() {
     assert!(d.retryable);
     assert!(
         !catalog
-            .hook(&GroupVersionHook::of::<hooks::AfterControlPlaneInitialized>())
+            .hook(&HookId::of::<hooks::AfterControlPlaneInitialized>())
             .unwrap()
             .retryable
     );
     assert!(
         catalog
-            .hook(&GroupVersionHook::of::<hooks::AfterClusterUpgrade>())
+            .hook(&HookId::of::<hooks::AfterClusterUpgrade>())
             .unwrap()
             .retryable
     );
@@ -36,12 +36,12 @@ fn builtin_catalog_has_all_17_hooks() {
 
 #[test]
 fn paths_follow_the_upstream_format() {
-    let discovery = GroupVersionHook::of::<hooks::Discovery>();
+    let discovery = HookId::of::<hooks::Discovery>();
     assert_eq!(
         gvh_to_path(&discovery, ""),
         "/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery"
     );
-    let gvh = GroupVersionHook::of::<hooks::BeforeClusterCreate>();
+    let gvh = HookId::of::<hooks::BeforeClusterCreate>();
     assert_eq!(
         gvh_to_path(&gvh, "My-Handler"),
         "/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/my-handler"
@@ -51,13 +51,13 @@ fn paths_follow_the_upstream_format() {
         "/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/{name}"
     );
     // Group and version are kept as they are.
-    let odd = GroupVersionHook::new("Example.COM", "V1", "Hook");
+    let odd = HookId::new("Example.COM", "V1", "Hook");
     assert_eq!(gvh_to_path(&odd, ""), "/Example.COM/V1/hook");
 }
 
 #[test]
 fn gvh_display_and_parsing() {
-    let gvh = GroupVersionHook::of::<hooks::BeforeClusterCreate>();
+    let gvh = HookId::of::<hooks::BeforeClusterCreate>();
     assert_eq!(
         gvh.to_string(),
         "hooks.runtime.cluster.x-k8s.io/v1alpha1, Hook=BeforeClusterCreate"
@@ -68,17 +68,13 @@ fn gvh_display_and_parsing() {
     );
     assert_eq!(gvh.api_version(), hooks::API_VERSION);
     assert_eq!(
-        GroupVersionHook::from_api_version("hooks.runtime.cluster.x-k8s.io/v1alpha1", "Discovery"),
-        Some(GroupVersionHook::of::<hooks::Discovery>())
+        HookId::from_api_version("hooks.runtime.cluster.x-k8s.io/v1alpha1", "Discovery"),
+        Some(HookId::of::<hooks::Discovery>())
     );
     for bad in ["", "v1alpha1", "/v1", "g/", "g/v/x"] {
-        assert_eq!(
-            GroupVersionHook::from_api_version(bad, "X"),
-            None,
-            "{bad:?}"
-        );
+        assert_eq!(HookId::from_api_version(bad, "X"), None, "{bad:?}");
     }
-    assert!(GroupVersionHook::default().is_empty());
+    assert!(HookId::default().is_empty());
 }
 
 // Which test responses carry `retryAfterSeconds`.
@@ -89,8 +85,8 @@ const _: () = assert!(!v1alpha1::FakeResponse::RETRYABLE);
 fn test_hooks_register_in_both_versions() {
     let catalog = test_hooks::catalog();
     for (gvh, kind) in [
-        (GroupVersionHook::of::<v1alpha1::FakeHook>(), "v1alpha1"),
-        (GroupVersionHook::of::<v1alpha2::FakeHook>(), "v1alpha2"),
+        (HookId::of::<v1alpha1::FakeHook>(), "v1alpha1"),
+        (HookId::of::<v1alpha2::FakeHook>(), "v1alpha2"),
     ] {
         assert_eq!(gvh.hook, "FakeHook");
         assert_eq!(gvh.version, kind);
@@ -108,7 +104,7 @@ fn test_hooks_register_in_both_versions() {
         "v1alpha2"
     );
     // A v1alpha1 message does not belong to the v1alpha2 hook.
-    let v2 = GroupVersionHook::of::<v1alpha2::FakeHook>();
+    let v2 = HookId::of::<v1alpha2::FakeHook>();
     assert!(!catalog.is_request_of::<v1alpha1::FakeRequest>(&v2));
     assert!(catalog.is_request_of::<v1alpha2::FakeRequest>(&v2));
 }
@@ -195,14 +191,14 @@ mod conflicts {
         assert!(matches!(err, CatalogError::DuplicateHook { .. }), "{err}");
         let err = catalog.register::<KindThief>().map(|_| ()).unwrap_err();
         assert!(matches!(err, CatalogError::DuplicateKind { .. }), "{err}");
-        assert!(!catalog.is_registered(&GroupVersionHook::of::<KindThief>()));
+        assert!(!catalog.is_registered(&HookId::of::<KindThief>()));
     }
 }
 
 #[test]
 fn unknown_hooks_are_errors() {
     let catalog = Catalog::new();
-    let gvh = GroupVersionHook::of::<hooks::BeforeClusterCreate>();
+    let gvh = HookId::of::<hooks::BeforeClusterCreate>();
     assert!(matches!(
         catalog.hook(&gvh).unwrap_err(),
         CatalogError::UnknownHook(unknown) if unknown == gvh

@@ -11,7 +11,7 @@ use std::error::Error as _;
 
 use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
 use capi_runtime::api::runtime::validation::{ErrorType, UrlError};
-use capi_runtime::catalog::GroupVersionHook;
+use capi_runtime::catalog::HookId;
 use capi_runtime::client::{
     CallAllOptions, CallError, ClientConfigError, DiscoveryError, ExchangeError, ForObject,
     TlsError, ValidationError,
@@ -199,7 +199,7 @@ async fn calling_every_handler_of_an_unknown_hook_names_the_hook_not_an_empty_ha
         ),
         "{text}"
     );
-    let gvh = GroupVersionHook::of::<BeforeClusterCreate>();
+    let gvh = HookId::of::<BeforeClusterCreate>();
     assert!(text.contains(&gvh.to_string()), "{text}");
 }
 

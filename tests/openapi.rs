@@ -109,7 +109,7 @@ fn hooks_match_upstream_hook_list() {
     let catalog = capi_runtime::hooks::catalog();
     assert_eq!(catalog.hooks().count(), hooks.len());
     for h in &hooks {
-        let gvh = capi_runtime::GroupVersionHook::new(
+        let gvh = capi_runtime::HookId::new(
             h["group"].as_str().unwrap(),
             h["version"].as_str().unwrap(),
             h["name"].as_str().unwrap(),

@@ -15,7 +15,7 @@ use super::fan_out;
 use super::target::{CallAllOptions, ForObject};
 use super::{Client, urls};
 use crate::api::runtime::v1beta2::FailurePolicy;
-use crate::catalog::{GroupHook, GroupVersionHook};
+use crate::catalog::{GroupHook, HookId};
 use crate::hook::{Hook, HookRequest, HookResponse, Message};
 use crate::hooks::v1alpha1::ResponseStatus;
 use crate::registry::Registration;
@@ -97,7 +97,7 @@ impl Client {
         &self,
         name: &str,
         for_object: &ForObject,
-    ) -> Result<(GroupVersionHook, Arc<Registration>), CallError> {
+    ) -> Result<(HookId, Arc<Registration>), CallError> {
         let gvh = self
             .inner
             .catalog
@@ -187,13 +187,13 @@ impl Client {
     fn matching_registrations<H: Hook>(
         &self,
         for_object: &ForObject,
-    ) -> Result<(GroupVersionHook, Vec<Arc<Registration>>), CallError> {
+    ) -> Result<(HookId, Vec<Arc<Registration>>), CallError> {
         let gvh = self
             .inner
             .catalog
             .group_version_hook::<H>()
             .map_err(|source| CallError::UnknownHook {
-                hook: Box::new(GroupVersionHook::of::<H>().group_hook()),
+                hook: Box::new(HookId::of::<H>().group_hook()),
                 source,
             })?;
         let group_hook: GroupHook = gvh.group_hook();
@@ -231,7 +231,7 @@ impl Client {
     async fn call_registration<H: Hook>(
         &self,
         registration: &Registration,
-        gvh: &GroupVersionHook,
+        gvh: &HookId,
         request: &H::Request,
     ) -> Result<(H::Response, bool), CallError> {
         let handler = registration.name.as_str();
@@ -419,7 +419,7 @@ mod tests {
             name: "h.ext".into(),
             extension_config_name: "ext".into(),
             extension_config_resource_version: String::new(),
-            gvh: GroupVersionHook::of::<BeforeClusterCreate>(),
+            gvh: HookId::of::<BeforeClusterCreate>(),
             namespace_selector: NamespaceSelector::everything(),
             client_config: Default::default(),
             timeout_seconds: 0,

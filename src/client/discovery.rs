@@ -11,7 +11,7 @@ use super::exchange::{Request, exchange};
 use super::{Client, DISCOVERY_TIMEOUT, urls};
 use crate::api::runtime::v1beta2::{self as api, ExtensionConfig};
 use crate::api::runtime::validation::{self, FieldError, FieldPath};
-use crate::catalog::{Catalog, GroupVersionHook};
+use crate::catalog::{Catalog, HookId};
 use crate::hook::{Hook, Message};
 use crate::hooks::v1alpha1::{Discovery, DiscoveryRequest};
 use crate::wire::RawStatus;
@@ -173,8 +173,7 @@ fn validate(
                 field: e.to_field_error(&api_version_path),
             }),
             Ok((group, version)) => {
-                if !catalog.is_registered(&GroupVersionHook::new(group, version, hook.hook.clone()))
-                {
+                if !catalog.is_registered(&HookId::new(group, version, hook.hook.clone())) {
                     errors.push(ValidationError::NotInCatalog {
                         name: name.clone(),
                         api_version: hook.api_version.clone(),

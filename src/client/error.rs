@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::api::runtime::validation::UrlError;
-use crate::catalog::{CatalogError, GroupHook, GroupVersionHook};
+use crate::catalog::{CatalogError, GroupHook, HookId};
 use crate::registry::{RegistryError, aggregate};
 
 use super::discovery::ValidationError;
@@ -206,7 +206,7 @@ pub enum CallError {
         /// The hook of the call.
         expected: GroupHook,
         /// The hook the handler is registered for.
-        registered: Box<GroupVersionHook>,
+        registered: Box<HookId>,
     },
     /// The handler speaks another version of the hook and the catalog cannot convert the
     /// request to it or the response from it. A misconfiguration: never ignored.
@@ -214,9 +214,9 @@ pub enum CallError {
         /// The handler's full name.
         handler: String,
         /// The hook (and version) of the call.
-        caller: Box<GroupVersionHook>,
+        caller: Box<HookId>,
         /// The hook version the handler is registered for.
-        registered: Box<GroupVersionHook>,
+        registered: Box<HookId>,
     },
     /// The handler's namespace selector does not select the object's namespace.
     NamespaceMismatch {
@@ -232,7 +232,7 @@ pub enum CallError {
         /// The handler's full name.
         handler: String,
         /// The hook called.
-        hook: Box<GroupVersionHook>,
+        hook: Box<HookId>,
         /// What is wrong with the client config.
         source: ClientConfigError,
     },
@@ -242,7 +242,7 @@ pub enum CallError {
         /// The handler's full name.
         handler: String,
         /// The hook called.
-        hook: Box<GroupVersionHook>,
+        hook: Box<HookId>,
         /// What failed.
         source: ExchangeError,
     },
@@ -251,7 +251,7 @@ pub enum CallError {
         /// The handler's full name.
         handler: String,
         /// The hook called.
-        hook: Box<GroupVersionHook>,
+        hook: Box<HookId>,
         /// The URL called.
         url: String,
         /// The extension's message.
@@ -263,7 +263,7 @@ pub enum CallError {
         /// The handler's full name.
         handler: String,
         /// The hook called.
-        hook: Box<GroupVersionHook>,
+        hook: Box<HookId>,
         /// The URL called.
         url: String,
         /// The status as written (empty when absent).

@@ -8,7 +8,7 @@ use url::Url;
 
 use super::error::ExchangeError;
 use super::metrics::Metrics;
-use crate::catalog::GroupVersionHook;
+use crate::catalog::HookId;
 use crate::tls::message;
 use crate::wire::{DecodeError, DecodeErrorKind, Limits, RawStatus};
 
@@ -22,7 +22,7 @@ pub(crate) struct Request<'a> {
     /// The host label of the metrics.
     pub(crate) host: &'a str,
     /// The caller's hook, for the metrics.
-    pub(crate) hook: &'a GroupVersionHook,
+    pub(crate) hook: &'a HookId,
     pub(crate) timeout: Duration,
     pub(crate) body: bytes::Bytes,
     pub(crate) max_body: usize,

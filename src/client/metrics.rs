@@ -19,7 +19,7 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
 
-use crate::catalog::GroupVersionHook;
+use crate::catalog::HookId;
 
 /// Histogram buckets, in seconds.
 pub const DURATION_BUCKETS: [f64; 23] = [
@@ -89,13 +89,7 @@ impl Metrics {
     }
 
     /// Records the request counter: `code` is `None` when no response arrived.
-    pub(crate) fn count(
-        &self,
-        gvh: &GroupVersionHook,
-        host: &str,
-        code: Option<u16>,
-        status: &str,
-    ) {
+    pub(crate) fn count(&self, gvh: &HookId, host: &str, code: Option<u16>, status: &str) {
         let status = match status {
             "Success" | "Failure" => status,
             _ => "Unknown",
@@ -113,7 +107,7 @@ impl Metrics {
     }
 
     /// Records the duration of one exchange.
-    pub(crate) fn observe(&self, gvh: &GroupVersionHook, host: &str, elapsed: Duration) {
+    pub(crate) fn observe(&self, gvh: &HookId, host: &str, elapsed: Duration) {
         self.duration
             .get_or_create(&DurationLabels {
                 host: host.to_string(),

@@ -54,7 +54,7 @@ pub use target::{CallAllOptions, ForObject};
 pub use urls::base_url;
 
 use crate::api::runtime::v1beta2::{ClientConfig, ExtensionConfig};
-use crate::catalog::{Catalog, GroupVersionHook};
+use crate::catalog::{Catalog, HookId};
 use crate::registry::{Registry, RegistryError};
 use http_clients::{HttpClients, IdentityFiles};
 
@@ -258,7 +258,7 @@ impl Client {
     async fn endpoint(
         &self,
         config: &ClientConfig,
-        gvh: &GroupVersionHook,
+        gvh: &HookId,
         handler: &str,
         timeout: Duration,
     ) -> Result<(reqwest::Client, ::url::Url), ClientConfigError> {

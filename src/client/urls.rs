@@ -5,18 +5,13 @@ use std::time::Duration;
 
 use url::Url;
 
-use crate::catalog::{GroupVersionHook, gvh_to_path};
+use crate::catalog::{HookId, gvh_to_path};
 
 pub use crate::api::runtime::validation::extension_base_url as base_url;
 
 /// The URL of a handler: the base URL with the hook path joined to its path and the timeout
 /// as the `timeout` query parameter, e.g. `https://host/prefix/<group>/<version>/<hook>/<name>?timeout=10s`.
-pub(crate) fn handler_url(
-    base: &Url,
-    gvh: &GroupVersionHook,
-    handler_name: &str,
-    timeout: Duration,
-) -> Url {
+pub(crate) fn handler_url(base: &Url, gvh: &HookId, handler_name: &str, timeout: Duration) -> Url {
     let mut url = base.clone();
     let joined = clean_join(base.path(), &gvh_to_path(gvh, handler_name));
     url.set_path(&joined);
@@ -74,8 +69,8 @@ mod tests {
     use crate::api::runtime::v1beta2::{ClientConfig, ServiceReference};
     use crate::api::runtime::validation::UrlError;
 
-    fn gvh() -> GroupVersionHook {
-        GroupVersionHook::new("test.runtime.cluster.x-k8s.io", "v1alpha1", "FakeHook")
+    fn gvh() -> HookId {
+        HookId::new("test.runtime.cluster.x-k8s.io", "v1alpha1", "FakeHook")
     }
 
     fn url_config(url: &str) -> ClientConfig {
@@ -149,7 +144,7 @@ mod tests {
         ] {
             let url = handler_url(
                 &base_url(&url_config(base)).unwrap(),
-                &GroupVersionHook::new("x", "v1", "FakeHook"),
+                &HookId::new("x", "v1", "FakeHook"),
                 "H",
                 Duration::from_secs(30),
             );

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::api::runtime::v1beta2::{ClientConfig, ExtensionConfig, FailurePolicy};
 use crate::api::runtime::validation::{self, NamespaceSelector};
-use crate::catalog::GroupVersionHook;
+use crate::catalog::HookId;
 
 use super::error::{HandlerError, RegistryError};
 
@@ -23,7 +23,7 @@ pub struct Registration {
     /// The ExtensionConfig's `metadata.resourceVersion` when it was added.
     pub extension_config_resource_version: String,
     /// The hook the handler implements, in the version the extension serves.
-    pub gvh: GroupVersionHook,
+    pub gvh: HookId,
     /// Which namespaces the handler serves.
     pub namespace_selector: NamespaceSelector,
     /// How to reach the extension (shared by every handler of the ExtensionConfig).
@@ -76,7 +76,7 @@ pub(crate) fn registrations_of(
                 name: handler.name.clone(),
                 extension_config_name: config_name.clone(),
                 extension_config_resource_version: resource_version.clone(),
-                gvh: GroupVersionHook::new(group, version, handler.request_hook.hook.clone()),
+                gvh: HookId::new(group, version, handler.request_hook.hook.clone()),
                 namespace_selector: namespace_selector.clone(),
                 client_config: client_config.clone(),
                 timeout_seconds: handler.timeout_seconds,

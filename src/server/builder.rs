@@ -18,7 +18,7 @@ use super::handler::{Endpoint, Handler, HandlerOptions};
 use super::intake::Limits;
 use super::metrics::Metrics;
 use crate::api::runtime::validation::{self, FieldPath};
-use crate::catalog::{Catalog, GroupVersionHook, gvh_to_path};
+use crate::catalog::{Catalog, HookId, gvh_to_path};
 use crate::hook::Hook;
 use crate::https::{HostOptions, Timeouts, TlsFiles};
 
@@ -257,7 +257,7 @@ impl ServerBuilder {
     }
 
     /// The hooks and names registered so far, in Discovery order.
-    pub fn registered(&self) -> impl Iterator<Item = (&GroupVersionHook, &str)> {
+    pub fn registered(&self) -> impl Iterator<Item = (&HookId, &str)> {
         self.handlers
             .values()
             .map(|(a, _)| (&a.gvh, a.options.name.as_str()))

@@ -3,14 +3,14 @@
 use bytes::Bytes;
 
 use super::handler::HandlerOptions;
-use crate::catalog::GroupVersionHook;
+use crate::catalog::HookId;
 use crate::hook::{Hook, HookResponse, Message};
 use crate::hooks::v1alpha1::{self as hooks, Discovery, DiscoveryResponse, ExtensionHandler};
 
 /// What Discovery says about one registered handler.
 #[derive(Clone, Debug)]
 pub(crate) struct Advertised {
-    pub(crate) gvh: GroupVersionHook,
+    pub(crate) gvh: HookId,
     pub(crate) options: HandlerOptions,
 }
 

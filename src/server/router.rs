@@ -16,7 +16,7 @@ use super::handler::{
 };
 use super::intake::{Intake, admit};
 use super::metrics::{EndpointMetrics, encode_registry};
-use crate::catalog::{GroupVersionHook, gvh_to_path};
+use crate::catalog::{HookId, gvh_to_path};
 use crate::hooks::v1alpha1::Discovery;
 
 /// Path of the liveness endpoint.
@@ -28,7 +28,7 @@ pub const METRICS_PATH: &str = "/metrics";
 
 /// The path Discovery is served at.
 pub fn discovery_path() -> String {
-    gvh_to_path(&GroupVersionHook::of::<Discovery>(), "")
+    gvh_to_path(&HookId::of::<Discovery>(), "")
 }
 
 /// All routes of a server. Paths match exactly (query strings such as Cluster API's

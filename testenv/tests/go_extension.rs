@@ -310,7 +310,7 @@ async fn check<H: Hook>(
         .await
         .map_err(|e| format!("call: {e}"))?;
     request.set_type_meta(H::API_VERSION, H::REQUEST_KIND);
-    let gvh = capi_runtime::catalog::GroupVersionHook::new(H::GROUP, H::VERSION, H::NAME);
+    let gvh = capi_runtime::catalog::HookId::new(H::GROUP, H::VERSION, H::NAME);
     let path = gvh_to_path(&gvh, handler);
     let body: Value = raw
         .post(format!("{url}{path}"))

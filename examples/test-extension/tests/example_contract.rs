@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-use capi_runtime::catalog::{GroupVersionHook, gvh_to_path};
+use capi_runtime::catalog::{HookId, gvh_to_path};
 use capi_test_extension::HANDLERS;
 use capi_test_extension::lifecycle::Script;
 use serde_json::Value;
@@ -75,7 +75,7 @@ async fn schemathesis_finds_no_contract_violation() {
 
     // Schema-invalid bodies get 200 and a Failure of the hook's response type.
     for (hook, name) in HANDLERS {
-        let path = gvh_to_path(&GroupVersionHook::new(GROUP, VERSION, hook), name);
+        let path = gvh_to_path(&HookId::new(GROUP, VERSION, hook), name);
         let response = client
             .post(format!("{base}{path}"))
             .body(r#"{"settings": "not a map"}"#)
