@@ -10,7 +10,9 @@
 //! 2. another kit server with other handlers on a new port, and the ExtensionConfig's URL
 //!    changed to it: the spec change makes Cluster API discover again, and the status lists
 //!    the new handlers (removed ones gone, changed timeout and failure policy in);
-//! 3. that server stopped and a third handler set served on the same address, with no write
+//! 3. that server stopped and a third handler set served on the same address (a TCP
+//!    forwarder of this test owns the address and switches to the third server, so no port is
+//!    ever given up and bound again), with no write
 //!    to the ExtensionConfig: Cluster API's controller has no timer of its own, but its
 //!    watch delivers every object again each `--sync-period` (given 10 s here instead of the
 //!    default 10 min) and each delivery is a discovery, so the status follows;
@@ -28,6 +30,7 @@ mod server_pki;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use capi_runtime::api::runtime::v1beta2::{ClientConfig, ExtensionConfig, ExtensionConfigSpec};
@@ -38,7 +41,7 @@ use capi_runtime::hooks::v1alpha1::{
     BeforeClusterDeleteResponse, DiscoveryResponse, FailurePolicy, GeneratePatches,
     GeneratePatchesRequest, GeneratePatchesResponse,
 };
-use capi_runtime::server::{HandlerOptions, RunningServer, ServerBuilder, ServerError};
+use capi_runtime::server::{HandlerOptions, RunningServer, ServerBuilder};
 use capi_runtime_testenv::{Process, TestEnv, free_port, new_log_dir, program};
 use k8s_openapi::ByteString;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
@@ -245,26 +248,62 @@ async fn wait_for(
     }
 }
 
-/// Serves the handlers `make` registers over HTTPS on 127.0.0.1:`port` (0: one the OS picks)
-/// with the serving certificate in `dir`. A fixed port is one a server of this test has just
-/// left; binding it again is retried for up to 30 s, in case another process holds it for a
-/// moment.
-async fn serve(make: fn() -> ServerBuilder, dir: &Path, port: u16) -> RunningServer {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let server = make()
-            .host(IpAddr::V4(Ipv4Addr::LOCALHOST))
-            .port(port)
-            .cert_dir(dir)
-            .build();
-        match server.start().await {
-            Ok(running) => return running,
-            Err(e @ ServerError::Bind { .. }) if port != 0 && Instant::now() < deadline => {
-                eprintln!("capi-core: binding 127.0.0.1:{port} again: {e}");
-                tokio::time::sleep(Duration::from_millis(200)).await;
+/// Serves the handlers `make` registers over HTTPS on a loopback port the OS picks, with the
+/// serving certificate in `dir`.
+async fn serve(make: fn() -> ServerBuilder, dir: &Path) -> RunningServer {
+    make()
+        .host(IpAddr::V4(Ipv4Addr::LOCALHOST))
+        .port(0)
+        .cert_dir(dir)
+        .build()
+        .start()
+        .await
+        .unwrap_or_else(|e| panic!("serving on loopback: {e}"))
+}
+
+/// A loopback TCP address that forwards every connection to the backend it is currently
+/// given: the extension's one address while the servers behind it change.
+struct Forwarder {
+    addr: SocketAddr,
+    backend: Arc<Mutex<SocketAddr>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Forwarder {
+    async fn start(backend: SocketAddr) -> Self {
+        let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+            .await
+            .unwrap();
+        let addr = listener.local_addr().unwrap();
+        let backend = Arc::new(Mutex::new(backend));
+        let current = backend.clone();
+        let task = tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                let to = *current.lock().unwrap();
+                tokio::spawn(async move {
+                    // A backend that is gone drops the connection: the caller sees it closed.
+                    if let Ok(mut outbound) = tokio::net::TcpStream::connect(to).await {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    }
+                });
             }
-            Err(e) => panic!("serving on 127.0.0.1:{port}: {e}"),
+        });
+        Forwarder {
+            addr,
+            backend,
+            task,
         }
+    }
+
+    /// New connections go to `backend` from now on.
+    fn point_to(&self, backend: SocketAddr) {
+        *self.backend.lock().unwrap() = backend;
+    }
+
+    /// Stops listening: connecting to the address is refused from now on.
+    async fn stop(self) {
+        self.task.abort();
+        let _ = self.task.await;
     }
 }
 
@@ -396,16 +435,15 @@ async fn cluster_apis_extension_config_controller_follows_the_example_extension(
 
     // 2. Other handlers on a new port; the spec's URL changed to it. The example extension
     // keeps serving, so the new list can only come from the new URL.
-    let second = serve(second_handlers, dir.path(), 0).await;
+    let second = serve(second_handlers, dir.path()).await;
     let second_rows = expected(&second_handlers().discovery());
-    let port = second.local_addr().port();
+    let forwarder = Forwarder::start(second.local_addr()).await;
+    let port = forwarder.addr.port();
     configs
         .patch(
             NAME,
             &PatchParams::default(),
-            &Patch::Merge(
-                json!({ "spec": { "clientConfig": { "url": url(second.local_addr()) } } }),
-            ),
+            &Patch::Merge(json!({ "spec": { "clientConfig": { "url": url(forwarder.addr) } } })),
         )
         .await
         .unwrap();
@@ -424,8 +462,11 @@ async fn cluster_apis_extension_config_controller_follows_the_example_extension(
     // controller has been idle for a while (its reconcile count unchanged for 3 s, well
     // within the sync period): the discovery that follows can only come from the resync.
     wait_idle(&mut manager, diagnostics).await;
+    let third = serve(third_handlers, dir.path()).await;
+    // Closing the second server also closes the connections piped to it, so the next
+    // discovery connects again and reaches the third.
     second.shutdown().await.unwrap();
-    let third = serve(third_handlers, dir.path(), port).await;
+    forwarder.point_to(third.local_addr());
     let third_rows = expected(&third_handlers().discovery());
     let before = configs.get(NAME).await.unwrap().metadata.generation;
     wait_for(
@@ -444,6 +485,7 @@ async fn cluster_apis_extension_config_controller_follows_the_example_extension(
     // 4. The extension stopped; an annotation (a metadata change, so an event) makes
     // Cluster API discover at once instead of at the next resync.
     third.shutdown().await.unwrap();
+    forwarder.stop().await;
     configs
         .patch(
             NAME,
