@@ -25,10 +25,17 @@ const DISCOVERY_PATH: &str = "/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery
 
 /// A server whose BeforeClusterCreate handler counts calls and acts on the cluster name:
 /// `fail` returns an error, `panic` panics, `hang` never answers, anything else succeeds with
-/// retryAfterSeconds 7.
+/// retryAfterSeconds 7. Its timeout is 30 s, so that a loaded machine (a panic's backtrace
+/// printed under load can take more than a second) never turns an answer into a timeout; the
+/// `hang` requests ask for 1 s with the `?timeout=` parameter instead ([`HANG_PATH`]).
 fn server(calls: Arc<AtomicUsize>) -> Server {
-    server_with(calls, HandlerOptions::new("bcc").timeout_seconds(1))
+    server_with(calls, HandlerOptions::new("bcc").timeout_seconds(30))
 }
+
+/// BeforeClusterCreate's path for `bcc` with the caller's timeout of 1 s (the shorter of the
+/// caller's and the handler's timeout applies).
+const HANG_PATH: &str =
+    "/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/bcc?timeout=1s";
 
 /// [`server`] with the BeforeClusterCreate handler registered under `bcc`.
 fn server_with(calls: Arc<AtomicUsize>, bcc: HandlerOptions) -> Server {
@@ -217,7 +224,7 @@ async fn handler_panic_becomes_failure_and_the_server_keeps_serving() {
 #[tokio::test]
 async fn handler_outliving_its_timeout_becomes_failure() {
     let router = server(Arc::default()).router();
-    let answer = post_json(&router, BCC_PATH, cluster_named("hang")).await;
+    let answer = post_json(&router, HANG_PATH, cluster_named("hang")).await;
     assert_eq!(answer["status"], "Failure");
     assert_eq!(
         answer["message"],
@@ -228,7 +235,7 @@ async fn handler_outliving_its_timeout_becomes_failure() {
 #[tokio::test]
 async fn a_handler_declared_non_blocking_answers_fails_panics_and_times_out_alike() {
     let calls = Arc::new(AtomicUsize::new(0));
-    let options = HandlerOptions::new("bcc").timeout_seconds(1);
+    let options = HandlerOptions::new("bcc").timeout_seconds(30);
     let server = server_with(calls.clone(), options.clone().non_blocking());
     // Running on the async runtime is not part of what Discovery advertises.
     assert_eq!(
@@ -245,7 +252,7 @@ async fn a_handler_declared_non_blocking_answers_fails_panics_and_times_out_alik
     let answer = post_json(&router, BCC_PATH, cluster_named("panic")).await;
     assert_eq!(answer["status"], "Failure");
     assert_eq!(answer["message"], "handler \"bcc\" panicked: boom");
-    let answer = post_json(&router, BCC_PATH, cluster_named("hang")).await;
+    let answer = post_json(&router, HANG_PATH, cluster_named("hang")).await;
     assert_eq!(answer["status"], "Failure");
     assert_eq!(
         answer["message"],
@@ -337,7 +344,7 @@ async fn discovery_lists_the_registered_handlers_sorted() {
                         "apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1",
                         "hook": "BeforeClusterCreate"
                     },
-                    "timeoutSeconds": 1
+                    "timeoutSeconds": 30
                 }
             ]
         })
