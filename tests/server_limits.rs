@@ -413,7 +413,9 @@ async fn blocking_handlers_stall_nobody_and_time_out_on_time() {
     let builder = Server::builder()
         .handle(
             BeforeClusterCreate,
-            HandlerOptions::new("bcc").timeout_seconds(1),
+            // 5 s, not 1: a handler whose blocking-pool thread starts after the deadline is
+            // cancelled before it runs, and this test needs every one of them to start.
+            HandlerOptions::new("bcc").timeout_seconds(5),
             move |_: BeforeClusterCreateRequest| {
                 let (r, b) = (r.clone(), b.clone());
                 async move {
@@ -471,7 +473,7 @@ async fn blocking_handlers_stall_nobody_and_time_out_on_time() {
     for blocker in blockers {
         let answer = tokio::time::timeout(STUCK, blocker).await.unwrap().unwrap();
         assert_eq!(answer["status"], "Failure", "{answer}");
-        assert_eq!(message(&answer), "handler \"bcc\" did not answer within 1s");
+        assert_eq!(message(&answer), "handler \"bcc\" did not answer within 5s");
     }
     // Every answer above came while the handlers were still blocked.
     assert!(!release.load(Ordering::SeqCst));
