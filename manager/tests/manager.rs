@@ -110,7 +110,7 @@ impl Manager {
         let _ = Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
             .status();
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
                 return status;
@@ -169,7 +169,7 @@ async fn manager_end_to_end() {
         &inject_from(config(&name, &ext.url, None), &ns, "ext-ca"),
     )
     .await;
-    eventually(Duration::from_secs(20), || async {
+    eventually(Duration::from_secs(60), || async {
         let c = get(&kube, &name).await;
         c.status.handlers.len() == 2
             && capi_runtime_controller::conditions::get(&c, "Discovered")
@@ -196,11 +196,11 @@ async fn manager_end_to_end() {
         )
         .await
         .unwrap();
-    eventually(Duration::from_secs(20), || async {
+    eventually(Duration::from_secs(60), || async {
         get(&kube, &name).await.spec.client_config.ca_bundle.0 == rotated.pem().as_bytes()
     })
     .await;
-    eventually(Duration::from_secs(20), || async {
+    eventually(Duration::from_secs(60), || async {
         capi_runtime_controller::conditions::get(&get(&kube, &name).await, "Discovered")
             .is_some_and(|d| d.status == "False")
     })
@@ -218,7 +218,7 @@ async fn manager_end_to_end() {
         )
         .await
         .unwrap();
-    eventually(Duration::from_secs(20), || async {
+    eventually(Duration::from_secs(60), || async {
         capi_runtime_controller::conditions::get(&get(&kube, &name).await, "Discovered")
             .is_some_and(|d| d.status == "True")
     })
@@ -252,9 +252,9 @@ async fn manager_end_to_end() {
         }
     };
     pause(json!("")).await;
-    eventually(Duration::from_secs(20), paused_is("True")).await;
+    eventually(Duration::from_secs(60), paused_is("True")).await;
     pause(serde_json::Value::Null).await;
-    eventually(Duration::from_secs(20), paused_is("False")).await;
+    eventually(Duration::from_secs(60), paused_is("False")).await;
 
     // One endpoint with the controller's and the client's metrics; the Lease is held.
     let (code, text) = http_get(&metrics, "/metrics").await;
@@ -286,14 +286,14 @@ async fn manager_end_to_end() {
     .await;
     manager.wait_line(
         "The extension registry is warmed up",
-        Duration::from_secs(5),
+        Duration::from_secs(60),
     );
 
     // Delete: the controller unregisters the handlers.
     delete(&kube, &name).await;
     let line = manager.wait_line(
         "Unregistering ExtensionConfig information from registry",
-        Duration::from_secs(20),
+        Duration::from_secs(60),
     );
     assert!(line.contains(&name), "{line}");
 

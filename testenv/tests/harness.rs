@@ -56,14 +56,6 @@ fn eventually(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
     }
 }
 
-fn port_of(url: &str) -> u16 {
-    url.rsplit(':').next().unwrap().parse().unwrap()
-}
-
-fn refuses(port: u16) -> bool {
-    std::net::TcpStream::connect(("127.0.0.1", port)).is_err()
-}
-
 /// The environment's temporary directory (certificates, kubeconfig, etcd data).
 fn run_dir_of(env: &TestEnv) -> PathBuf {
     env.kubeconfig_path().parent().unwrap().to_path_buf()
@@ -126,19 +118,17 @@ fn starts_serves_and_stops_without_leftovers() {
     for &s in &supervisors {
         assert!(group_members(s).len() >= 2, "supervisor {s} and its server");
     }
-    let ports = [port_of(env.server_url()), port_of(env.etcd_url())];
     let logs = env.log_dir().to_path_buf();
 
     let stopping = Instant::now();
     drop(env);
     eprintln!("stopped in {:.2?}", stopping.elapsed());
+    // Its ports are not probed: with its processes gone nothing of it listens, and the OS may
+    // already have given a port to another test's server.
     for s in supervisors {
         assert!(group_members(s).is_empty(), "group {s} still has processes");
     }
     assert!(!run_dir.exists(), "{} is still there", run_dir.display());
-    for p in ports {
-        assert!(refuses(p), "port {p} still accepts connections");
-    }
     for log in ["etcd.log", "kube-apiserver.log"] {
         let len = std::fs::metadata(logs.join(log)).unwrap().len();
         assert!(len > 0, "{log} is empty");
@@ -198,7 +188,6 @@ fn victim() {
     let text = serde_json::json!({
         "run_dir": run_dir_of(&env),
         "supervisors": supervisors,
-        "ports": [port_of(env.server_url()), port_of(env.etcd_url())],
     });
     std::fs::write(report, text.to_string()).unwrap();
     std::process::abort();
@@ -226,7 +215,6 @@ fn a_test_process_that_dies_leaves_nothing_behind() {
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let run_dir = PathBuf::from(v["run_dir"].as_str().unwrap());
     let supervisors: Vec<u32> = serde_json::from_value(v["supervisors"].clone()).unwrap();
-    let ports: Vec<u16> = serde_json::from_value(v["ports"].clone()).unwrap();
     assert_eq!(supervisors.len(), 2, "{text}");
     // The supervisors saw their pipe close and stop the servers (SIGTERM, then SIGKILL after
     // 15 s); the janitor removes the files.
@@ -243,9 +231,6 @@ fn a_test_process_that_dies_leaves_nothing_behind() {
         "{} outlived the test process",
         run_dir.display()
     );
-    for p in ports {
-        assert!(refuses(p), "port {p} still accepts connections");
-    }
 }
 
 #[test]

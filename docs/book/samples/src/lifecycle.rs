@@ -65,7 +65,7 @@ pub fn register(builder: ServerBuilder) -> Result<ServerBuilder, ServerError> {
         .handle(
             AfterControlPlaneInitialized,
             HandlerOptions::new("note-control-plane")
-                .timeout_seconds(2)
+                .timeout_seconds(5)
                 .failure_policy(FailurePolicy::Ignore),
             after_control_plane_initialized,
         )

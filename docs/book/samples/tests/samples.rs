@@ -129,7 +129,7 @@ async fn lifecycle_hooks_block_with_the_retry_of_the_settings() {
         .iter()
         .find(|h| h.name == "note-control-plane.life")
         .unwrap();
-    assert_eq!(notify.timeout_seconds, 2);
+    assert_eq!(notify.timeout_seconds, 5);
 
     // Held: the settings of the ExtensionConfig (retrySeconds=7) reach the handler.
     let held = cluster("held", &[(lifecycle::HOLD_ANNOTATION, "change freeze")]);
