@@ -8,9 +8,9 @@
 //! Run with `cargo bench --features client --bench client`. Each figure is the median of
 //! repeated runs.
 
-#[path = "../tests/support/extension.rs"]
+#[path = "../tests/it/support/extension.rs"]
 mod extension;
-#[path = "../tests/support/tls.rs"]
+#[path = "../tests/it/support/tls.rs"]
 mod tls;
 
 use std::sync::Arc;

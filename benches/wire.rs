@@ -18,7 +18,7 @@ use capi_runtime::hooks::v1alpha1::{
 };
 use capi_runtime::wire;
 
-#[path = "../tests/support/wire_payloads.rs"]
+#[path = "../tests/it/support/wire_payloads.rs"]
 mod wire_payloads;
 use wire_payloads::*;
 

@@ -55,8 +55,7 @@ use std::time::Instant;
 
 use serde::de::DeserializeOwned;
 
-use crate::hook::{Hook, HookResponse, Message};
-use crate::hooks::v1alpha1::ResponseStatus;
+use crate::hook::{Hook, HookResponse, Message, ResponseStatus};
 
 #[cfg(test)]
 use fold::eq_fold;

@@ -22,8 +22,7 @@
 //! process's utime + stime from `/proc/<pid>/stat` across the rounds), and peak resident set
 //! (`VmHWM` from `/proc/<pid>/status` after the last round); then Rust/Go ratios.
 
-#[path = "../../tests/support/server_pki.rs"]
-mod server_pki;
+use capi_runtime_test_pki as pki;
 
 use std::io::{BufRead, BufReader};
 use std::net::{IpAddr, Ipv4Addr};
@@ -474,7 +473,7 @@ async fn answer(client: &reqwest::Client, peer: &Peer, path: &str, body: &'stati
 
 fn bench(rounds: usize, run: Duration, in_flight: usize, blocking_pool: bool) {
     let ticks_per_second = clock_ticks_per_second();
-    let ca = server_pki::TestCa::new("go-vs-rust-ca");
+    let ca = pki::TestCa::new("go-vs-rust-ca");
     let certs = tempfile::tempdir().unwrap();
     ca.write_serving(certs.path());
     let runtime = tokio::runtime::Builder::new_multi_thread()

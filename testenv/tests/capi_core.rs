@@ -24,8 +24,7 @@
 //! How long each step took is printed (`--nocapture`), not asserted. The manager's log is kept
 //! under `target/testenv/logs/capi-core/`.
 
-#[path = "../../tests/support/server_pki.rs"]
-mod server_pki;
+use capi_runtime_test_pki as pki;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -92,7 +91,7 @@ fn cluster_api_crds() -> Vec<PathBuf> {
 /// Whether the manager became ready (its health endpoint answers), or `false` when it exited
 /// because one of its ports was taken in the meantime; fails on any other exit, or after 120 s.
 async fn wait_ready(manager: &mut Process, health: u16) -> bool {
-    let client = server_pki::plain_client();
+    let client = pki::plain_client();
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         if manager.exited().is_some() {
@@ -377,7 +376,7 @@ async fn cluster_apis_extension_config_controller_follows_the_example_extension(
     let kube = env.client().await.unwrap();
 
     // The example extension, over HTTPS on loopback.
-    let ca = server_pki::TestCa::new("capi-core-ca");
+    let ca = pki::TestCa::new("capi-core-ca");
     let dir = tempfile::tempdir().unwrap();
     ca.write_serving(dir.path());
     std::fs::write(dir.path().join("hookresponses.yaml"), "{}\n").unwrap();

@@ -12,8 +12,7 @@
 //!   zero value may be left out by Rust's serialization, nothing else), and the answers follow
 //!   the Go program's documented rules (message, retryAfterSeconds, patches, variables).
 
-#[path = "../../tests/support/server_pki.rs"]
-mod server_pki;
+use capi_runtime_test_pki as pki;
 
 use std::sync::Arc;
 
@@ -41,7 +40,7 @@ struct GoExtension {
     url: String,
 }
 
-async fn start(ca: &server_pki::TestCa) -> GoExtension {
+async fn start(ca: &pki::TestCa) -> GoExtension {
     let dir = tempfile::tempdir().unwrap();
     ca.write_serving(dir.path());
     let process = capi_runtime_testenv::GoExtension::start(dir.path()).unwrap();
@@ -357,7 +356,7 @@ fn new_client() -> Client {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_rust_client_discovers_the_handlers_of_a_go_extension() {
-    let ca = server_pki::TestCa::new("go-extension-ca");
+    let ca = pki::TestCa::new("go-extension-ca");
     let go = start(&ca).await;
     let client = new_client();
     let config = extension_config(&go.url, &ca.pem());
@@ -433,10 +432,10 @@ async fn registered_from_raw_discovery(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_rust_client_calls_every_hook_of_a_go_extension_and_decodes_its_answers() {
-    let ca = server_pki::TestCa::new("go-extension-ca");
+    let ca = pki::TestCa::new("go-extension-ca");
     let go = start(&ca).await;
     let client = new_client();
-    let raw = server_pki::https_client(&ca.pem());
+    let raw = pki::https_client(&ca.pem());
     let registered =
         registered_from_raw_discovery(&raw, &go.url, &extension_config(&go.url, &ca.pem())).await;
     client.warm_up(&[]).unwrap();

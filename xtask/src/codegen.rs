@@ -38,10 +38,10 @@ pub fn artifacts(root: &Path) -> Result<Vec<Artifact>, String> {
     let crds = sdk.crd_yaml();
     let conversion = sdk.conversion.clone().expect("asked for");
     let test_hooks = SourceFile::in_crate(
-        "tests/support/test_hooks.rs",
+        "tests/it/support/test_hooks.rs",
         "support/test_hooks.rs",
-        fs::read_text(&root.join("tests/support/test_hooks.rs"))
-            .map_err(|e| format!("cannot read tests/support/test_hooks.rs: {e}"))?,
+        fs::read_text(&root.join("tests/it/support/test_hooks.rs"))
+            .map_err(|e| format!("cannot read tests/it/support/test_hooks.rs: {e}"))?,
     );
     let runtime = read_crate(&src, "capi_runtime").map_err(|e| e.to_string())?;
     let test_conversion = generate(
@@ -77,7 +77,7 @@ pub fn artifacts(root: &Path) -> Result<Vec<Artifact>, String> {
         contents: json_schema,
     });
     out.push(Artifact {
-        path: "tests/support/test_hooks_conversion.rs".into(),
+        path: "tests/it/support/test_hooks_conversion.rs".into(),
         contents: test_conversion,
     });
     out.extend(vec![

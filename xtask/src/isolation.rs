@@ -8,16 +8,35 @@
 //!
 //! The binaries come from `cargo test --no-run --message-format=json` (already built by the
 //! normal run, so nothing is compiled again); each test is listed with `--list` and run with
-//! `--exact`, from its package's directory as cargo would, two at a time.
+//! `--exact` (a test of a gathered binary by its module path, `it --exact client_calls::…`),
+//! from its package's directory as cargo would, two at a time.
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
 
-/// Test binaries that only drive external tools over checked-in files (minutes of work, and no
-/// process-wide state of ours): run once in the normal pass, not again test by test.
-const SKIP: &[&str] = &["example_contract", "openapi_validators", "ui", "golden"];
+/// Tests that only drive external tools over checked-in files (minutes of work, and no
+/// process-wide state of ours): run once in the normal pass, not again test by test. Each entry
+/// is a test binary and a prefix of test names (a module of the binary, as the runtime crate's
+/// `it` binary gathers its former test files as modules); an empty prefix skips the binary.
+const SKIP: &[(&str, &str)] = &[
+    ("example_contract", ""),
+    ("it", "openapi_validators::"),
+    ("ui", ""),
+    ("golden", ""),
+];
+
+/// Whether the test `test` of the binary `binary` (or, for `None`, the whole binary) is skipped.
+fn skipped(binary: &str, test: Option<&str>) -> bool {
+    SKIP.iter().any(|(b, prefix)| {
+        *b == binary
+            && match test {
+                None => prefix.is_empty(),
+                Some(test) => test.starts_with(prefix),
+            }
+    })
+}
 
 /// One test binary.
 struct Binary {
@@ -32,13 +51,22 @@ struct Case<'a> {
     test: String,
 }
 
-/// Runs every test of every integration-test binary alone in its own process.
-pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
-    let binaries = binaries(root, cargo)?;
+/// Runs every test of every integration-test binary alone in its own process (of the binary
+/// named `only`, when given).
+pub fn run(root: &Path, cargo: &str, only: Option<&str>) -> Result<(), String> {
+    let mut binaries = binaries(root, cargo)?;
+    if let Some(only) = only {
+        binaries.retain(|b| b.name == only);
+        if binaries.is_empty() {
+            return Err(format!("no integration-test binary named {only}"));
+        }
+    }
     let mut queue = VecDeque::new();
     for binary in &binaries {
         for test in list(binary)? {
-            queue.push_back(Case { binary, test });
+            if !skipped(&binary.name, Some(&test)) {
+                queue.push_back(Case { binary, test });
+            }
         }
     }
     let total = queue.len();
@@ -119,7 +147,7 @@ fn binaries(root: &Path, cargo: &str) -> Result<Vec<Binary>, String> {
         ) else {
             continue;
         };
-        if !is_integration_test || SKIP.contains(&name) {
+        if !is_integration_test || skipped(name, None) {
             continue;
         }
         binaries.push(Binary {
@@ -180,5 +208,35 @@ fn run_alone(root: &Path, case: &Case<'_>) -> Result<(), String> {
             "{stdout}{}",
             String::from_utf8_lossy(&output.stderr)
         ))
+    }
+}
+
+/// `cargo xtask isolation [BINARY]`: the order-independence pass alone (of one test binary).
+pub fn command(args: &[String]) -> Result<(), String> {
+    if args.len() > 1 {
+        return Err("usage: cargo xtask isolation [TEST-BINARY]".into());
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    run(&crate::root(), &cargo, args.first().map(String::as_str))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skipped;
+
+    #[test]
+    fn skips_whole_binaries_and_modules_of_gathered_ones() {
+        assert!(skipped("ui", None));
+        assert!(skipped("ui", Some("anything")));
+        assert!(!skipped("it", None));
+        assert!(skipped(
+            "it",
+            Some("openapi_validators::redocly_lints_the_document")
+        ));
+        assert!(!skipped(
+            "it",
+            Some("openapi::derive_and_cli_documents_are_identical")
+        ));
+        assert!(!skipped("manager", None));
     }
 }

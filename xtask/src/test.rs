@@ -60,7 +60,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         &["test", "--workspace", "--all-features", "--no-fail-fast"],
         "tests",
     )?;
-    crate::isolation::run(&root, &cargo)?;
+    crate::isolation::run(&root, &cargo, None)?;
     crate::downstream::run(&root, &cargo)?;
     crate::docs::test_step(&root)?; // the site (book, API reference, rustdoc) and its browser check
     eprintln!("xtask test: everything passed");

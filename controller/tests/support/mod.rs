@@ -1,6 +1,7 @@
 //! What the controller's tests share: the control plane (a real etcd + kube-apiserver from
-//! `capi-runtime-testenv`, with the ExtensionConfig CRD), a test CA made with rcgen, real
-//! HTTPS extensions on loopback built with the crate's server kit, and polling with deadlines.
+//! `capi-runtime-testenv`, with the ExtensionConfig CRD), the workspace's test CA
+//! (`capi-runtime-test-pki`), real HTTPS extensions on loopback built with the crate's server
+//! kit, and polling with deadlines.
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
@@ -22,10 +23,8 @@ use capi_runtime::registry::Registry;
 use capi_runtime::server::{RunningServer, Server};
 use capi_runtime_testenv::TestEnv;
 use kube::api::{Api, DeleteParams, PostParams};
-use rcgen::{
-    BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa,
-    KeyPair, KeyUsagePurpose,
-};
+
+pub use capi_runtime_test_pki::{Leaf, TestCa};
 
 /// The ExtensionConfig CRD as this workspace generates it.
 pub fn crd_file() -> PathBuf {
@@ -38,58 +37,6 @@ pub fn crd_file() -> PathBuf {
 pub fn env(name: &str) -> &'static TestEnv {
     let _ = rustls::crypto::ring::default_provider().install_default();
     capi_runtime_testenv::shared(name, |b| b.crd(crd_file()))
-}
-
-/// A throwaway certificate authority.
-pub struct TestCa {
-    issuer: CertifiedIssuer<'static, KeyPair>,
-}
-
-/// A PEM certificate and key.
-pub struct Leaf {
-    pub cert_pem: String,
-    pub key_pem: String,
-}
-
-impl TestCa {
-    pub fn new(name: &str) -> TestCa {
-        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-        params.distinguished_name.push(DnType::CommonName, name);
-        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-        TestCa {
-            issuer: CertifiedIssuer::self_signed(params, KeyPair::generate().unwrap()).unwrap(),
-        }
-    }
-
-    pub fn pem(&self) -> String {
-        self.issuer.pem()
-    }
-
-    /// A serving certificate for localhost and 127.0.0.1.
-    pub fn serving(&self) -> Leaf {
-        let mut params =
-            CertificateParams::new(vec!["localhost".to_string(), "127.0.0.1".to_string()]).unwrap();
-        params
-            .distinguished_name
-            .push(DnType::CommonName, "localhost");
-        params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
-        let key = KeyPair::generate().unwrap();
-        let cert = params.signed_by(&key, &self.issuer).unwrap();
-        Leaf {
-            cert_pem: cert.pem(),
-            key_pem: key.serialize_pem(),
-        }
-    }
-
-    /// Writes a serving certificate as `tls.crt`/`tls.key` into a new temporary directory.
-    pub fn cert_dir(&self) -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        let leaf = self.serving();
-        std::fs::write(dir.path().join("tls.crt"), leaf.cert_pem).unwrap();
-        std::fs::write(dir.path().join("tls.key"), leaf.key_pem).unwrap();
-        dir
-    }
 }
 
 async fn allow(_: BeforeClusterCreateRequest) -> Result<BeforeClusterCreateResponse, String> {

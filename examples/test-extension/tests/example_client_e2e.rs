@@ -4,8 +4,6 @@
 //! file changes; a topology hook called by handler name; a scripted Failure under both failure
 //! policies; and a graceful shutdown.
 
-#[path = "../../../tests/support/server_pki.rs"]
-mod server_pki;
 mod started;
 
 use std::collections::BTreeMap;
@@ -22,11 +20,11 @@ use capi_runtime::hooks::v1alpha1::{
     BeforeClusterDeleteRequest, DiscoverVariables, DiscoverVariablesRequest, ResponseStatus,
 };
 use capi_runtime::registry::{Registry, RegistryError};
+use capi_runtime_test_pki::write_atomically;
 use capi_test_extension::lifecycle::{BLOCKING_SETTING, DEFAULT_BLOCKING_RETRY_SECONDS};
 use capi_test_extension::{HANDLERS, topology};
 use k8s_openapi::ByteString;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
-use server_pki::write_atomically;
 
 /// The apiVersion of the built-in hooks.
 const HOOKS: &str = "hooks.runtime.cluster.x-k8s.io/v1alpha1";

@@ -7,18 +7,15 @@
 //!
 //! schemathesis comes from `target/tools/venv`, where `cargo xtask test` installs it.
 
-#[path = "../../../tests/support/server_pki.rs"]
-mod server_pki;
-
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
 use capi_runtime::catalog::{HookId, gvh_to_path};
+use capi_runtime_test_pki::{TestCa, https_client};
 use capi_test_extension::HANDLERS;
 use capi_test_extension::lifecycle::Script;
 use serde_json::Value;
-use server_pki::{TestCa, https_client};
 
 const GROUP: &str = "hooks.runtime.cluster.x-k8s.io";
 const VERSION: &str = "v1alpha1";

@@ -2,8 +2,6 @@
 //! Cluster API would drive it: Discovery, then a blocking hook that holds the Cluster back as
 //! the scripted file says, then Success once the file changes.
 
-#[path = "../../../tests/support/server_pki.rs"]
-mod server_pki;
 mod started;
 
 use std::time::Duration;
@@ -11,8 +9,8 @@ use std::time::Duration;
 use capi_runtime::hooks::v1alpha1::{
     BeforeClusterCreateRequest, BeforeClusterCreateResponse, DiscoveryResponse, ResponseStatus,
 };
+use capi_runtime_test_pki::{https_client, write_atomically};
 use capi_test_extension::HANDLERS;
-use server_pki::{https_client, write_atomically};
 
 const BASE: &str = "hooks.runtime.cluster.x-k8s.io/v1alpha1";
 

@@ -14,7 +14,7 @@ use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
 use serde_json::{Value, json};
 use topology_fields::Fields;
 
-#[path = "../../../tests/topology_fields/mod.rs"]
+#[path = "../../../tests/it/support/topology_fields.rs"]
 mod topology_fields;
 
 fn documents() -> Vec<Value> {

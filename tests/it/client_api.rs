@@ -1,0 +1,186 @@
+//! The client's and registry's public surface: the default form of `call_all_extensions`,
+//! `GroupHook`'s constructor, `warm_up` over any iterator of borrowed ExtensionConfigs, and
+//! one way to change the registry (pruning of HTTP clients follows the registry's
+//! generation, however the registry was changed).
+
+use crate::support::{extension, tls};
+
+use std::sync::Arc;
+
+use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
+use capi_runtime::catalog::GroupHook;
+use capi_runtime::client::{CallAllOptions, Client, ForObject};
+use capi_runtime::hooks::v1alpha1::BeforeClusterUpgrade;
+use capi_runtime::registry::{Registry, RegistryError};
+use extension::{config, handler, ready_client, selector_in};
+use serde_json::json;
+use tls::{TestCa, TestServer, answer};
+
+const HOOK: &str = "BeforeClusterUpgrade";
+
+async fn server(ca: &TestCa, retry: i32, message: &'static str) -> TestServer {
+    TestServer::with_ca(
+        ca,
+        answer(move |_| async move {
+            tls::json(json!({"status": "Success", "retryAfterSeconds": retry, "message": message}))
+        }),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn call_all_extensions_needs_no_options() {
+    let ca = TestCa::new("ca");
+    let (a, b) = (server(&ca, 7, "a").await, server(&ca, 3, "b").await);
+    let configs = [
+        config("ext-a", &a.url(), &ca.pem(), &[handler("h", HOOK)]),
+        config("ext-b", &b.url(), &ca.pem(), &[handler("h", HOOK)]),
+    ];
+    let object = ForObject::new("default", "c");
+    let default = ready_client(&configs)
+        .call_all_extensions::<BeforeClusterUpgrade>(&Default::default(), &object)
+        .await
+        .unwrap();
+    assert_eq!(
+        (default.retry_after_seconds, default.message.as_str()),
+        (3, "a, b")
+    );
+
+    // A client built to call concurrently gives the same answer without per-call options.
+    let registry = Registry::new();
+    registry.warm_up(&configs).unwrap();
+    let concurrent = Client::builder(Arc::new(capi_runtime::hooks::catalog()), registry)
+        .call_all_options(CallAllOptions::concurrent(2))
+        .build()
+        .unwrap();
+    let answer = concurrent
+        .call_all_extensions::<BeforeClusterUpgrade>(&Default::default(), &object)
+        .await
+        .unwrap();
+    assert_eq!(answer, default);
+    let explicit = concurrent
+        .call_all_extensions_with::<BeforeClusterUpgrade>(
+            &Default::default(),
+            &object,
+            CallAllOptions::sequential(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(explicit, default);
+    assert_eq!(a.received().len() + b.received().len(), 6);
+}
+
+#[test]
+fn group_hooks_have_constructors() {
+    let by_parts = GroupHook::new("hooks.runtime.cluster.x-k8s.io", HOOK);
+    assert_eq!(by_parts, GroupHook::of::<BeforeClusterUpgrade>());
+    assert_eq!(
+        by_parts.to_string(),
+        "BeforeClusterUpgrade.hooks.runtime.cluster.x-k8s.io"
+    );
+    assert_eq!(
+        (by_parts.group.as_str(), by_parts.hook.as_str()),
+        ("hooks.runtime.cluster.x-k8s.io", HOOK)
+    );
+}
+
+#[test]
+fn warm_up_takes_any_iterator_of_borrowed_configs() {
+    let url = "https://extension.example";
+    let owned = [
+        config("a", url, "", &[handler("h", HOOK)]),
+        config("b", url, "", &[handler("h", HOOK)]),
+    ];
+    // What a kube-runtime store hands out: shared objects.
+    let shared: Vec<Arc<ExtensionConfig>> = owned.iter().cloned().map(Arc::new).collect();
+    let registry = Registry::new();
+    registry.warm_up(shared.iter().map(|c| &**c)).unwrap();
+    let names: Vec<String> = registry
+        .list(&GroupHook::of::<BeforeClusterUpgrade>())
+        .unwrap()
+        .iter()
+        .map(|r| r.name.clone())
+        .collect();
+    assert_eq!(names, ["h.a", "h.b"]);
+
+    let registry = Registry::new();
+    registry.warm_up(vec![&owned[1]]).unwrap();
+    assert_eq!(registry.snapshot().len(), 1);
+    let registry = Registry::new();
+    registry.warm_up(std::iter::empty()).unwrap();
+    assert!(registry.is_ready());
+}
+
+#[test]
+fn the_generation_counts_changes_only() {
+    let url = "https://extension.example";
+    let cfg = config("a", url, "", &[handler("h", HOOK)]);
+    let registry = Registry::new();
+    let start = registry.generation();
+    assert!(registry.add(&cfg).is_err(), "not ready");
+    assert_eq!(registry.generation(), start, "a failed add changes nothing");
+    registry.warm_up([&cfg]).unwrap();
+    let warm = registry.generation();
+    assert!(warm > start);
+    assert!(matches!(
+        registry.warm_up([&cfg]),
+        Err(RegistryError::AlreadyWarmedUp)
+    ));
+    assert_eq!(registry.generation(), warm);
+
+    let mut bad = cfg.clone();
+    let mut selector = selector_in("env", &["prod"]);
+    selector.match_expressions.as_mut().unwrap()[0].operator = "Sometimes".into();
+    bad.spec.namespace_selector = Some(selector);
+    assert!(registry.add(&bad).is_err());
+    assert_eq!(registry.generation(), warm);
+
+    registry.add(&cfg).unwrap();
+    let added = registry.generation();
+    assert!(added > warm);
+    registry.remove(&cfg).unwrap();
+    assert!(registry.generation() > added);
+    // Clones share the counter.
+    assert_eq!(registry.clone().generation(), registry.generation());
+}
+
+#[tokio::test]
+async fn http_clients_are_pruned_however_the_registry_changed() {
+    let (ca1, ca2) = (TestCa::new("ca1"), TestCa::new("ca2"));
+    let (one, two) = (server(&ca1, 0, "").await, server(&ca2, 0, "").await);
+    let configs = [
+        config("ext1", &one.url(), &ca1.pem(), &[handler("h", HOOK)]),
+        config("ext2", &two.url(), &ca2.pem(), &[handler("h", HOOK)]),
+    ];
+    let client = ready_client(&configs);
+    let object = ForObject::new("default", "c");
+    let call = |name: &'static str| {
+        let client = client.clone();
+        let object = object.clone();
+        async move {
+            client
+                .call_extension::<BeforeClusterUpgrade>(name, &Default::default(), &object)
+                .await
+        }
+    };
+    call("h.ext1").await.unwrap();
+    call("h.ext2").await.unwrap();
+    assert_eq!(client.cached_http_clients(), 2, "one per (host, CA bundle)");
+
+    // Changed through the registry handle, not the client: the next call prunes.
+    client.registry().remove_by_name("ext2").unwrap();
+    assert_eq!(
+        client.cached_http_clients(),
+        2,
+        "nothing pruned before a call"
+    );
+    call("h.ext1").await.unwrap();
+    assert_eq!(client.cached_http_clients(), 1);
+
+    // Through the client: pruned at once.
+    client.unregister(&configs[0]).unwrap();
+    assert_eq!(client.cached_http_clients(), 0);
+    client.register(&configs[0]).unwrap();
+    call("h.ext1").await.unwrap();
+    assert_eq!(client.cached_http_clients(), 1);
+}

@@ -1,0 +1,271 @@
+//! Errors keep their causes as values: a caller tells a refused connection from a failed TLS
+//! handshake without reading the message, and a chain reporter prints each cause once.
+
+use crate::support::{extension, tls};
+
+use std::error::Error as _;
+
+use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
+use capi_runtime::api::runtime::validation::{ErrorType, UrlError};
+use capi_runtime::catalog::HookId;
+use capi_runtime::client::{
+    CallAllOptions, CallError, ClientConfigError, DiscoveryError, ExchangeError, ForObject,
+    TlsError, ValidationError,
+};
+use capi_runtime::hooks::v1alpha1::BeforeClusterCreate;
+use capi_runtime::registry::RegistryError;
+use extension::{config, handler, ready_client};
+use serde_json::json;
+use tls::{TestCa, TestServer, answer};
+
+const HOOK: &str = "BeforeClusterCreate";
+
+async fn call_error(cfg: ExtensionConfig) -> CallError {
+    let client = ready_client(&[cfg]);
+    client
+        .call_extension::<BeforeClusterCreate>(
+            "h.ext",
+            &Default::default(),
+            &ForObject::new("default", "c"),
+        )
+        .await
+        .expect_err("the call fails")
+}
+
+fn exchange(err: &CallError) -> &ExchangeError {
+    match err {
+        CallError::Exchange { source, .. } => source,
+        other => panic!("expected an exchange error, got {other}"),
+    }
+}
+
+/// Every message in the chain of `err`, outermost first.
+fn chain(err: &dyn std::error::Error) -> Vec<String> {
+    let mut out = vec![err.to_string()];
+    let mut next = err.source();
+    while let Some(e) = next {
+        out.push(e.to_string());
+        next = e.source();
+    }
+    out
+}
+
+#[tokio::test]
+async fn an_unknown_ca_is_told_apart_as_a_tls_error() {
+    let (ca, other) = (TestCa::new("ca"), TestCa::new("other"));
+    let server = TestServer::with_ca(
+        &ca,
+        answer(|_| async { tls::json(json!({"status": "Success"})) }),
+    )
+    .await;
+    let err = call_error(config(
+        "ext",
+        &server.url(),
+        &other.pem(),
+        &[handler("h", HOOK)],
+    ))
+    .await;
+    let exchange = exchange(&err);
+    assert!(
+        matches!(
+            exchange.tls_error(),
+            Some(rustls::Error::InvalidCertificate(
+                rustls::CertificateError::UnknownIssuer
+            ))
+        ),
+        "{err}: {exchange:#?}"
+    );
+    let ExchangeError::Transport { error, .. } = exchange else {
+        panic!("{err}")
+    };
+    assert!(
+        error.url().is_none(),
+        "the URL is in the message, not the cause"
+    );
+    assert!(server.received().is_empty());
+}
+
+#[tokio::test]
+async fn a_refused_connection_is_a_connect_error_without_tls() {
+    let refused = tls::RefusedPort::new();
+    let ca = TestCa::new("ca");
+    let url = format!("https://127.0.0.1:{}", refused.port);
+    let err = call_error(config("ext", &url, &ca.pem(), &[handler("h", HOOK)])).await;
+    let exchange = exchange(&err);
+    assert!(exchange.is_connect(), "{err}");
+    assert!(exchange.tls_error().is_none(), "{err}");
+}
+
+#[tokio::test]
+async fn client_config_errors_keep_their_kind() {
+    let ca = TestCa::new("ca");
+    let err = call_error(config(
+        "ext",
+        "http://127.0.0.1:1",
+        &ca.pem(),
+        &[handler("h", HOOK)],
+    ))
+    .await;
+    assert!(
+        matches!(
+            &err,
+            CallError::HttpClient {
+                source: ClientConfigError::Url(UrlError::Scheme(s)),
+                ..
+            } if s == "http"
+        ),
+        "{err}"
+    );
+    let err = call_error(config(
+        "ext",
+        "https://x",
+        "not a pem",
+        &[handler("h", HOOK)],
+    ))
+    .await;
+    let CallError::HttpClient {
+        source: ClientConfigError::Tls(TlsError::CaBundle(cause)),
+        ..
+    } = &err
+    else {
+        panic!("{err}")
+    };
+    assert_eq!(cause.to_string(), "no PEM certificate found");
+}
+
+#[tokio::test]
+async fn chains_print_each_cause_once() {
+    let (ca, other) = (TestCa::new("ca"), TestCa::new("other"));
+    let server = TestServer::with_ca(
+        &ca,
+        answer(|_| async { tls::json(json!({"status": "Success"})) }),
+    )
+    .await;
+    let err = call_error(config(
+        "ext",
+        &server.url(),
+        &other.pem(),
+        &[handler("h", HOOK)],
+    ))
+    .await;
+    let messages = chain(&err);
+    assert_eq!(messages.len(), 1, "{messages:#?}");
+    assert_eq!(
+        messages[0].matches("UnknownIssuer").count(),
+        1,
+        "{messages:#?}"
+    );
+
+    // The same holds for registry and discovery errors.
+    let registry = capi_runtime::registry::Registry::new();
+    let err = registry.get("h.ext").unwrap_err();
+    assert!(err.source().is_none());
+    let client = ready_client(&[]);
+    let err = client
+        .discover(&config("ext", "", &ca.pem(), &[]))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, DiscoveryError::HttpClient { .. }), "{err}");
+    assert_eq!(chain(&err).len(), 1);
+}
+
+#[tokio::test]
+async fn calling_every_handler_of_an_unknown_hook_names_the_hook_not_an_empty_handler() {
+    let client = capi_runtime::client::Client::builder(
+        std::sync::Arc::new(capi_runtime::Catalog::new()),
+        capi_runtime::registry::Registry::new(),
+    )
+    .build()
+    .unwrap();
+    let err = client
+        .call_all_extensions_with::<BeforeClusterCreate>(
+            &Default::default(),
+            &ForObject::new("default", "c"),
+            CallAllOptions::sequential(),
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(err, CallError::UnknownHook { .. }), "{err}");
+    assert_eq!(err.handler(), None);
+    let text = err.to_string();
+    assert!(!text.contains("\"\""), "{text}");
+    assert!(
+        text.starts_with(
+            "failed to call extension handlers for hook \"BeforeClusterCreate.hooks.runtime.cluster.x-k8s.io\": failed to compute GroupVersionHook: "
+        ),
+        "{text}"
+    );
+    let gvh = HookId::of::<BeforeClusterCreate>();
+    assert!(text.contains(&gvh.to_string()), "{text}");
+}
+
+#[tokio::test]
+async fn discovery_validation_errors_are_field_errors() {
+    let ca = TestCa::new("ca");
+    let server = TestServer::with_ca(
+        &ca,
+        answer(|_| async {
+            tls::json(json!({"status": "Success", "handlers": [
+                {"name": "ok", "requestHook": {"apiVersion": extension::HOOKS, "hook": HOOK}},
+                {"name": "Bad", "timeoutSeconds": 31, "failurePolicy": "Sometimes",
+                 "requestHook": {"apiVersion": "a/b/c", "hook": HOOK}},
+                {"name": "ok", "requestHook": {"apiVersion": extension::HOOKS, "hook": "Nope"}},
+            ]}))
+        }),
+    )
+    .await;
+    let client = ready_client(&[]);
+    let err = client
+        .discover(&config("ext", &server.url(), &ca.pem(), &[]))
+        .await
+        .unwrap_err();
+    let DiscoveryError::Invalid { errors, .. } = &err else {
+        panic!("{err}")
+    };
+    let fields: Vec<(ErrorType, &str)> = errors
+        .iter()
+        .map(|e| (e.field().kind, e.field().field.as_str()))
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            (ErrorType::Invalid, "handlers[1].name"),
+            (ErrorType::Invalid, "handlers[1].timeoutSeconds"),
+            (ErrorType::NotSupported, "handlers[1].failurePolicy"),
+            (ErrorType::Invalid, "handlers[1].requestHook.apiVersion"),
+            (ErrorType::Duplicate, "handlers[2].name"),
+            (ErrorType::NotFound, "handlers[2].requestHook"),
+        ]
+    );
+    assert!(matches!(
+        errors[1],
+        ValidationError::Timeout { timeout: 31, .. }
+    ));
+    assert_eq!(
+        errors[1].field().to_string(),
+        "handlers[1].timeoutSeconds: Invalid value: 31: must be between 0 and 30"
+    );
+    assert_eq!(
+        errors[3].to_string(),
+        "handler Bad requestHook APIVersion a/b/c is not valid: unexpected GroupVersion string: a/b/c"
+    );
+}
+
+#[test]
+fn registry_errors_keep_the_parse_error() {
+    let mut cfg = config("ext", "https://x", "", &[handler("h", HOOK)]);
+    cfg.status.handlers[0].request_hook.api_version = "a/b/c".into();
+    let registry = capi_runtime::registry::Registry::new();
+    let err = registry.warm_up(&[cfg]).unwrap_err();
+    let RegistryError::WarmUp { errors } = &err else {
+        panic!("{err}")
+    };
+    let RegistryError::InvalidHandlers { errors, .. } = &errors[0] else {
+        panic!("{err}")
+    };
+    assert_eq!(errors[0].error.api_version, "a/b/c");
+    assert_eq!(
+        err.to_string(),
+        "failed to warm up registry: failed to add ExtensionConfig \"ext\" to registry: failed to add extension handler \"h.ext\" to registry: failed to parse GroupVersion \"a/b/c\" of handler \"h.ext\": unexpected GroupVersion string: a/b/c"
+    );
+}

@@ -1,0 +1,308 @@
+//! The runtime client reads response bodies as Go's `encoding/json` reads them (the rules
+//! table of `capi_runtime::wire`): one test per rule, each with the body a Go extension
+//! could answer, served by a real HTTPS server on loopback.
+
+use crate::support::{extension, tls};
+
+use capi_runtime::client::{CallError, Client, ExchangeError, ForObject};
+use capi_runtime::hooks::v1alpha1::{
+    BeforeClusterUpgrade, BeforeClusterUpgradeResponse, GeneratePatches, GeneratePatchesRequest,
+    GeneratePatchesResponse, PatchType, ResponseStatus,
+};
+use capi_runtime::wire::DecodeErrorKind;
+use extension::{config, handler, ready_client};
+use tls::{TestCa, TestServer, answer, raw};
+
+fn object() -> ForObject {
+    ForObject::new("default", "c")
+}
+
+/// A server answering every call with `body`, and a client with handlers `h` (policy Fail)
+/// and `i` (policy Ignore) of `hook` on it.
+async fn serving(body: Vec<u8>, hook: &str) -> (TestServer, Client) {
+    let ca = TestCa::new("ca");
+    let body = axum::body::Bytes::from(body);
+    let server = TestServer::with_ca(
+        &ca,
+        answer(move |_| {
+            let body = body.clone();
+            async move { raw(200, body) }
+        }),
+    )
+    .await;
+    let client = ready_client(&[config(
+        "ext",
+        &server.url(),
+        &ca.pem(),
+        &[handler("h", hook), handler("i", hook).ignore()],
+    )]);
+    (server, client)
+}
+
+async fn patches(body: &str) -> Result<GeneratePatchesResponse, CallError> {
+    patches_bytes(body.as_bytes().to_vec(), "h.ext").await
+}
+
+async fn patches_bytes(body: Vec<u8>, handler: &str) -> Result<GeneratePatchesResponse, CallError> {
+    let (_server, client) = serving(body, "GeneratePatches").await;
+    client
+        .call_extension::<GeneratePatches>(handler, &GeneratePatchesRequest::default(), &object())
+        .await
+}
+
+async fn upgrade(body: &str) -> Result<BeforeClusterUpgradeResponse, CallError> {
+    let (_server, client) = serving(body.as_bytes().to_vec(), "BeforeClusterUpgrade").await;
+    client
+        .call_extension::<BeforeClusterUpgrade>("h.ext", &Default::default(), &object())
+        .await
+}
+
+/// The decode error inside a call error.
+fn decode_error(err: &CallError) -> &capi_runtime::wire::DecodeError {
+    match err {
+        CallError::Exchange {
+            source: ExchangeError::Decode { error, .. },
+            ..
+        } => error,
+        other => panic!("expected a decode error, got {other}"),
+    }
+}
+
+#[tokio::test]
+async fn field_names_fold_like_go() {
+    // Go: a key sets the field with exactly its name, else the field equal under case
+    // folding; a Go extension with untagged structs writes "Status", "Items", "UID".
+    let r = patches(r#"{"Status":"Success","Message":"m","Items":[{"UID":"u","PatchType":"JSONMergePatch","Patch":"e30="}]}"#)
+        .await
+        .unwrap();
+    assert_eq!(r.status, ResponseStatus::Success);
+    assert_eq!(r.message, "m");
+    assert_eq!(r.items[0].uid, "u");
+    assert_eq!(r.items[0].patch_type, PatchType::JsonMergePatch);
+    assert_eq!(r.items[0].patch.0, b"{}");
+}
+
+#[tokio::test]
+async fn unicode_folding_like_go() {
+    // Go folds the long s (U+017F) to "S" and the Kelvin sign (U+212A) to "K".
+    let r = upgrade("{\"\u{17f}tatus\":\"Success\",\"RetryAfterSecond\\u017f\":4}")
+        .await
+        .unwrap();
+    assert_eq!(r.retry_after_seconds, 4);
+    let r = patches("{\"status\":\"Success\",\"\u{212a}ind\":\"GeneratePatchesResponse\"}")
+        .await
+        .unwrap();
+    assert_eq!(r.status, ResponseStatus::Success);
+}
+
+#[tokio::test]
+async fn unknown_fields_are_ignored() {
+    // Go: a newer extension may answer fields this client does not know.
+    let r = upgrade(r#"{"status":"Success","retryAfterSeconds":3,"newField":{"a":[1,2,{"b":null}]},"more":1.5e300}"#)
+        .await
+        .unwrap();
+    assert_eq!(r.retry_after_seconds, 3);
+}
+
+#[tokio::test]
+async fn null_leaves_zero_values() {
+    // Go: json.Marshal writes a nil slice as null; decoding null leaves zero values.
+    let r = patches(r#"{"status":"Success","message":null,"items":null}"#)
+        .await
+        .unwrap();
+    assert_eq!((r.message.as_str(), r.items.len()), ("", 0));
+    let r = patches(
+        r#"{"status":"Success","items":[{"uid":null,"patchType":null,"patch":null},null]}"#,
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.items.len(), 2);
+    assert_eq!(r.items[0], r.items[1]);
+    // A null status is no status (Go leaves the string empty): an unknown status error.
+    let err = patches(r#"{"status":null}"#).await.unwrap_err();
+    assert!(
+        matches!(&err, CallError::UnknownStatus { status, .. } if status.is_empty()),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn repeated_keys_last_wins() {
+    // Go applies every occurrence: the last status and message win, also across case.
+    let r = upgrade(r#"{"status":"Failure","Status":"Success","message":"a","MESSAGE":"b","retryAfterSeconds":1,"retryAfterSeconds":9}"#)
+        .await
+        .unwrap();
+    assert_eq!(r.message, "b");
+    assert_eq!(r.retry_after_seconds, 9);
+    let err = upgrade(r#"{"status":"Success","status":"Failure","message":"no"}"#)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, CallError::Failure { .. }), "{err}");
+    // A slice is replaced, not appended to.
+    let r = patches(r#"{"status":"Success","items":[{"uid":"1"}],"Items":[{"uid":"2"}]}"#)
+        .await
+        .unwrap();
+    assert_eq!(r.items.len(), 1);
+    assert_eq!(r.items[0].uid, "2");
+}
+
+#[tokio::test]
+async fn numbers_are_read_as_go_reads_them() {
+    // Go: retryAfterSeconds is an int32; 5.0, 5e0 and 2147483648 are UnmarshalTypeErrors.
+    assert_eq!(
+        upgrade(r#"{"status":"Success","retryAfterSeconds":2147483647}"#)
+            .await
+            .unwrap()
+            .retry_after_seconds,
+        i32::MAX
+    );
+    for bad in ["5.0", "5e0", "2147483648", "-2147483649"] {
+        let err = upgrade(&format!(
+            r#"{{"status":"Success","retryAfterSeconds":{bad}}}"#
+        ))
+        .await
+        .unwrap_err();
+        let e = decode_error(&err);
+        assert_eq!(e.kind(), DecodeErrorKind::Number, "{bad}: {err}");
+        assert_eq!(e.path(), ".retryAfterSeconds");
+    }
+}
+
+#[tokio::test]
+async fn wrong_json_types_are_refused() {
+    // Go: a number for a string, a string for a number, an object for a list are errors.
+    for body in [
+        r#"{"status":"Success","message":5}"#,
+        r#"{"status":5}"#,
+        r#"{"status":"Success","items":{}}"#,
+        r#"{"status":"Success","items":[{"patch":"not base64!"}]}"#,
+        r#"[{"status":"Success"}]"#,
+    ] {
+        let err = patches(body).await.unwrap_err();
+        decode_error(&err);
+    }
+}
+
+#[tokio::test]
+async fn invalid_utf8_becomes_replacement() {
+    // Go replaces each invalid UTF-8 byte of a string with U+FFFD.
+    let r = patches_bytes(
+        b"{\"status\":\"Success\",\"message\":\"a\xffb\xc3\"}".to_vec(),
+        "h.ext",
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.message, "a\u{fffd}b\u{fffd}");
+}
+
+#[tokio::test]
+async fn open_string_enums_reach_the_caller() {
+    // Go's PatchType is a plain string: an unknown value decodes and reaches the caller. It
+    // is not a decode failure, so under Ignore it does not become a Success without patches.
+    for handler in ["h.ext", "i.ext"] {
+        let r = patches_bytes(
+            br#"{"status":"Success","items":[{"uid":"u","patchType":"StrategicMergePatch","patch":"e30="}]}"#.to_vec(),
+            handler,
+        )
+        .await
+        .unwrap();
+        assert_eq!(r.items.len(), 1, "{handler}");
+        assert_eq!(
+            r.items[0].patch_type,
+            PatchType::Other("StrategicMergePatch".into())
+        );
+    }
+}
+
+#[tokio::test]
+async fn missing_or_null_patch_type_is_empty_like_go() {
+    // Go's GeneratePatchesResponseItem.PatchType is a plain string: a missing or null
+    // patchType leaves it "" (the zero value), not JSONPatch; Cluster API then applies no
+    // patch of that item. The item reaches the caller with the empty type, also under Ignore.
+    for handler in ["h.ext", "i.ext"] {
+        let r = patches_bytes(
+            br#"{"status":"Success","items":[{"uid":"a","patch":"W10="},{"uid":"b","patchType":null,"patch":"W10="},{"uid":"c","patchType":"","patch":"W10="}]}"#.to_vec(),
+            handler,
+        )
+        .await
+        .unwrap();
+        assert_eq!(r.items.len(), 3, "{handler}");
+        for item in &r.items {
+            assert_eq!(
+                item.patch_type,
+                PatchType::Other(String::new()),
+                "{}",
+                item.uid
+            );
+            assert!(item.patch_type.is_empty());
+            assert_eq!(item.patch_type.as_str(), "");
+        }
+    }
+}
+
+#[tokio::test]
+async fn trailing_data_follows_go_per_side() {
+    // Cluster API's client decodes with json.NewDecoder(body).Decode: it reads the first
+    // value and never looks at what follows.
+    let r = upgrade(r#"{"status":"Success","retryAfterSeconds":2}{"status":"Failure"} junk"#)
+        .await
+        .unwrap();
+    assert_eq!(r.retry_after_seconds, 2);
+}
+
+#[tokio::test]
+async fn malformed_json_is_refused() {
+    // Go: a first value that is not well-formed JSON is a decode error.
+    for body in [
+        "",
+        r#"{"status":"Success","#,
+        r#"{"status":"Success","unknown":[1,]}"#,
+        r#"{"status":"Success","unknown":'x'}"#,
+        r#"{"status":"Success","unknown":-}"#,
+    ] {
+        let err = upgrade(body).await.unwrap_err();
+        assert_eq!(
+            decode_error(&err).kind(),
+            DecodeErrorKind::Syntax,
+            "{body}: {err}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn deep_nesting_is_refused() {
+    // Go refuses nesting past 10,000 levels; this side at 128.
+    let deep = format!(
+        "{{\"status\":\"Success\",\"unknown\":{}{}}}",
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    let err = upgrade(&deep).await.unwrap_err();
+    assert_eq!(decode_error(&err).kind(), DecodeErrorKind::TooDeep);
+}
+
+#[tokio::test]
+async fn an_answer_past_the_memory_budget_is_a_typed_error_even_under_ignore() {
+    // Not a Go rule: 20 MiB of empty variables would decode into millions of structs. The
+    // client refuses the answer at its memory budget; the extension did answer, so failure
+    // policy Ignore must not turn the refusal into a Success.
+    let mut body = b"{\"status\":\"Success\",\"variables\":[".to_vec();
+    while body.len() < (20 << 20) - 8 {
+        body.extend_from_slice(b"{},");
+    }
+    body.extend_from_slice(b"{}]}");
+    let (_server, client) = serving(body, "DiscoverVariables").await;
+    for handler in ["h.ext", "i.ext"] {
+        let err = client
+            .call_extension::<capi_runtime::hooks::v1alpha1::DiscoverVariables>(
+                handler,
+                &Default::default(),
+                &object(),
+            )
+            .await
+            .unwrap_err();
+        let e = decode_error(&err);
+        assert_eq!(e.kind(), DecodeErrorKind::OverBudget, "{handler}: {err}");
+        assert!(e.path().starts_with(".variables["), "{}", e.path());
+    }
+}
