@@ -275,14 +275,12 @@ fn top_modules(lib: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let words = words(lib);
     for (i, (_, w)) in words.iter().enumerate() {
-        if w == "mod" {
-            if let Some((_, name)) = words.get(i + 1) {
-                if let Some((_, end)) = words.get(i + 2) {
-                    if end == ";" || end == "{" {
-                        out.insert(name.clone());
-                    }
-                }
-            }
+        if w == "mod"
+            && let Some((_, name)) = words.get(i + 1)
+            && let Some((_, end)) = words.get(i + 2)
+            && (end == ";" || end == "{")
+        {
+            out.insert(name.clone());
         }
     }
     out

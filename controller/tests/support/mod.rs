@@ -24,7 +24,7 @@ use capi_runtime::server::{RunningServer, Server};
 use capi_runtime_testenv::TestEnv;
 use kube::api::{Api, DeleteParams, PostParams};
 
-pub use capi_runtime_test_pki::{Leaf, TestCa};
+pub use capi_runtime_test_pki::TestCa;
 
 /// The ExtensionConfig CRD as this workspace generates it.
 pub fn crd_file() -> PathBuf {

@@ -11,6 +11,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, Response, Uri};
 use axum_server::tls_rustls::RustlsConfig;
+#[allow(unused_imports)] // not every includer uses each of them
 pub use capi_runtime_test_pki::{Leaf, TestCa, server_config};
 use futures::future::BoxFuture;
 
