@@ -6,10 +6,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use capi_runtime::server::RunningServer;
+use capi_runtime_test_pki::{TestCa, write_atomically};
 use capi_test_extension::lifecycle::Script;
 use tokio::task::JoinHandle;
-
-use crate::server_pki::{TestCa, write_atomically};
 
 /// A running example extension and what the test needs to drive it.
 pub struct Started {
