@@ -75,7 +75,6 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "hooks",
             "catalog",
             "wire",
-            "tls",
             "https",
             "api::runtime::validation",
         ],
