@@ -25,8 +25,7 @@
 //!
 //! The manager's log is kept under `target/testenv/logs/capi-topology/`.
 
-#[path = "../../tests/support/server_pki.rs"]
-mod server_pki;
+use capi_runtime_test_pki as pki;
 
 use std::net::{IpAddr, Ipv4Addr};
 use std::path::{Path, PathBuf};
@@ -103,7 +102,7 @@ fn crds() -> Vec<PathBuf> {
 /// Whether the manager became ready (its health endpoint answers), or `false` when it exited
 /// because one of its ports was taken in the meantime; fails on any other exit, or after 120 s.
 async fn wait_ready(manager: &mut Process, health: u16) -> bool {
-    let client = server_pki::plain_client();
+    let client = pki::plain_client();
     let deadline = Instant::now() + WAIT;
     loop {
         if manager.exited().is_some() {
@@ -370,7 +369,7 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     .unwrap();
     let kube = env.client().await.unwrap();
 
-    let ca = server_pki::TestCa::new("capi-topology-ca");
+    let ca = pki::TestCa::new("capi-topology-ca");
     let cert_dir = tempfile::tempdir().unwrap();
     ca.write_serving(cert_dir.path());
     let recorder = Arc::new(Recorder::default());
