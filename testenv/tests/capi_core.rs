@@ -530,7 +530,7 @@ async fn cluster_apis_extension_config_controller_follows_the_example_extension(
 
 /// How many reconciles the manager's ExtensionConfig controller has done (from its metrics).
 async fn reconciles(diagnostics: u16) -> Option<u64> {
-    let text = server_pki::plain_client()
+    let text = pki::plain_client()
         .get(format!("http://127.0.0.1:{diagnostics}/metrics"))
         .send()
         .await

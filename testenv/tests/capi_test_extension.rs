@@ -18,8 +18,7 @@
 //! GeneratePatches, ValidateTopology and GenerateUpgradePlan answer what upstream's handlers
 //! compute. The extension's log is kept under `target/testenv/logs/capi-test-extension/`.
 
-#[path = "../../tests/support/server_pki.rs"]
-mod server_pki;
+use capi_runtime_test_pki as pki;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -53,7 +52,7 @@ fn responses_name() -> String {
 /// Whether the extension became ready (its health endpoint answers), or `false` when it exited
 /// because one of its ports was taken in the meantime; fails on any other exit, or after 120 s.
 async fn wait_ready(extension: &mut Process, health: u16) -> bool {
-    let client = server_pki::plain_client();
+    let client = pki::plain_client();
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         if extension.exited().is_some() {
@@ -181,7 +180,7 @@ async fn the_rust_client_discovers_and_calls_cluster_apis_test_extension() {
         .await
         .unwrap();
 
-    let ca = server_pki::TestCa::new("capi-test-extension-ca");
+    let ca = pki::TestCa::new("capi-test-extension-ca");
     let certs = tempfile::tempdir().unwrap();
     ca.write_serving(certs.path());
     let (mut extension, url) = start_extension(&env, certs.path()).await;
