@@ -87,11 +87,20 @@ impl fmt::Display for HookId {
     }
 }
 
-/// The conversions between [`HookId`] and each wire `GroupVersionHook`.
+impl HookId {
+    /// The hook identified by a wire `GroupVersionHook`'s `apiVersion` and `hook`.
+    pub(crate) fn from_wire(api_version: &str, hook: &str) -> Result<Self, GroupVersionError> {
+        let (group, version) = parse_group_version(api_version)?;
+        Ok(HookId::new(group, version, hook))
+    }
+}
+
+/// The conversions between [`HookId`] and a wire `GroupVersionHook` type, invoked where each
+/// wire type is defined or known (the hook versions sit above the catalog).
 macro_rules! wire_hook_id {
     ($($wire:ty),*) => {$(
-        impl From<&HookId> for $wire {
-            fn from(id: &HookId) -> Self {
+        impl From<&$crate::catalog::HookId> for $wire {
+            fn from(id: &$crate::catalog::HookId) -> Self {
                 Self {
                     api_version: id.api_version(),
                     hook: id.hook.clone(),
@@ -99,33 +108,32 @@ macro_rules! wire_hook_id {
             }
         }
 
-        impl From<HookId> for $wire {
-            fn from(id: HookId) -> Self {
+        impl From<$crate::catalog::HookId> for $wire {
+            fn from(id: $crate::catalog::HookId) -> Self {
                 Self::from(&id)
             }
         }
 
-        impl TryFrom<&$wire> for HookId {
-            type Error = GroupVersionError;
+        impl TryFrom<&$wire> for $crate::catalog::HookId {
+            type Error = $crate::api::runtime::validation::GroupVersionError;
 
-            fn try_from(wire: &$wire) -> Result<Self, GroupVersionError> {
-                let (group, version) = parse_group_version(&wire.api_version)?;
-                Ok(HookId::new(group, version, wire.hook.clone()))
+            fn try_from(wire: &$wire) -> Result<Self, Self::Error> {
+                Self::from_wire(&wire.api_version, &wire.hook)
             }
         }
 
-        impl TryFrom<$wire> for HookId {
-            type Error = GroupVersionError;
+        impl TryFrom<$wire> for $crate::catalog::HookId {
+            type Error = $crate::api::runtime::validation::GroupVersionError;
 
-            fn try_from(wire: $wire) -> Result<Self, GroupVersionError> {
-                HookId::try_from(&wire)
+            fn try_from(wire: $wire) -> Result<Self, Self::Error> {
+                Self::try_from(&wire)
             }
         }
     )*};
 }
+pub(crate) use wire_hook_id;
 
 wire_hook_id!(
-    crate::hooks::v1alpha1::GroupVersionHook,
     crate::api::runtime::v1alpha1::GroupVersionHook,
     crate::api::runtime::v1beta2::GroupVersionHook
 );

@@ -39,18 +39,20 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("wire", &["hook"]),
     (
         "catalog",
+        &["schema", "hook", "conversion", "wire", "api::runtime"],
+    ),
+    // The hook versions register themselves into the catalog (`add_to_catalog`) and convert
+    // their `GroupVersionHook` to and from the catalog's `HookId`.
+    (
+        "hooks",
         &[
             "schema",
             "hook",
-            "conversion",
-            "wire",
+            "__private",
+            "api::core",
             "api::runtime::validation",
+            "catalog",
         ],
-    ),
-    // The hook versions register themselves into the catalog (`add_to_catalog`).
-    (
-        "hooks",
-        &["schema", "hook", "__private", "api::core", "catalog"],
     ),
     ("registry", &["api::runtime", "catalog"]),
     (

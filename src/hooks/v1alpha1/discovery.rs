@@ -103,6 +103,8 @@ pub struct GroupVersionHook {
     pub hook: String,
 }
 
+crate::catalog::wire_hook_id!(GroupVersionHook);
+
 /// What Cluster API does when calling a handler fails.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Schema)]
 #[schema(
