@@ -26,9 +26,10 @@
 
 use capi_runtime_test_pki as pki;
 
+mod support;
+
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -41,7 +42,7 @@ use capi_runtime::hooks::v1alpha1::{
     GeneratePatchesRequest, GeneratePatchesResponse,
 };
 use capi_runtime::server::{HandlerOptions, RunningServer, ServerBuilder};
-use capi_runtime_testenv::{Process, TestEnv, free_port, new_log_dir, program};
+use capi_runtime_testenv::{Process, TestEnv};
 use k8s_openapi::ByteString;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
 use kube::Api;
@@ -54,100 +55,24 @@ const NAME: &str = "example-extension";
 /// How often the manager's informers deliver every object again (its `--sync-period`).
 const SYNC_PERIOD: &str = "10s";
 
-/// The directory of the Cluster API module `interop/capi` pins, in Go's module cache.
-fn cluster_api_module() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../interop/capi");
-    let out = Command::new("go")
-        .args(["list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/cluster-api"])
-        .current_dir(&dir)
-        .env("GOWORK", "off")
-        .env("GOTOOLCHAIN", "local")
-        .env("GOFLAGS", "-mod=readonly")
-        .output()
-        .expect(
-            "Go is not installed (no `go` on the PATH): this test finds Cluster API's CRDs with it",
-        );
-    assert!(
-        out.status.success(),
-        "go list sigs.k8s.io/cluster-api: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
-}
-
-/// Every CRD file of Cluster API's core (`core/config/crd/bases`).
-fn cluster_api_crds() -> Vec<PathBuf> {
-    let dir = cluster_api_module().join("core/config/crd/bases");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-        .collect();
-    files.sort();
-    assert!(files.len() > 5, "no CRDs in {}", dir.display());
-    files
-}
-
-/// Whether the manager became ready (its health endpoint answers), or `false` when it exited
-/// because one of its ports was taken in the meantime; fails on any other exit, or after 120 s.
-async fn wait_ready(manager: &mut Process, health: u16) -> bool {
-    let client = pki::plain_client();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        if manager.exited().is_some() {
-            if manager.port_was_taken() {
-                return false;
-            }
-            panic!("Cluster API's manager exited: {}", manager.report());
-        }
-        if let Ok(r) = client
-            .get(format!("http://127.0.0.1:{health}/readyz"))
-            .send()
-            .await
-            && r.status().is_success()
-        {
-            return true;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "Cluster API's manager is not ready after 120 s: {}",
-            manager.report()
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-}
-
 /// Starts Cluster API's core manager with the RuntimeSDK and ClusterTopology gates against
-/// `env`, on loopback ports it picks (again, up to 5 times, when one was taken meanwhile).
-/// Returns the manager and its diagnostics (metrics) port.
+/// `env`. Returns the manager and its diagnostics (metrics) port.
 async fn start_manager(env: &TestEnv, webhook_dir: &Path) -> (Process, u16) {
-    let logs = new_log_dir("capi-core").unwrap();
-    let binary = program("core").unwrap();
-    for attempt in 1..=5 {
-        let health = free_port().unwrap();
-        let diagnostics = free_port().unwrap();
-        let args = vec![
-            format!("--kubeconfig={}", env.kubeconfig_path().display()),
-            "--feature-gates=RuntimeSDK=true,ClusterTopology=true".to_string(),
-            "--leader-elect=false".to_string(),
-            format!("--sync-period={SYNC_PERIOD}"),
-            format!("--webhook-port={}", free_port().unwrap()),
-            format!("--webhook-cert-dir={}", webhook_dir.display()),
-            format!("--health-addr=127.0.0.1:{health}"),
-            format!("--diagnostics-address=127.0.0.1:{diagnostics}"),
-            "--insecure-diagnostics".to_string(),
-            "--v=2".to_string(),
-        ];
-        let log = logs.join(format!("capi-core-{attempt}.log"));
-        let mut manager = Process::spawn("capi-core", &binary, &args, &log).unwrap();
-        if wait_ready(&mut manager, health).await {
-            return (manager, diagnostics);
-        }
-    }
-    panic!(
-        "Cluster API's manager lost the race for a port 5 times (logs in {})",
-        logs.display()
-    );
+    let extra = [
+        "--feature-gates=RuntimeSDK=true,ClusterTopology=true".to_string(),
+        format!("--sync-period={SYNC_PERIOD}"),
+        "--v=2".to_string(),
+    ];
+    let (manager, ports) = support::start_manager(
+        "Cluster API's manager",
+        "core",
+        "capi-core",
+        env,
+        webhook_dir,
+        &extra,
+    )
+    .await;
+    (manager, ports.diagnostics)
 }
 
 /// One row of `status.handlers`, compared field for field: name, hook apiVersion, hook,
@@ -365,7 +290,7 @@ fn third_handlers() -> ServerBuilder {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cluster_apis_extension_config_controller_follows_the_example_extension() {
     let env = tokio::task::spawn_blocking(|| {
-        cluster_api_crds()
+        support::cluster_api_crds()
             .into_iter()
             .fold(TestEnv::builder("capi-core"), |b, f| b.crd(f))
             .start()

@@ -20,9 +20,10 @@
 
 use capi_runtime_test_pki as pki;
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use capi_runtime::Hook;
 use capi_runtime::api::runtime::v1beta2::{ClientConfig, ExtensionConfig, ExtensionConfigSpec};
@@ -31,7 +32,7 @@ use capi_runtime::hook::HookResponse;
 use capi_runtime::hooks::v1alpha1 as hooks;
 use capi_runtime::registry::Registry;
 use capi_runtime::topology_mutation::{PatchOperation, apply};
-use capi_runtime_testenv::{Process, TestEnv, free_port, new_log_dir, program};
+use capi_runtime_testenv::{Process, TestEnv};
 use k8s_openapi::ByteString;
 use k8s_openapi::api::core::v1::{ConfigMap, Namespace};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
@@ -49,66 +50,19 @@ fn responses_name() -> String {
     format!("{CLUSTER}-{CONFIG}-test-extension-hookresponses")
 }
 
-/// Whether the extension became ready (its health endpoint answers), or `false` when it exited
-/// because one of its ports was taken in the meantime; fails on any other exit, or after 120 s.
-async fn wait_ready(extension: &mut Process, health: u16) -> bool {
-    let client = pki::plain_client();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        if extension.exited().is_some() {
-            if extension.port_was_taken() {
-                return false;
-            }
-            panic!(
-                "Cluster API's test extension exited: {}",
-                extension.report()
-            );
-        }
-        if let Ok(r) = client
-            .get(format!("http://127.0.0.1:{health}/readyz"))
-            .send()
-            .await
-            && r.status().is_success()
-        {
-            return true;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "Cluster API's test extension is not ready after 120 s: {}",
-            extension.report()
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-}
-
 /// Starts Cluster API's test extension against `env` with the serving certificate in
-/// `cert_dir`, on loopback ports it picks (again, up to 5 times, when one was taken
-/// meanwhile); returns it and its hook server's URL.
+/// `cert_dir`; returns it and its hook server's URL.
 async fn start_extension(env: &TestEnv, cert_dir: &std::path::Path) -> (Process, String) {
-    let logs = new_log_dir("capi-test-extension").unwrap();
-    let binary = program("extension").unwrap();
-    for attempt in 1..=5 {
-        let health = free_port().unwrap();
-        let port = free_port().unwrap();
-        let args = vec![
-            format!("--kubeconfig={}", env.kubeconfig_path().display()),
-            "--leader-elect=false".to_string(),
-            format!("--webhook-port={port}"),
-            format!("--webhook-cert-dir={}", cert_dir.display()),
-            format!("--health-addr=127.0.0.1:{health}"),
-            format!("--diagnostics-address=127.0.0.1:{}", free_port().unwrap()),
-            "--insecure-diagnostics".to_string(),
-        ];
-        let log = logs.join(format!("extension-{attempt}.log"));
-        let mut extension = Process::spawn("capi-test-extension", &binary, &args, &log).unwrap();
-        if wait_ready(&mut extension, health).await {
-            return (extension, format!("https://127.0.0.1:{port}"));
-        }
-    }
-    panic!(
-        "Cluster API's test extension lost the race for a port 5 times (logs in {})",
-        logs.display()
-    );
+    let (extension, ports) = support::start_manager(
+        "Cluster API's test extension",
+        "extension",
+        "capi-test-extension",
+        env,
+        cert_dir,
+        &[],
+    )
+    .await;
+    (extension, format!("https://127.0.0.1:{}", ports.webhook))
 }
 
 fn cluster() -> Value {

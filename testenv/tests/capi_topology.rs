@@ -27,9 +27,10 @@
 
 use capi_runtime_test_pki as pki;
 
+mod support;
+
 use std::net::{IpAddr, Ipv4Addr};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -41,7 +42,7 @@ use capi_runtime::hooks::v1alpha1::{
     GeneratePatchesRequest, GeneratePatchesResponse, GeneratePatchesResponseItem, PatchType,
     ValidateTopology, ValidateTopologyRequest, ValidateTopologyResponse,
 };
-use capi_runtime_testenv::{Process, TestEnv, free_port, new_log_dir, program};
+use capi_runtime_testenv::{Process, TestEnv};
 use k8s_openapi::ByteString;
 use k8s_openapi::api::core::v1::Namespace;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
@@ -62,100 +63,32 @@ const REJECTION: &str = "rejected by capi_topology";
 /// What our patches write into the templates' specs.
 const PATCHED_BY: &str = "capi-runtime generate-patches";
 
-/// The directory of the Cluster API module `interop/capi` pins, in Go's module cache.
-fn cluster_api_module() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../interop/capi");
-    let out = Command::new("go")
-        .args(["list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/cluster-api"])
-        .current_dir(&dir)
-        .env("GOWORK", "off")
-        .env("GOTOOLCHAIN", "local")
-        .env("GOFLAGS", "-mod=readonly")
-        .output()
-        .expect(
-            "Go is not installed (no `go` on the PATH): this test finds Cluster API's CRDs with it",
-        );
-    assert!(
-        out.status.success(),
-        "go list sigs.k8s.io/cluster-api: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
-}
-
 /// Every CRD file of Cluster API's core, and the test's provider CRDs.
 fn crds() -> Vec<PathBuf> {
-    let dir = cluster_api_module().join("core/config/crd/bases");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-        .collect();
-    files.sort();
-    assert!(files.len() > 5, "no CRDs in {}", dir.display());
+    let mut files = support::cluster_api_crds();
     files.push(
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/topology/provider-crds.yaml"),
     );
     files
 }
 
-/// Whether the manager became ready (its health endpoint answers), or `false` when it exited
-/// because one of its ports was taken in the meantime; fails on any other exit, or after 120 s.
-async fn wait_ready(manager: &mut Process, health: u16) -> bool {
-    let client = pki::plain_client();
-    let deadline = Instant::now() + WAIT;
-    loop {
-        if manager.exited().is_some() {
-            if manager.port_was_taken() {
-                return false;
-            }
-            panic!("Cluster API's manager exited: {}", manager.report());
-        }
-        if let Ok(r) = client
-            .get(format!("http://127.0.0.1:{health}/readyz"))
-            .send()
-            .await
-            && r.status().is_success()
-        {
-            return true;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "Cluster API's manager is not ready after {WAIT:?}: {}",
-            manager.report()
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-}
-
 /// Starts Cluster API's core manager with the RuntimeSDK and ClusterTopology gates against
-/// `env`, on loopback ports it picks (again, up to 5 times, when one was taken meanwhile).
+/// `env`.
 async fn start_manager(env: &TestEnv, webhook_dir: &Path) -> Process {
-    let logs = new_log_dir("capi-topology").unwrap();
-    let binary = program("core").unwrap();
-    for attempt in 1..=5 {
-        let health = free_port().unwrap();
-        let args = vec![
-            format!("--kubeconfig={}", env.kubeconfig_path().display()),
-            "--feature-gates=RuntimeSDK=true,ClusterTopology=true".to_string(),
-            "--leader-elect=false".to_string(),
-            format!("--webhook-port={}", free_port().unwrap()),
-            format!("--webhook-cert-dir={}", webhook_dir.display()),
-            format!("--health-addr=127.0.0.1:{health}"),
-            format!("--diagnostics-address=127.0.0.1:{}", free_port().unwrap()),
-            "--insecure-diagnostics".to_string(),
-            "--v=2".to_string(),
-        ];
-        let log = logs.join(format!("capi-core-{attempt}.log"));
-        let mut manager = Process::spawn("capi-core", &binary, &args, &log).unwrap();
-        if wait_ready(&mut manager, health).await {
-            return manager;
-        }
-    }
-    panic!(
-        "Cluster API's manager lost the race for a port 5 times (logs in {})",
-        logs.display()
-    );
+    let extra = [
+        "--feature-gates=RuntimeSDK=true,ClusterTopology=true".to_string(),
+        "--v=2".to_string(),
+    ];
+    support::start_manager(
+        "Cluster API's manager",
+        "core",
+        "capi-topology",
+        env,
+        webhook_dir,
+        &extra,
+    )
+    .await
+    .0
 }
 
 /// What the extension was asked, and what BeforeClusterCreate answers next.

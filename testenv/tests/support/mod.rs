@@ -1,0 +1,134 @@
+//! What the tests running Cluster API's own programs share: where the Cluster API module
+//! `interop/capi` pins lives, its core CRDs, and starting one of its controller-runtime
+//! managers (the core manager, the test extension) on loopback ports.
+
+// Each test binary uses a part of it.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use capi_runtime_test_pki as pki;
+use capi_runtime_testenv::{Process, TestEnv, free_port, new_log_dir, program};
+
+/// How long a Cluster API program may take to become ready.
+const READY_WITHIN: Duration = Duration::from_secs(120);
+
+/// The directory of the Cluster API module `interop/capi` pins, in Go's module cache.
+pub fn cluster_api_module() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../interop/capi");
+    let out = Command::new("go")
+        .args(["list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/cluster-api"])
+        .current_dir(&dir)
+        .env("GOWORK", "off")
+        .env("GOTOOLCHAIN", "local")
+        .env("GOFLAGS", "-mod=readonly")
+        .output()
+        .expect(
+            "Go is not installed (no `go` on the PATH): this test finds Cluster API's CRDs with it",
+        );
+    assert!(
+        out.status.success(),
+        "go list sigs.k8s.io/cluster-api: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
+}
+
+/// Every CRD file of Cluster API's core (`core/config/crd/bases`), sorted.
+pub fn cluster_api_crds() -> Vec<PathBuf> {
+    let dir = cluster_api_module().join("core/config/crd/bases");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 5, "no CRDs in {}", dir.display());
+    files
+}
+
+/// The loopback ports a started manager listens on.
+pub struct Ports {
+    pub health: u16,
+    pub webhook: u16,
+    pub diagnostics: u16,
+}
+
+/// Starts the Cluster API program `binary` (built by `cargo xtask testenv`), a
+/// controller-runtime manager, against `env` with its webhook certificate in `cert_dir`, on
+/// loopback ports it picks (again, up to 5 times, when one was taken meanwhile), plus
+/// `extra` arguments; waits until its health endpoint answers. `what` names it in messages,
+/// `logs` is its log directory under `target/testenv/logs/`.
+pub async fn start_manager(
+    what: &str,
+    binary: &str,
+    logs: &str,
+    env: &TestEnv,
+    cert_dir: &Path,
+    extra: &[String],
+) -> (Process, Ports) {
+    let logs = new_log_dir(logs).unwrap();
+    let binary = program(binary).unwrap();
+    for attempt in 1..=5 {
+        let ports = Ports {
+            health: free_port().unwrap(),
+            webhook: free_port().unwrap(),
+            diagnostics: free_port().unwrap(),
+        };
+        let mut args = vec![
+            format!("--kubeconfig={}", env.kubeconfig_path().display()),
+            "--leader-elect=false".to_string(),
+            format!("--webhook-port={}", ports.webhook),
+            format!("--webhook-cert-dir={}", cert_dir.display()),
+            format!("--health-addr=127.0.0.1:{}", ports.health),
+            format!("--diagnostics-address=127.0.0.1:{}", ports.diagnostics),
+            "--insecure-diagnostics".to_string(),
+        ];
+        args.extend_from_slice(extra);
+        let log = logs.join(format!("{}-{attempt}.log", binary_name(&binary)));
+        let mut process = Process::spawn(what, &binary, &args, &log).unwrap();
+        if wait_ready(&mut process, ports.health, what).await {
+            return (process, ports);
+        }
+    }
+    panic!(
+        "{what} lost the race for a port 5 times (logs in {})",
+        logs.display()
+    );
+}
+
+fn binary_name(binary: &Path) -> String {
+    binary.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+/// Whether `process` became ready (its health endpoint answers), or `false` when it exited
+/// because one of its ports was taken in the meantime; fails on any other exit, or after
+/// [`READY_WITHIN`].
+async fn wait_ready(process: &mut Process, health: u16, what: &str) -> bool {
+    let client = pki::plain_client();
+    let deadline = Instant::now() + READY_WITHIN;
+    loop {
+        if process.exited().is_some() {
+            if process.port_was_taken() {
+                return false;
+            }
+            panic!("{what} exited: {}", process.report());
+        }
+        if let Ok(r) = client
+            .get(format!("http://127.0.0.1:{health}/readyz"))
+            .send()
+            .await
+            && r.status().is_success()
+        {
+            return true;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{what} is not ready after {READY_WITHIN:?}: {}",
+            process.report()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
