@@ -286,7 +286,7 @@ impl<H: Hook> Endpoint<H> {
                 reason: FailureReason::Read,
                 message: format!("error reading request: {e}"),
             })?;
-        let request = decode_request::<H>(&bytes)?;
+        let request = decode_admitted::<H>(&bytes, &slot)?;
         drop(bytes);
         release_body_bytes(&slot);
         let context = Context::new(self.name.clone(), parts.headers, requested, deadline);
@@ -348,15 +348,22 @@ pub(crate) fn release_body_bytes(held: &HeldSlot) {
 }
 
 /// Decodes a request body of hook `H` with the wire codec: Go's rules, within the default
-/// memory budget and nesting limit (a body past them is a Failure like any other that does
-/// not decode).
-pub(crate) fn decode_request<H: Hook>(bytes: &[u8]) -> Result<H::Request, Failed> {
-    let request = crate::wire::decode_request::<H>(bytes).map_err(|e| Failed {
+/// memory budget and nesting limit and within the server's shared decode budget (a body past
+/// them is a Failure like any other that does not decode). What the request took of the
+/// shared budget (see `intake`) stays with `held`, so it is given back with the request's
+/// slot when its work is over, whichever way its handler runs.
+pub(crate) fn decode_admitted<H: Hook>(
+    bytes: &[u8],
+    held: &HeldSlot,
+) -> Result<H::Request, Failed> {
+    let limits = super::intake::decode_limits(held);
+    let decoded = crate::wire::decode_request_with::<H>(bytes, &limits).map_err(|e| Failed {
         reason: FailureReason::Decode,
         message: format!("error unmarshalling request: {e}"),
     })?;
-    check_type_meta::<H>(&request)?;
-    Ok(request)
+    super::intake::keep_hold(held, decoded.hold);
+    check_type_meta::<H>(&decoded.message)?;
+    Ok(decoded.message)
 }
 
 /// Turns the outcome of a request into the HTTP answer, logging and counting it.

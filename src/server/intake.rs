@@ -17,6 +17,13 @@
 //! [`Limits::max_in_flight`] requests decode or run at once) for the same queue timeout. The
 //! slot is held until the handler's work is over, also when the answer has gone out on a
 //! timeout and the handler runs on.
+//!
+//! What the bodies decode into is charged as well: besides each message's own budget (the
+//! wire codec's, 256 MiB), every request of one server decodes within one shared budget
+//! ([`Limits::max_decode_bytes`], 512 MiB by default), so 16 hostile requests decoding at
+//! once cannot take 16 × 256 MiB. A request whose decoding finds the shared budget used up is
+//! answered at once (200 + Failure naming the shared budget), never left waiting; what a
+//! decoded request took is given back when its work is over, with its slot.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,7 +37,8 @@ use http::Method;
 use http_body_util::BodyExt;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::handler::FailureReason;
+use super::handler::{FailureReason, HeldSlot};
+use crate::wire::{self, BudgetHold, SharedBudget};
 
 /// The largest request body the server reads: 20 MiB, as upstream.
 pub const MAX_REQUEST_BODY_BYTES: usize = 20 << 20;
@@ -56,7 +64,14 @@ pub struct Limits {
     pub body_timeout: Duration,
     /// The largest request body that is decoded ([`MAX_REQUEST_BODY_BYTES`]).
     pub max_body_bytes: usize,
+    /// How many bytes the requests being decoded and handled at once may decode into, all
+    /// together, as the wire codec charges them ([`DEFAULT_MAX_DECODE_BYTES`]).
+    pub max_decode_bytes: usize,
 }
+
+/// The default of [`Limits::max_decode_bytes`]: 512 MiB, two messages at the codec's
+/// per-message budget.
+pub const DEFAULT_MAX_DECODE_BYTES: usize = 512 << 20;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -66,6 +81,7 @@ impl Default for Limits {
             queue_timeout: Duration::from_secs(5),
             body_timeout: Duration::from_secs(30),
             max_body_bytes: MAX_REQUEST_BODY_BYTES,
+            max_decode_bytes: DEFAULT_MAX_DECODE_BYTES,
         }
     }
 }
@@ -100,6 +116,12 @@ impl Limits {
         self.max_body_bytes = bytes;
         self
     }
+
+    /// Sets the decode budget shared by the requests decoded and handled at once.
+    pub fn max_decode_bytes(mut self, bytes: usize) -> Self {
+        self.max_decode_bytes = bytes;
+        self
+    }
 }
 
 /// The admission state of one server.
@@ -107,6 +129,7 @@ impl Limits {
 pub(crate) struct Intake {
     slots: Arc<Semaphore>,
     budget: Arc<Semaphore>,
+    decode: SharedBudget,
     limits: Limits,
 }
 
@@ -128,6 +151,11 @@ pub(crate) struct Held {
     pub(crate) slot: Option<OwnedSemaphorePermit>,
     /// The body's share of the byte budget; released once the body is decoded.
     pub(crate) bytes: Option<OwnedSemaphorePermit>,
+    /// The server's decode budget, for the decoding of this request.
+    pub(crate) decode: SharedBudget,
+    /// What the decoded request took of it; held, never read.
+    #[allow(dead_code)]
+    pub(crate) decoded: Option<BudgetHold>,
 }
 
 /// Why a request was refused at admission.
@@ -145,6 +173,7 @@ impl Intake {
         Intake {
             slots: Arc::new(Semaphore::new(limits.max_in_flight)),
             budget: Arc::new(Semaphore::new(budget.min(Semaphore::MAX_PERMITS))),
+            decode: SharedBudget::new(limits.max_decode_bytes),
             limits,
         }
     }
@@ -192,6 +221,8 @@ pub(crate) async fn admit(State(intake): State<Intake>, request: Request, next: 
                     Admitted::Ready(Arc::new(std::sync::Mutex::new(Held {
                         slot,
                         bytes: charge,
+                        decode: intake.decode.clone(),
+                        decoded: None,
                     }))),
                 ),
                 None => (
@@ -302,4 +333,23 @@ async fn read_body(
         return Err(BodyError::TooLarge { drained: true });
     }
     Ok((kept.freeze(), charge))
+}
+
+/// The wire limits an admitted request decodes within: the codec's defaults and the server's
+/// shared decode budget (none when served without the admission layer).
+pub(crate) fn decode_limits(held: &HeldSlot) -> wire::Limits {
+    let shared = held
+        .as_ref()
+        .and_then(|h| h.lock().ok().map(|h| h.decode.clone()));
+    match shared {
+        Some(shared) => wire::Limits::default().with_shared_budget(shared),
+        None => wire::Limits::default(),
+    }
+}
+
+/// Keeps what the decoded request took of the shared budget until its work is over.
+pub(crate) fn keep_hold(held: &HeldSlot, hold: BudgetHold) {
+    if let Some(Ok(mut held)) = held.as_ref().map(|h| h.lock()) {
+        held.decoded = Some(hold);
+    }
 }

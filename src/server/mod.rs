@@ -52,10 +52,14 @@
 //!
 //! Connections are bounded by the HTTPS host's deadlines ([`Timeouts`]: TLS handshake 10 s,
 //! request head 32 s, idle 90 s); requests by [`Limits`] (16 in flight, 5 s waiting for a slot,
-//! 30 s to read a body, 20 MiB per body). Handler bodies run on tokio's blocking pool, so a
-//! handler that blocks its thread stalls only itself (see [`Handler`]); a handler that never
-//! blocks can be declared so with [`HandlerOptions::non_blocking`] and then runs on the async
-//! runtime directly, which is cheaper per request.
+//! 30 s to read a body, 20 MiB per body, 512 MiB of decoded requests for all requests being
+//! decoded or handled at once, besides the wire codec's 256 MiB per message). A request that
+//! finds the shared decode budget used up is answered Failure at once, never left waiting;
+//! what a request took of it is given back with its slot ([`Limits::max_decode_bytes`]).
+//! Handler bodies run on tokio's blocking pool, so a handler that blocks its thread stalls
+//! only itself (see [`Handler`]); a handler that never blocks can be declared so with
+//! [`HandlerOptions::non_blocking`] and then runs on the async runtime directly, which is
+//! cheaper per request.
 
 mod builder;
 mod context;
@@ -81,7 +85,7 @@ pub use builder::{
 pub use context::Context;
 pub use error::ServerError;
 pub use handler::{Handler, HandlerOptions, RequestOnly, WithContext};
-pub use intake::{DISCARD_LIMIT, Limits, MAX_REQUEST_BODY_BYTES};
+pub use intake::{DEFAULT_MAX_DECODE_BYTES, DISCARD_LIMIT, Limits, MAX_REQUEST_BODY_BYTES};
 pub use metrics::Metrics;
 pub use router::{HEALTHZ_PATH, METRICS_PATH, READYZ_PATH, discovery_path};
 pub use serve::RunningServer;

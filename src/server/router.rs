@@ -12,7 +12,7 @@ use prometheus_client::registry::Registry;
 use tokio::time::Instant;
 
 use super::handler::{
-    Failed, FailureReason, admitted, decode_request, json_bytes_response, respond,
+    Failed, FailureReason, admitted, decode_admitted, json_bytes_response, respond,
 };
 use super::intake::{Intake, admit};
 use super::metrics::{EndpointMetrics, encode_registry};
@@ -65,14 +65,15 @@ async fn serve_discovery(request: Request, body: Bytes, metrics: &EndpointMetric
     let started = Instant::now();
     let (mut parts, request_body) = request.into_parts();
     let checked = async {
-        let _slot = admitted(&mut parts)?;
+        let slot = admitted(&mut parts)?;
         let bytes = axum::body::to_bytes(request_body, usize::MAX)
             .await
             .map_err(|e| Failed {
                 reason: FailureReason::Read,
                 message: format!("error reading request: {e}"),
             })?;
-        decode_request::<Discovery>(&bytes).map(drop)
+        // What it took of the shared decode budget is given back with the slot, here.
+        decode_admitted::<Discovery>(&bytes, &slot).map(drop)
     };
     match checked.await {
         Ok(()) => {

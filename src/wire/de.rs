@@ -237,6 +237,17 @@ pub(crate) struct De<'de> {
     status: String,
     deadline: Option<Instant>,
     ticks: u32,
+    /// The budget shared with other decodings, and how much of it this one holds.
+    shared: Option<super::SharedBudget>,
+    held: usize,
+}
+
+impl Drop for De<'_> {
+    fn drop(&mut self) {
+        if let Some(shared) = &self.shared {
+            shared.give_back(self.held);
+        }
+    }
 }
 
 impl<'de> De<'de> {
@@ -254,7 +265,20 @@ impl<'de> De<'de> {
             status: String::new(),
             deadline: None,
             ticks: 0,
+            shared: None,
+            held: 0,
         }
+    }
+
+    /// Takes what it charges also from `shared`.
+    pub(crate) fn with_shared(mut self, shared: Option<super::SharedBudget>) -> Self {
+        self.shared = shared;
+        self
+    }
+
+    /// What this decoding holds of the shared budget, handed over to the decoded message.
+    pub(crate) fn take_hold(&mut self) -> super::BudgetHold {
+        super::BudgetHold::new(self.shared.clone(), std::mem::take(&mut self.held))
     }
 
     /// Gives up with [`Kind::Timeout`] once `deadline` has passed.
@@ -322,6 +346,23 @@ impl<'de> De<'de> {
                 ),
                 Some(self.pos),
             ));
+        }
+        if self.charged > self.held
+            && let Some(shared) = &self.shared
+        {
+            let step = (self.charged - self.held).max(super::SharedBudget::STEP);
+            if !shared.try_take(step) {
+                return Err(Error::new(
+                    Kind::OverBudget,
+                    format!(
+                        "the messages being decoded and handled at once hold the shared memory \
+                         budget of {} bytes",
+                        shared.capacity()
+                    ),
+                    Some(self.pos),
+                ));
+            }
+            self.held += step;
         }
         Ok(())
     }

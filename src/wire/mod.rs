@@ -51,6 +51,8 @@
 mod de;
 mod fold;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use serde::de::DeserializeOwned;
@@ -76,6 +78,9 @@ pub struct Limits {
     pub max_depth: usize,
     /// When decoding must give up.
     pub deadline: Option<Instant>,
+    /// A budget shared with other decodings (of one server, or one client) that this one's
+    /// charges are also taken from; what it took is held by [`Decoded::hold`].
+    pub shared: Option<SharedBudget>,
 }
 
 impl Default for Limits {
@@ -84,6 +89,7 @@ impl Default for Limits {
             memory_budget: DEFAULT_MEMORY_BUDGET,
             max_depth: DEFAULT_MAX_DEPTH,
             deadline: None,
+            shared: None,
         }
     }
 }
@@ -105,6 +111,92 @@ impl Limits {
     pub fn with_deadline(mut self, deadline: Instant) -> Self {
         self.deadline = Some(deadline);
         self
+    }
+
+    /// The limits with charges also taken from `shared`.
+    pub fn with_shared_budget(mut self, shared: SharedBudget) -> Self {
+        self.shared = Some(shared);
+        self
+    }
+}
+
+/// A memory budget shared by the decodings of one server (or one client), so that many
+/// messages decoding at once stay within it together, not just each within its own
+/// [`Limits::memory_budget`]. A decoding takes what it charges from it in steps of
+/// [`SharedBudget::STEP`] and is refused ([`DecodeErrorKind::OverBudget`]) at once, without
+/// waiting, when the budget is used up; what it took is given back when its [`BudgetHold`]
+/// is dropped (the server drops it when the request's work is over). Cloning shares it.
+#[derive(Clone, Debug)]
+pub struct SharedBudget(Arc<SharedInner>);
+
+#[derive(Debug)]
+struct SharedInner {
+    capacity: usize,
+    used: AtomicUsize,
+}
+
+impl SharedBudget {
+    /// How much a decoding takes from the shared budget at a time: 1 MiB.
+    pub const STEP: usize = 1 << 20;
+
+    /// A budget of `bytes`.
+    pub fn new(bytes: usize) -> Self {
+        SharedBudget(Arc::new(SharedInner {
+            capacity: bytes,
+            used: AtomicUsize::new(0),
+        }))
+    }
+
+    /// The bytes it holds in all.
+    pub fn capacity(&self) -> usize {
+        self.0.capacity
+    }
+
+    /// The bytes taken by decodings now.
+    pub fn in_use(&self) -> usize {
+        self.0.used.load(Ordering::Acquire)
+    }
+
+    /// Takes `bytes` if that many are free.
+    fn try_take(&self, bytes: usize) -> bool {
+        self.0
+            .used
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| {
+                used.checked_add(bytes)
+                    .filter(|&after| after <= self.0.capacity)
+            })
+            .is_ok()
+    }
+
+    fn give_back(&self, bytes: usize) {
+        self.0.used.fetch_sub(bytes, Ordering::AcqRel);
+    }
+}
+
+/// What a decoded message holds of a [`SharedBudget`]; given back when dropped. Empty when
+/// the decoding had no shared budget.
+#[derive(Debug, Default)]
+pub struct BudgetHold {
+    budget: Option<SharedBudget>,
+    bytes: usize,
+}
+
+impl BudgetHold {
+    fn new(budget: Option<SharedBudget>, bytes: usize) -> Self {
+        BudgetHold { budget, bytes }
+    }
+
+    /// The bytes held.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+impl Drop for BudgetHold {
+    fn drop(&mut self) {
+        if let Some(budget) = self.budget.take() {
+            budget.give_back(self.bytes);
+        }
     }
 }
 
@@ -204,7 +296,7 @@ impl DecodeError {
 }
 
 /// A decoded message with what decoding it found out.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub struct Decoded<T> {
     /// The message.
@@ -214,6 +306,8 @@ pub struct Decoded<T> {
     pub status: String,
     /// Bytes charged to the memory budget.
     pub charged: usize,
+    /// What the decoding took of [`Limits::shared`]; keep it as long as the message lives.
+    pub hold: BudgetHold,
 }
 
 /// Decodes `bytes` into any type with Go's rules (see the module docs). `status_field` names
@@ -228,7 +322,8 @@ fn decode_with<T: DeserializeOwned>(
     let trailing_allowed = status_field.is_some();
     let run = |careful: bool| -> Result<Decoded<T>, de::Error> {
         let mut de = de::De::new(bytes, limits.memory_budget, limits.max_depth, careful)
-            .with_deadline(limits.deadline);
+            .with_deadline(limits.deadline)
+            .with_shared(limits.shared.clone());
         if let Some(field) = status_field {
             de = de.with_status_field(field);
         }
@@ -241,6 +336,7 @@ fn decode_with<T: DeserializeOwned>(
             message,
             status: de.take_status(),
             charged: de.charged(),
+            hold: de.take_hold(),
         })
     };
     match run(false) {

@@ -437,3 +437,162 @@ async fn a_message_past_the_memory_budget_is_a_failure() {
     assert!(message.contains("memory budget"), "{message}");
     assert!(message.contains(".items["), "{message}");
 }
+
+/// A GeneratePatches body of 20,000 items, and what decoding it takes of a shared budget
+/// (the same every time: the codec charges by what it decodes, in fixed steps).
+fn large_generate_patches() -> (Vec<u8>, usize) {
+    let mut body = b"{\"items\":[".to_vec();
+    for i in 0..20_000 {
+        if i > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(br#"{"uid":"u","variables":[{"name":"a","value":1}]}"#);
+    }
+    body.extend_from_slice(b"]}");
+    (body.clone(), held_by::<GeneratePatches>(&body))
+}
+
+/// What decoding `body` as hook `H`'s request holds of a shared budget.
+fn held_by<H: capi_runtime::Hook>(body: &[u8]) -> usize {
+    use capi_runtime::wire;
+    let shared = wire::SharedBudget::new(usize::MAX);
+    let limits = wire::Limits::default().with_shared_budget(shared);
+    let decoded = wire::decode_request_with::<H>(body, &limits).unwrap();
+    decoded.hold.bytes()
+}
+
+/// Posts `body` to `path` of `router`; the JSON answer, which is always HTTP 200.
+async fn post_to(router: &axum::Router, path: &str, body: Vec<u8>) -> Value {
+    let request = Request::post(path).body(Body::from(body)).unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    serde_json::from_slice::<Value>(&bytes).unwrap()
+}
+
+/// A server with a shared decode budget of `budget` bytes whose GeneratePatches handler, for
+/// a request of more than one item, reports that it was entered and waits for `release`.
+fn gated_router(
+    budget: usize,
+    non_blocking: bool,
+) -> (
+    axum::Router,
+    tokio::sync::mpsc::UnboundedReceiver<()>,
+    tokio::sync::mpsc::UnboundedSender<()>,
+) {
+    use capi_runtime::server::{HandlerOptions, Limits};
+    let (entered_tx, entered) = tokio::sync::mpsc::unbounded_channel::<()>();
+    let (release, gate) = tokio::sync::mpsc::unbounded_channel::<()>();
+    let gate = Arc::new(tokio::sync::Mutex::new(gate));
+    let options = if non_blocking {
+        HandlerOptions::new("h").non_blocking()
+    } else {
+        HandlerOptions::new("h")
+    };
+    let router = Server::builder()
+        .limits(Limits::default().max_decode_bytes(budget))
+        .handle(
+            GeneratePatches,
+            options,
+            move |r: GeneratePatchesRequest| {
+                let (entered, gate) = (entered_tx.clone(), gate.clone());
+                async move {
+                    if r.items.len() > 1 {
+                        entered.send(()).unwrap();
+                        gate.lock().await.recv().await;
+                    }
+                    Ok::<_, String>(GeneratePatchesResponse::success())
+                }
+            },
+        )
+        .unwrap()
+        .build()
+        .router();
+    (router, entered, release)
+}
+
+/// Posts `body` and waits until the gated handler has it (the request then holds its share
+/// of the budget); the request's task, to be released later.
+async fn post_and_hold(
+    router: &axum::Router,
+    entered: &mut tokio::sync::mpsc::UnboundedReceiver<()>,
+    body: Vec<u8>,
+) -> tokio::task::JoinHandle<Value> {
+    let router = router.clone();
+    let mut task = tokio::spawn(async move { post_to(&router, GP, body).await });
+    tokio::select! {
+        // A request refused instead of held would otherwise leave this waiting.
+        answer = &mut task => panic!("the request was answered before its handler held it: {:?}", answer),
+        seen = entered.recv() => seen.unwrap(),
+    }
+    task
+}
+
+async fn requests_decode_within_one_shared_budget(non_blocking: bool) {
+    // Not a Go rule: each message decodes within its own budget, and the requests one server
+    // decodes and handles at once share Limits::max_decode_bytes. While a handler still holds
+    // a large decoded request, another that does not fit beside it is answered 200 + Failure
+    // at once; a small one still fits; once the first is done, its share is back. The budget
+    // is sized from what the body is measured to take, so nothing here depends on timing.
+    let (large, held) = large_generate_patches();
+    let step = capi_runtime::wire::SharedBudget::STEP;
+    assert!(held >= 4 * step, "{held}");
+    let budget = held + step;
+    let (router, mut entered, release) = gated_router(budget, non_blocking);
+    let first = post_and_hold(&router, &mut entered, large.clone()).await;
+    let answer = post_to(&router, GP, large.clone()).await;
+    assert_eq!(answer["status"], "Failure", "{answer}");
+    let message = answer["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!("shared memory budget of {budget} bytes")),
+        "{message}"
+    );
+    // A small request still fits beside the held one.
+    let answer = post_to(&router, GP, br#"{"items":[{"uid":"u"}]}"#.to_vec()).await;
+    assert_eq!(answer["status"], "Success", "{answer}");
+    release.send(()).unwrap();
+    assert_eq!(first.await.unwrap()["status"], "Success");
+    // The first request's share came back with the end of its work (before its answer).
+    let second = post_and_hold(&router, &mut entered, large).await;
+    release.send(()).unwrap();
+    assert_eq!(second.await.unwrap()["status"], "Success");
+}
+
+#[tokio::test]
+async fn requests_decode_within_one_shared_budget_on_the_blocking_pool() {
+    requests_decode_within_one_shared_budget(false).await;
+}
+
+#[tokio::test]
+async fn requests_decode_within_one_shared_budget_when_non_blocking() {
+    requests_decode_within_one_shared_budget(true).await;
+}
+
+#[tokio::test]
+async fn discovery_decodes_within_the_shared_budget() {
+    // Discovery's request is decoded within the same budget: with a large request holding
+    // all of it, Discovery is answered Failure; once that request is done, it is answered.
+    use capi_runtime::hooks::v1alpha1::Discovery;
+    use capi_runtime::server::discovery_path;
+    let discovery =
+        br#"{"apiVersion":"hooks.runtime.cluster.x-k8s.io/v1alpha1","kind":"DiscoveryRequest"}"#;
+    assert!(held_by::<Discovery>(discovery) > 0);
+    let (large, held) = large_generate_patches();
+    let (router, mut entered, release) = gated_router(held, false);
+    let first = post_and_hold(&router, &mut entered, large).await;
+    let answer = post_to(&router, &discovery_path(), discovery.to_vec()).await;
+    assert_eq!(answer["kind"], "DiscoveryResponse", "{answer}");
+    assert_eq!(answer["status"], "Failure", "{answer}");
+    let message = answer["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!("shared memory budget of {held} bytes")),
+        "{message}"
+    );
+    release.send(()).unwrap();
+    assert_eq!(first.await.unwrap()["status"], "Success");
+    let answer = post_to(&router, &discovery_path(), discovery.to_vec()).await;
+    assert_eq!(answer["status"], "Success", "{answer}");
+    assert!(answer["handlers"].is_array(), "{answer}");
+}

@@ -348,3 +348,63 @@ fn deep_nesting_is_refused_without_recursion_past_the_limit() {
     let body = deep(60);
     decode("GeneratePatches", false, &body, &Limits::default()).unwrap();
 }
+
+#[test]
+fn decodings_share_one_budget_and_give_it_back() {
+    // Each message has its own 256 MiB budget; a SharedBudget bounds what several decoding
+    // (and held) messages take together. A decoding that finds it used up is refused at once.
+    let mut body = b"{\"items\":[".to_vec();
+    for i in 0..20_000 {
+        if i > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(br#"{"uid":"u","variables":[{"name":"a","value":1}]}"#);
+    }
+    body.extend_from_slice(b"]}");
+    // What the body takes is measured first (it is the same on every decoding), and the
+    // shared budget sized to hold it once but not twice.
+    let measured = wire::SharedBudget::new(usize::MAX);
+    let held = wire::decode_request_with::<h::GeneratePatches>(
+        &body,
+        &Limits::default().with_shared_budget(measured.clone()),
+    )
+    .unwrap()
+    .hold
+    .bytes();
+    assert_eq!(
+        measured.in_use(),
+        0,
+        "given back when the decoded message is dropped"
+    );
+    assert!(held > 4 << 20, "{held}");
+    let capacity = held + held / 2;
+    let shared = wire::SharedBudget::new(capacity);
+    let limits = Limits::default().with_shared_budget(shared.clone());
+    let first = wire::decode_request_with::<h::GeneratePatches>(&body, &limits).unwrap();
+    assert!(
+        first.charged <= first.hold.bytes(),
+        "the hold covers the charge"
+    );
+    assert_eq!(first.hold.bytes(), held);
+    assert_eq!(shared.in_use(), first.hold.bytes());
+    // A second message of the same size does not fit beside the first one.
+    let err = wire::decode_request_with::<h::GeneratePatches>(&body, &limits).unwrap_err();
+    assert_eq!(err.kind(), DecodeErrorKind::OverBudget);
+    assert!(
+        err.message()
+            .contains(&format!("shared memory budget of {capacity} bytes")),
+        "{err}"
+    );
+    assert!(err.is_limit());
+    // The refused decoding gave back what it had taken; the first still holds its share.
+    assert_eq!(shared.in_use(), first.hold.bytes());
+    drop(first);
+    assert_eq!(shared.in_use(), 0);
+    let again = wire::decode_request_with::<h::GeneratePatches>(&body, &limits).unwrap();
+    assert_eq!(again.message.items.len(), 20_000);
+    drop(again);
+    // Without a shared budget nothing is held.
+    let alone = wire::decode_request_with::<h::GeneratePatches>(&body, &Limits::default()).unwrap();
+    assert_eq!(alone.hold.bytes(), 0);
+    assert_eq!(shared.in_use(), 0);
+}
