@@ -39,6 +39,7 @@ use capi_runtime::hooks::v1alpha1::{
     PatchType,
 };
 use capi_runtime::server::{HandlerOptions, Server};
+use capi_runtime_testenv::topology_cluster;
 use k8s_openapi::ByteString;
 use serde_json::{Value, json};
 
@@ -143,38 +144,7 @@ const CLUSTER: &str = "c1";
 
 /// A Cluster with a managed topology, as Cluster API sends it.
 fn cluster() -> Value {
-    json!({
-        "apiVersion": "cluster.x-k8s.io/v1beta2",
-        "kind": "Cluster",
-        "metadata": {
-            "name": CLUSTER,
-            "namespace": NAMESPACE,
-            "uid": "0d5b3a9e-5f4c-4b43-9a63-0f2f6d1f0a11",
-            "generation": 3,
-            "labels": { "cluster.x-k8s.io/cluster-name": CLUSTER },
-        },
-        "spec": {
-            "clusterNetwork": {
-                "pods": { "cidrBlocks": ["192.168.0.0/16"] },
-                "services": { "cidrBlocks": ["10.128.0.0/12"] },
-                "serviceDomain": "cluster.local",
-            },
-            "controlPlaneRef": {
-                "apiGroup": "controlplane.cluster.x-k8s.io",
-                "kind": "KubeadmControlPlane",
-                "name": "c1-cp",
-            },
-            "topology": {
-                "classRef": { "name": "quick-start" },
-                "version": "v1.36.0",
-                "controlPlane": { "replicas": 3 },
-                "workers": {
-                    "machineDeployments": [{ "class": "default-worker", "name": "md-0", "replicas": 2 }],
-                },
-                "variables": [{ "name": "imageRepository", "value": "registry.example.com" }],
-            },
-        },
-    })
+    topology_cluster(NAMESPACE, CLUSTER)
 }
 
 fn before_cluster_create() -> Vec<u8> {

@@ -6,6 +6,8 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use serde_json::{Value, json};
+
 use crate::{Error, Process, Result, free_port, new_log_dir, program};
 
 /// How long the Go extension may take to print "serving".
@@ -108,5 +110,42 @@ fn child_running(parent: u32, program: &Path) -> Option<u32> {
         let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
         let first = cmdline.split(|b| *b == 0).next()?;
         (ppid == parent && first == program.as_os_str().as_encoded_bytes()).then_some(pid)
+    })
+}
+
+/// Cluster `name` in `namespace` with a managed topology, as Cluster API sends it in hook
+/// requests: the one both the interop tests and the Go-vs-Rust benchmark send the Go extension.
+pub fn topology_cluster(namespace: &str, name: &str) -> Value {
+    json!({
+        "apiVersion": "cluster.x-k8s.io/v1beta2",
+        "kind": "Cluster",
+        "metadata": {
+            "name": name,
+            "namespace": namespace,
+            "uid": "0d5b3a9e-5f4c-4b43-9a63-0f2f6d1f0a11",
+            "generation": 3,
+            "labels": { "cluster.x-k8s.io/cluster-name": name },
+        },
+        "spec": {
+            "clusterNetwork": {
+                "pods": { "cidrBlocks": ["192.168.0.0/16"] },
+                "services": { "cidrBlocks": ["10.128.0.0/12"] },
+                "serviceDomain": "cluster.local",
+            },
+            "controlPlaneRef": {
+                "apiGroup": "controlplane.cluster.x-k8s.io",
+                "kind": "KubeadmControlPlane",
+                "name": format!("{name}-cp"),
+            },
+            "topology": {
+                "classRef": { "name": "quick-start" },
+                "version": "v1.36.0",
+                "controlPlane": { "replicas": 3 },
+                "workers": {
+                    "machineDeployments": [{ "class": "default-worker", "name": "md-0", "replicas": 2 }],
+                },
+                "variables": [{ "name": "imageRepository", "value": "registry.example.com" }],
+            },
+        },
     })
 }

@@ -36,7 +36,7 @@ mod process;
 
 pub use assets::{Assets, program, target_dir};
 pub use env::{Builder, TestEnv, new_log_dir, shared};
-pub use go_extension::GoExtension;
+pub use go_extension::{GoExtension, topology_cluster};
 pub use process::{Process, free_port, tail};
 
 /// What can go wrong while starting or using the environment.

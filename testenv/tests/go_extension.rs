@@ -25,6 +25,7 @@ use capi_runtime::client::{Client, ForObject};
 use capi_runtime::hook::{HookResponse, Message};
 use capi_runtime::hooks::v1alpha1 as hooks;
 use capi_runtime::registry::Registry;
+use capi_runtime_testenv::topology_cluster;
 use k8s_openapi::ByteString;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
 use serde_json::{Value, json};
@@ -96,41 +97,11 @@ const HANDLERS: [(&str, &str); 16] = [
     ("GenerateUpgradePlan", "generate-upgrade-plan"),
 ];
 
-/// A Cluster with a managed topology, as Cluster API sends it.
+/// A Cluster with a managed topology, as Cluster API sends it, provisioned.
 fn cluster() -> Value {
-    json!({
-        "apiVersion": "cluster.x-k8s.io/v1beta2",
-        "kind": "Cluster",
-        "metadata": {
-            "name": CLUSTER,
-            "namespace": NAMESPACE,
-            "uid": "0d5b3a9e-5f4c-4b43-9a63-0f2f6d1f0a11",
-            "generation": 3,
-            "labels": { "cluster.x-k8s.io/cluster-name": CLUSTER },
-        },
-        "spec": {
-            "clusterNetwork": {
-                "pods": { "cidrBlocks": ["192.168.0.0/16"] },
-                "services": { "cidrBlocks": ["10.128.0.0/12"] },
-                "serviceDomain": "cluster.local",
-            },
-            "controlPlaneRef": {
-                "apiGroup": "controlplane.cluster.x-k8s.io",
-                "kind": "KubeadmControlPlane",
-                "name": "c1-cp",
-            },
-            "topology": {
-                "classRef": { "name": "quick-start" },
-                "version": "v1.36.0",
-                "controlPlane": { "replicas": 3 },
-                "workers": {
-                    "machineDeployments": [{ "class": "default-worker", "name": "md-0", "replicas": 2 }],
-                },
-                "variables": [{ "name": "imageRepository", "value": "registry.example.com" }],
-            },
-        },
-        "status": { "phase": "Provisioned" },
-    })
+    let mut cluster = topology_cluster(NAMESPACE, CLUSTER);
+    cluster["status"] = json!({ "phase": "Provisioned" });
+    cluster
 }
 
 fn machine(name: &str) -> Value {
