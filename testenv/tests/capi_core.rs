@@ -289,15 +289,7 @@ fn third_handlers() -> ServerBuilder {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cluster_apis_extension_config_controller_follows_the_example_extension() {
-    let env = tokio::task::spawn_blocking(|| {
-        support::cluster_api_crds()
-            .into_iter()
-            .fold(TestEnv::builder("capi-core"), |b, f| b.crd(f))
-            .start()
-            .unwrap()
-    })
-    .await
-    .unwrap();
+    let env = support::start_env("capi-core", support::cluster_api_crds()).await;
     let kube = env.client().await.unwrap();
 
     // The example extension, over HTTPS on loopback.

@@ -291,15 +291,7 @@ where
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn topology_controller_calls_before_cluster_create_generate_patches_and_validate_topology() {
-    let env = tokio::task::spawn_blocking(|| {
-        crds()
-            .into_iter()
-            .fold(TestEnv::builder("capi-topology"), |b, f| b.crd(f))
-            .start()
-            .unwrap()
-    })
-    .await
-    .unwrap();
+    let env = support::start_env("capi-topology", crds()).await;
     let kube = env.client().await.unwrap();
 
     let ca = pki::TestCa::new("capi-topology-ca");

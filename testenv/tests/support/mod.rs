@@ -49,6 +49,19 @@ pub fn cluster_api_crds() -> Vec<PathBuf> {
     files
 }
 
+/// Starts a test control plane named `name` with `crds` installed, off the async runtime
+/// (starting it blocks).
+pub async fn start_env(name: &'static str, crds: Vec<PathBuf>) -> TestEnv {
+    tokio::task::spawn_blocking(move || {
+        crds.into_iter()
+            .fold(TestEnv::builder(name), |b, f| b.crd(f))
+            .start()
+            .unwrap()
+    })
+    .await
+    .unwrap()
+}
+
 /// The loopback ports a started manager listens on.
 pub struct Ports {
     pub health: u16,
