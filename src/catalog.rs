@@ -218,9 +218,12 @@ pub struct HookDescriptor {
 }
 
 /// Decodes a response body of one hook version within the limits: the response
-/// (type-erased) and the `status` the extension wrote.
-type DecodeResponse =
-    fn(&[u8], &wire::Limits) -> Result<(Box<dyn Any + Send>, String), DecodeError>;
+/// (type-erased), the `status` the extension wrote and what decoding took of the limits'
+/// shared budget.
+type DecodeResponse = fn(&[u8], &wire::Limits) -> Result<DecodedResponse, DecodeError>;
+
+/// A type-erased response, its raw `status` and its share of the shared decode budget.
+pub(crate) type DecodedResponse = (Box<dyn Any + Send>, String, wire::BudgetHold);
 
 /// The request of hook `H` (given type-erased) as JSON, with its `apiVersion` and `kind` set.
 fn encode_request<H: Hook>(request: &dyn Any) -> Result<Vec<u8>, String> {
@@ -234,10 +237,10 @@ fn encode_request<H: Hook>(request: &dyn Any) -> Result<Vec<u8>, String> {
 fn decode_response<H: Hook>(
     bytes: &[u8],
     limits: &wire::Limits,
-) -> Result<(Box<dyn Any + Send>, String), DecodeError> {
-    let (response, wire::RawStatus(status)) =
+) -> Result<DecodedResponse, DecodeError> {
+    let (response, wire::RawStatus(status), hold) =
         wire::decode_response_raw_with::<H::Response>(bytes, limits)?;
-    Ok((Box::new(response), status))
+    Ok((Box::new(response), status, hold))
 }
 
 impl HookDescriptor {
@@ -264,13 +267,13 @@ impl HookDescriptor {
 
     /// Decodes a response body of this hook with the wire codec (Go's rules) within `limits`:
     /// the response, of [`HookDescriptor::response_type`], and the `status` the extension
-    /// wrote.
+    /// wrote, with what decoding took of the limits' shared budget.
     #[cfg_attr(not(feature = "client"), allow(dead_code))]
     pub(crate) fn decode_response_with(
         &self,
         bytes: &[u8],
         limits: &wire::Limits,
-    ) -> Result<(Box<dyn Any + Send>, String), DecodeError> {
+    ) -> Result<DecodedResponse, DecodeError> {
         (self.decode_response)(bytes, limits)
     }
 }

@@ -10,7 +10,7 @@ use tracing::Instrument;
 use super::aggregate::aggregate_responses;
 use super::cache::{CacheKey, ResponseCache};
 use super::error::{CallError, ExchangeError};
-use super::exchange::{Request, exchange};
+use super::exchange::{Answer, Request, exchange};
 use super::fan_out;
 use super::target::{CallAllOptions, ForObject};
 use super::{Client, urls};
@@ -20,7 +20,7 @@ use crate::hook::{Hook, HookRequest, HookResponse, Message};
 use crate::hooks::v1alpha1::ResponseStatus;
 use crate::registry::Registration;
 use crate::tls::{cause, message};
-use crate::wire::{DecodeError, Limits, RawStatus, decode_response_raw_with};
+use crate::wire::{BudgetHold, DecodeError, Limits, RawStatus, decode_response_raw_with};
 
 impl Client {
     /// The full names of the handlers of hook `H` whose namespace selector matches the
@@ -48,7 +48,8 @@ impl Client {
         for_object: &ForObject,
     ) -> Result<H::Response, CallError> {
         let (gvh, registration) = self.checked_registration::<H>(name, for_object)?;
-        let (response, _) = self
+        // The response becomes the caller's: its share of the decode budget is given back.
+        let (response, _, _hold) = self
             .call_registration::<H>(&registration, &gvh, request)
             .await?;
         Ok(response)
@@ -82,7 +83,8 @@ impl Client {
             );
             return Ok(response);
         }
-        let (response, ignored) = self
+        // What the cache keeps is not counted against the decode budget.
+        let (response, ignored, _hold) = self
             .call_registration::<H>(&registration, &gvh, request)
             .await?;
         if !ignored {
@@ -163,16 +165,19 @@ impl Client {
         options: CallAllOptions,
     ) -> Result<H::Response, CallError> {
         let (gvh, registrations) = self.matching_registrations::<H>(for_object)?;
+        // Each answer keeps its share of the client's decode budget until the answers are
+        // aggregated (or the call fails), as long as it is alive here: answers decoded at once
+        // within one call count together.
         let call = |i: usize| {
             self.call_registration::<H>(&registrations[i], &gvh, request)
-                .map(|result| result.map(|(response, _ignored)| response))
+                .map(|result| result.map(|(response, _ignored, hold)| (response, hold)))
         };
         let outcome = match options.concurrency {
             None => fan_out::sequential(registrations.len(), call).await,
             Some(limit) => fan_out::concurrent(registrations.len(), limit, call).await,
         };
         match outcome {
-            Ok(responses) => Ok(aggregate_responses(&responses)),
+            Ok(answers) => Ok(aggregate_responses(answers.iter().map(|(r, _hold)| r))),
             Err(error) => {
                 tracing::error!(hook = H::NAME, %error, "failed to call extension handlers");
                 Err(CallError::Handler {
@@ -227,13 +232,14 @@ impl Client {
 
     /// Calls one registration: builds the request, runs the exchange, applies the failure
     /// policy and checks the status. The flag is true when the response is the `Success` the
-    /// `Ignore` failure policy made of a failed call.
+    /// `Ignore` failure policy made of a failed call; the hold is the response's share of the
+    /// client's decode budget.
     async fn call_registration<H: Hook>(
         &self,
         registration: &Registration,
         gvh: &HookId,
         request: &H::Request,
-    ) -> Result<(H::Response, bool), CallError> {
+    ) -> Result<(H::Response, bool, BudgetHold), CallError> {
         let handler = registration.name.as_str();
         let catalog = &*self.inner.catalog;
         // A handler may speak another version of the hook (group and name match, see the
@@ -292,26 +298,26 @@ impl Client {
                 .and_then(|down| peer.encode_request(&*down).map_err(message)),
         }
         .map_err(|e| exchange_error(ExchangeError::Encode(e)))?;
-        // Decodes the body in the handler's version and converts it up to the caller's.
-        let decode =
-            |bytes: &[u8], limits: &Limits| -> Result<(H::Response, RawStatus), DecodeError> {
-                let Some(peer) = peer else {
-                    return decode_response_raw_with::<H::Response>(bytes, limits);
-                };
-                let (response, status) = peer.decode_response_with(bytes, limits)?;
-                let up = catalog
-                    .convert_any(
-                        &*response,
-                        peer.response_type(),
-                        TypeId::of::<H::Response>(),
-                    )
-                    .expect("the conversion was checked above")
-                    .map_err(|e| DecodeError::new(format!("converting the response: {e}")))?;
-                let up = up.downcast::<H::Response>().map_err(|_| {
-                    DecodeError::new("the response conversion produced another type")
-                })?;
-                Ok((*up, RawStatus(status)))
+        // Decodes the body in the handler's version and converts it up to the caller's; the
+        // converted response keeps the decoded one's hold.
+        let decode = |bytes: &[u8], limits: &Limits| -> Result<Answer<H::Response>, DecodeError> {
+            let Some(peer) = peer else {
+                return decode_response_raw_with::<H::Response>(bytes, limits);
             };
+            let (response, status, hold) = peer.decode_response_with(bytes, limits)?;
+            let up = catalog
+                .convert_any(
+                    &*response,
+                    peer.response_type(),
+                    TypeId::of::<H::Response>(),
+                )
+                .expect("the conversion was checked above")
+                .map_err(|e| DecodeError::new(format!("converting the response: {e}")))?;
+            let up = up
+                .downcast::<H::Response>()
+                .map_err(|_| DecodeError::new("the response conversion produced another type"))?;
+            Ok((*up, RawStatus(status), hold))
+        };
         let span = tracing::debug_span!(
             "call_extension",
             extension_handler = handler,
@@ -330,13 +336,14 @@ impl Client {
                 timeout,
                 body: body.into(),
                 max_body: self.inner.max_response_bytes,
+                decode_budget: &self.inner.decode_budget,
                 metrics: &self.inner.metrics,
             },
             decode,
         )
         .instrument(span.clone())
         .await;
-        let (mut response, RawStatus(status)) = match result {
+        let (mut response, RawStatus(status), hold) = match result {
             Ok(ok) => ok,
             Err(error)
                 if error.is_calling_error()
@@ -347,7 +354,7 @@ impl Client {
                     %error,
                     "ignoring error calling extension handler because of FailurePolicy \"Ignore\""
                 );
-                return Ok((H::Response::success(), true));
+                return Ok((H::Response::success(), true, BudgetHold::default()));
             }
             Err(error) => {
                 tracing::error!(parent: &span, %error, "failed to call extension handler");
@@ -365,7 +372,7 @@ impl Client {
                     ),
                     _ => tracing::debug!(parent: &span, "extension handler returned success"),
                 }
-                Ok((response, false))
+                Ok((response, false, hold))
             }
             "Failure" => Err(CallError::Failure {
                 handler: handler.to_string(),

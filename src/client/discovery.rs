@@ -249,7 +249,9 @@ impl Client {
             code = tracing::field::Empty,
             status = tracing::field::Empty,
         );
-        let (response, RawStatus(status)) = exchange(
+        // The answer is validated into owned handlers below and dropped with its hold at
+        // the end of this call.
+        let (response, RawStatus(status), _hold) = exchange(
             Request {
                 http: &http,
                 url: &url,
@@ -258,6 +260,7 @@ impl Client {
                 timeout: DISCOVERY_TIMEOUT,
                 body: body.into(),
                 max_body: self.inner.max_response_bytes,
+                decode_budget: &self.inner.decode_budget,
                 metrics: &self.inner.metrics,
             },
             crate::wire::decode_response_raw_with::<RawDiscoveryResponse>,

@@ -10,7 +10,7 @@ use super::error::ExchangeError;
 use super::metrics::Metrics;
 use crate::catalog::HookId;
 use crate::tls::message;
-use crate::wire::{DecodeError, DecodeErrorKind, Limits, RawStatus};
+use crate::wire::{BudgetHold, DecodeError, DecodeErrorKind, Limits, RawStatus, SharedBudget};
 
 /// How many bytes of a non-200 body an error message quotes.
 const EXCERPT_BYTES: usize = 512;
@@ -26,6 +26,8 @@ pub(crate) struct Request<'a> {
     pub(crate) timeout: Duration,
     pub(crate) body: bytes::Bytes,
     pub(crate) max_body: usize,
+    /// The client's decode budget, shared by the answers it decodes and holds at once.
+    pub(crate) decode_budget: &'a SharedBudget,
     pub(crate) metrics: &'a Metrics,
 }
 
@@ -60,15 +62,23 @@ fn excerpt(body: &[u8]) -> String {
     format!("{text:?}")
 }
 
+/// A decoded answer: the response, the status the extension wrote and what decoding took of
+/// the client's decode budget (given back when dropped).
+pub(crate) type Answer<T> = (T, RawStatus, BudgetHold);
+
 /// Runs the exchange and records its metrics. On success returns the response `decode` made of
-/// the body and the status the extension wrote. `decode` gets the wire codec's limits with the
-/// call's deadline, so decoding counts against the call's timeout (past it, the call times out).
+/// the body, the status the extension wrote and what decoding took of the client's decode
+/// budget (given back when dropped). `decode` gets the wire codec's limits with the call's
+/// deadline and the client's shared budget, so decoding counts against the call's timeout
+/// (past it, the call times out) and against the memory of the client's other answers.
 pub(crate) async fn exchange<T>(
     req: Request<'_>,
-    decode: impl FnOnce(&[u8], &Limits) -> Result<(T, RawStatus), DecodeError>,
-) -> Result<(T, RawStatus), ExchangeError> {
+    decode: impl FnOnce(&[u8], &Limits) -> Result<Answer<T>, DecodeError>,
+) -> Result<Answer<T>, ExchangeError> {
     let start = Instant::now();
-    let limits = Limits::default().with_deadline(start + req.timeout);
+    let limits = Limits::default()
+        .with_deadline(start + req.timeout)
+        .with_shared_budget(req.decode_budget.clone());
     let mut code: Option<u16> = None;
     let url = req.url.as_str();
     let attempt = async {
@@ -122,6 +132,17 @@ pub(crate) async fn exchange<T>(
                 url: url.to_string(),
                 timeout: req.timeout,
             },
+            _ if error.is_shared_budget() => {
+                let message = format!(
+                    "the client's shared decode budget of {} bytes is used up by the answers \
+                     it is decoding and holding at once (ClientBuilder::max_decode_bytes)",
+                    req.decode_budget.capacity()
+                );
+                ExchangeError::Decode {
+                    url: url.to_string(),
+                    error: Box::new(error.with_message(message)),
+                }
+            }
             _ => ExchangeError::Decode {
                 url: url.to_string(),
                 error: Box::new(error),
@@ -136,7 +157,7 @@ pub(crate) async fn exchange<T>(
         }),
     };
     let status = match &result {
-        Ok((_, RawStatus(s))) => s.as_str(),
+        Ok((_, RawStatus(s), _)) => s.as_str(),
         Err(_) => "",
     };
     let span = tracing::Span::current();

@@ -22,6 +22,19 @@
 //! (unknown hook, unregistered handler, hook or namespace mismatch, unusable URL or CA
 //! bundle), a request that cannot be serialised, nor an answer whose status is `Failure` or
 //! unknown. Cluster API also ignores serialisation errors; we treat those as bugs.
+//!
+//! What answers decode into is bounded twice: each answer by the wire codec's budget
+//! ([`wire::Limits::memory_budget`](crate::wire::Limits::memory_budget), 256 MiB), and all
+//! the answers of one client together by one shared budget
+//! ([`ClientBuilder::max_decode_bytes`], [`DEFAULT_MAX_DECODE_BYTES`]), so that
+//! [`Client::call_all_extensions`] over many hostile extensions, or many calls at once, cannot
+//! take 256 MiB per answer. An answer counts against it while it is decoded and, in
+//! `call_all_extensions`, until the answers are aggregated; the response a call returns (or
+//! a [`ResponseCache`] keeps) is the caller's and no longer counts. An answer that finds the
+//! shared budget used up is refused at once with a decode error of kind
+//! [`OverBudget`](crate::wire::DecodeErrorKind::OverBudget)
+//! ([`DecodeError::is_shared_budget`]), which, like every limit of this side, the `Ignore`
+//! failure policy does not cover.
 
 mod aggregate;
 mod cache;
@@ -56,11 +69,16 @@ pub use urls::base_url;
 use crate::api::runtime::v1beta2::{ClientConfig, ExtensionConfig};
 use crate::catalog::{Catalog, HookId};
 use crate::registry::{Registry, RegistryError};
+use crate::wire::SharedBudget;
 use http_clients::{HttpClients, IdentityFiles};
 
 /// The most bytes of a response body the client reads, for any status (Cluster API caps
 /// only non-200 bodies).
 pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 20 << 20;
+
+/// The default of [`ClientBuilder::max_decode_bytes`]: 512 MiB, two answers at the wire
+/// codec's per-message budget (the server's default too).
+pub const DEFAULT_MAX_DECODE_BYTES: usize = 512 << 20;
 
 /// The deadline of a Discovery call.
 pub const DISCOVERY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -74,6 +92,7 @@ pub struct ClientBuilder {
     identity_check_interval: Duration,
     metrics: Metrics,
     max_response_bytes: usize,
+    max_decode_bytes: usize,
     call_all_options: CallAllOptions,
 }
 
@@ -114,6 +133,19 @@ impl ClientBuilder {
         self
     }
 
+    /// Lets the answers the client decodes and holds at once take at most `bytes` together,
+    /// as the wire codec charges them (default [`DEFAULT_MAX_DECODE_BYTES`]; each answer is
+    /// also held to the codec's own 256 MiB). One budget per built client, shared by its
+    /// clones: an answer counts while it is decoded and, in
+    /// [`Client::call_all_extensions`], until the answers are aggregated. An answer that does
+    /// not fit is refused at once ([`DecodeError::is_shared_budget`]), never waits. It is
+    /// taken in steps of [`SharedBudget::STEP`] (1 MiB), so less than that refuses any
+    /// answer the codec charges at all.
+    pub fn max_decode_bytes(mut self, bytes: usize) -> Self {
+        self.max_decode_bytes = bytes;
+        self
+    }
+
     /// How [`Client::call_all_extensions`] calls the handlers (default: one at a time, as
     /// Cluster API does); [`Client::call_all_extensions_with`] overrides it per call.
     pub fn call_all_options(mut self, options: CallAllOptions) -> Self {
@@ -131,6 +163,7 @@ impl ClientBuilder {
                 http: HttpClients::new(self.identity, self.identity_check_interval)?,
                 metrics: self.metrics,
                 max_response_bytes: self.max_response_bytes,
+                decode_budget: SharedBudget::new(self.max_decode_bytes),
                 call_all_options: self.call_all_options,
             }),
         })
@@ -145,11 +178,13 @@ struct Inner {
     http: HttpClients,
     metrics: Metrics,
     max_response_bytes: usize,
+    /// What the answers decoded and held at once may take together.
+    decode_budget: SharedBudget,
     call_all_options: CallAllOptions,
 }
 
-/// The runtime client. Cheap to clone; clones share the registry, the HTTP clients and the
-/// metrics.
+/// The runtime client. Cheap to clone; clones share the registry, the HTTP clients, the
+/// metrics and the decode budget.
 #[derive(Clone)]
 pub struct Client {
     inner: Arc<Inner>,
@@ -174,6 +209,7 @@ impl Client {
             identity_check_interval: http_clients::DEFAULT_IDENTITY_CHECK_INTERVAL,
             metrics: Metrics::new(),
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            max_decode_bytes: DEFAULT_MAX_DECODE_BYTES,
             call_all_options: CallAllOptions::default(),
         }
     }
@@ -220,6 +256,12 @@ impl Client {
         self.inner.registry.remove(config)?;
         self.prune_http_clients();
         Ok(())
+    }
+
+    /// The bytes of the shared decode budget ([`ClientBuilder::max_decode_bytes`]) that
+    /// answers being decoded or aggregated hold now; 0 when no call is under way.
+    pub fn decode_bytes_in_use(&self) -> usize {
+        self.inner.decode_budget.in_use()
     }
 
     /// How many HTTP clients are cached (one per host and CA bundle in use).

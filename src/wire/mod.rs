@@ -231,6 +231,8 @@ pub struct DecodeError {
     message: String,
     path: String,
     offset: Option<usize>,
+    /// Refused because the [`SharedBudget`] was used up, not the message's own budget.
+    shared_budget: bool,
 }
 
 impl DecodeError {
@@ -242,16 +244,25 @@ impl DecodeError {
             message: message.into(),
             path: String::new(),
             offset: None,
+            shared_budget: false,
         }
     }
 
-    fn from_de(e: de::Error, input: &[u8]) -> Self {
+    fn from_de(e: de::Error, input: &[u8], shared_budget: bool) -> Self {
         DecodeError {
             kind: e.kind(),
             message: e.message().to_owned(),
             path: e.path(input),
             offset: e.offset(),
+            shared_budget,
         }
+    }
+
+    /// The same error with another message (path and offset kept).
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
+    pub(crate) fn with_message(mut self, message: impl Into<String>) -> Self {
+        self.message = message.into();
+        self
     }
 
     fn render(&self) -> String {
@@ -293,6 +304,13 @@ impl DecodeError {
             DecodeErrorKind::OverBudget | DecodeErrorKind::TooDeep
         )
     }
+
+    /// True when the body was refused ([`DecodeErrorKind::OverBudget`]) because the
+    /// [`SharedBudget`] was used up by other messages held at once, although the message
+    /// itself is within [`Limits::memory_budget`]: the same body may fit later.
+    pub fn is_shared_budget(&self) -> bool {
+        self.shared_budget
+    }
 }
 
 /// A decoded message with what decoding it found out.
@@ -320,17 +338,25 @@ fn decode_with<T: DeserializeOwned>(
     // A response has a status field; it is read like Go's client reads it, with a stream
     // decoder that stops after the first value.
     let trailing_allowed = status_field.is_some();
-    let run = |careful: bool| -> Result<Decoded<T>, de::Error> {
+    // An error carries whether it is the shared budget's refusal: an over-budget charge that is
+    // still within the message's own budget.
+    let run = |careful: bool| -> Result<Decoded<T>, (de::Error, bool)> {
         let mut de = de::De::new(bytes, limits.memory_budget, limits.max_depth, careful)
             .with_deadline(limits.deadline)
             .with_shared(limits.shared.clone());
         if let Some(field) = status_field {
             de = de.with_status_field(field);
         }
-        de.check_deadline()?;
-        let message = T::deserialize(&mut de)?;
+        let shared_refusal = |e: de::Error, de: &de::De<'_>| {
+            let shared = e.kind() == DecodeErrorKind::OverBudget
+                && limits.shared.is_some()
+                && de.charged() <= limits.memory_budget;
+            (e, shared)
+        };
+        de.check_deadline().map_err(|e| (e, false))?;
+        let message = T::deserialize(&mut de).map_err(|e| shared_refusal(e, &de))?;
         if !trailing_allowed {
-            de.end()?;
+            de.end().map_err(|e| (e, false))?;
         }
         Ok(Decoded {
             message,
@@ -340,10 +366,10 @@ fn decode_with<T: DeserializeOwned>(
         })
     };
     match run(false) {
-        Err(e) if e.is_restart() => run(true),
+        Err((e, _)) if e.is_restart() => run(true),
         other => other,
     }
-    .map_err(|e| DecodeError::from_de(e, bytes))
+    .map_err(|(e, shared)| DecodeError::from_de(e, bytes, shared))
 }
 
 /// Decodes any value with Go's rules; with a `status_field`, as a response (see
@@ -439,15 +465,16 @@ pub(crate) fn decode_response_raw<T: DeserializeOwned>(
     bytes: &[u8],
 ) -> Result<(T, RawStatus), DecodeError> {
     decode_response_raw_with(bytes, &Limits::default())
+        .map(|(message, status, _)| (message, status))
 }
 
-/// [`decode_response_raw`] within `limits`.
+/// [`decode_response_raw`] within `limits`, with what it took of [`Limits::shared`].
 pub(crate) fn decode_response_raw_with<T: DeserializeOwned>(
     bytes: &[u8],
     limits: &Limits,
-) -> Result<(T, RawStatus), DecodeError> {
+) -> Result<(T, RawStatus, BudgetHold), DecodeError> {
     let decoded = decode_with::<T>(bytes, limits, Some("status"))?;
-    Ok((decoded.message, RawStatus(decoded.status)))
+    Ok((decoded.message, RawStatus(decoded.status), decoded.hold))
 }
 
 #[cfg(test)]

@@ -303,6 +303,201 @@ async fn an_answer_past_the_memory_budget_is_a_typed_error_even_under_ignore() {
             .unwrap_err();
         let e = decode_error(&err);
         assert_eq!(e.kind(), DecodeErrorKind::OverBudget, "{handler}: {err}");
+        assert!(
+            !e.is_shared_budget(),
+            "its own budget, not the client's: {err}"
+        );
         assert!(e.path().starts_with(".variables["), "{}", e.path());
+    }
+}
+
+/// A `Success` answer of BeforeClusterCreate/BeforeClusterUpgrade whose 3 MiB message is far
+/// within the per-message budget, and what decoding it holds of a shared budget (the same on
+/// every decoding, so tests can size a budget from it without timing).
+fn large_answer() -> (Vec<u8>, usize) {
+    use capi_runtime::hooks::v1alpha1::BeforeClusterCreate;
+    use capi_runtime::wire::{self, Limits, SharedBudget};
+    let body = format!(
+        "{{\"status\":\"Success\",\"message\":\"{}\"}}",
+        "m".repeat(3 << 20)
+    )
+    .into_bytes();
+    let measured = SharedBudget::new(usize::MAX);
+    let decoded = wire::decode_response_with::<BeforeClusterCreate>(
+        &body,
+        &Limits::default().with_shared_budget(measured),
+    )
+    .unwrap();
+    (body, decoded.hold.bytes())
+}
+
+/// The error of the handler that failed a `call_all_extensions`.
+fn handler_error(err: &CallError) -> (&str, &capi_runtime::wire::DecodeError) {
+    match err {
+        CallError::Handler { source, .. } => match &**source {
+            CallError::Exchange {
+                handler,
+                source: ExchangeError::Decode { error, .. },
+                ..
+            } => (handler, error),
+            other => panic!("expected a decode error, got {other}"),
+        },
+        other => panic!("expected a handler error, got {other}"),
+    }
+}
+
+/// Asserts that `e` is the refusal of the client's shared decode budget of `budget` bytes.
+fn assert_shared_refusal(e: &capi_runtime::wire::DecodeError, budget: usize) {
+    assert_eq!(e.kind(), DecodeErrorKind::OverBudget, "{e}");
+    assert!(e.is_shared_budget(), "{e}");
+    assert!(e.is_limit(), "{e}");
+    assert!(
+        e.message()
+            .contains(&format!("client's shared decode budget of {budget} bytes")),
+        "{e}"
+    );
+}
+
+#[tokio::test]
+async fn answers_held_at_once_share_the_clients_decode_budget() {
+    // Not a Go rule: each answer is within the per-message budget, but the answers one client
+    // holds at once share ClientBuilder::max_decode_bytes. call_all_extensions keeps every
+    // answer until it aggregates them, so with room for two of four large answers the third
+    // is refused with a typed decode error (also under policy Ignore, which must not make a
+    // Success of it), in either mode, and nothing waits. Once the call is over, every share
+    // is back: two large answers fit again. The budget is sized from the measured hold.
+    use capi_runtime::hooks::v1alpha1::{BeforeClusterCreate, BeforeClusterUpgrade};
+    use capi_runtime::registry::Registry;
+    use std::sync::Arc;
+    let (large, held) = large_answer();
+    assert!(held >= 3 << 20, "{held}");
+    let budget = 2 * held + held / 2;
+    let ca = TestCa::new("ca");
+    let body = axum::body::Bytes::from(large);
+    let server = TestServer::with_ca(
+        &ca,
+        answer(move |_| {
+            let body = body.clone();
+            async move { raw(200, body) }
+        }),
+    )
+    .await;
+    let create = "BeforeClusterCreate";
+    let upgrade = "BeforeClusterUpgrade";
+    let configs = [config(
+        "ext",
+        &server.url(),
+        &ca.pem(),
+        &[
+            handler("a", create),
+            handler("b", create),
+            handler("c", create).ignore(),
+            handler("d", create),
+            handler("u1", upgrade),
+            handler("u2", upgrade),
+        ],
+    )];
+    let registry = Registry::new();
+    registry.warm_up(&configs).unwrap();
+    let client = Client::builder(Arc::new(capi_runtime::hooks::catalog()), registry)
+        .max_decode_bytes(budget)
+        .build()
+        .unwrap();
+    assert_eq!(client.decode_bytes_in_use(), 0);
+
+    // One at a time: a and b are held, c (policy Ignore) is refused, d is never called.
+    let err = client
+        .call_all_extensions::<BeforeClusterCreate>(&Default::default(), &object())
+        .await
+        .unwrap_err();
+    let (failed, e) = handler_error(&err);
+    assert_eq!(failed, "c.ext", "{err}");
+    assert_shared_refusal(e, budget);
+    assert_eq!(server.received().len(), 3, "d is not called after c failed");
+    assert_eq!(client.decode_bytes_in_use(), 0, "all shares are given back");
+
+    // All four at once: whichever answers come first take the room, a later one is refused.
+    let err = client
+        .call_all_extensions_with::<BeforeClusterCreate>(
+            &Default::default(),
+            &object(),
+            capi_runtime::client::CallAllOptions::concurrent(4),
+        )
+        .await
+        .unwrap_err();
+    assert_shared_refusal(handler_error(&err).1, budget);
+    assert_eq!(client.decode_bytes_in_use(), 0, "all shares are given back");
+
+    // Two large answers held together fit, so nothing was kept of the failed calls.
+    for _ in 0..2 {
+        let r = client
+            .call_all_extensions::<BeforeClusterUpgrade>(&Default::default(), &object())
+            .await
+            .unwrap();
+        assert_eq!(r.status, ResponseStatus::Success);
+        assert_eq!(r.message.len(), 2 * (3 << 20) + 2, "both messages, joined");
+        assert_eq!(client.decode_bytes_in_use(), 0);
+    }
+    // One call returns its answer to the caller, which no longer counts.
+    let one = client
+        .call_extension::<BeforeClusterCreate>("c.ext", &Default::default(), &object())
+        .await
+        .unwrap();
+    assert_eq!(one.message.len(), 3 << 20);
+    assert_eq!(client.decode_bytes_in_use(), 0);
+}
+
+#[tokio::test]
+async fn discovery_decodes_within_the_clients_decode_budget() {
+    // Discovery's answer is decoded within the same shared budget and gives its share back
+    // when the discovery is over: with a budget of one step, a 2 MiB answer is refused with
+    // the typed decode error, and a small answer is discovered, twice.
+    use capi_runtime::client::DiscoveryError;
+    use capi_runtime::registry::Registry;
+    use capi_runtime::wire::SharedBudget;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let large = Arc::new(AtomicBool::new(true));
+    let ca = TestCa::new("ca");
+    let serve_large = large.clone();
+    let server = TestServer::with_ca(
+        &ca,
+        answer(move |_| {
+            let message = if serve_large.load(Ordering::SeqCst) {
+                "m".repeat(2 << 20)
+            } else {
+                String::new()
+            };
+            async move {
+                tls::json(serde_json::json!({
+                    "status": "Success",
+                    "message": message,
+                    "handlers": [{"name": "h", "requestHook": {
+                        "apiVersion": extension::HOOKS, "hook": "BeforeClusterCreate"}}],
+                }))
+            }
+        }),
+    )
+    .await;
+    let budget = SharedBudget::STEP;
+    let client = Client::builder(Arc::new(capi_runtime::hooks::catalog()), Registry::new())
+        .max_decode_bytes(budget)
+        .build()
+        .unwrap();
+    let cfg = config("ext", &server.url(), &ca.pem(), &[]);
+    let err = client.discover(&cfg).await.unwrap_err();
+    match &err {
+        DiscoveryError::Exchange {
+            source: ExchangeError::Decode { error, .. },
+            ..
+        } => assert_shared_refusal(error, budget),
+        other => panic!("expected a decode error, got {other}"),
+    }
+    assert_eq!(client.decode_bytes_in_use(), 0);
+    large.store(false, Ordering::SeqCst);
+    for _ in 0..2 {
+        let discovered = client.discover(&cfg).await.unwrap();
+        assert_eq!(discovered.status.handlers[0].name, "h.ext");
+        assert_eq!(client.decode_bytes_in_use(), 0);
     }
 }

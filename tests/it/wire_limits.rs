@@ -218,6 +218,7 @@ fn within_budget(result: Result<usize, DecodeError>, budget: usize, what: &str) 
         Err(e) => {
             assert_eq!(e.kind(), DecodeErrorKind::OverBudget, "{what}: {e}");
             assert!(e.is_limit());
+            assert!(!e.is_shared_budget(), "{what}: no shared budget here");
             true
         }
     }
@@ -396,6 +397,7 @@ fn decodings_share_one_budget_and_give_it_back() {
         "{err}"
     );
     assert!(err.is_limit());
+    assert!(err.is_shared_budget(), "{err}");
     // The refused decoding gave back what it had taken; the first still holds its share.
     assert_eq!(shared.in_use(), first.hold.bytes());
     drop(first);
