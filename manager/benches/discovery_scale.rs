@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use capi_runtime::HookResponse;
-use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
+use capi_runtime::api::runtime::v1beta2::{ExtensionConfig, ExtensionConfigSpec};
 use capi_runtime::hooks::v1alpha1::{
     BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse,
 };
@@ -158,12 +158,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
         let started = Instant::now();
         for (i, url) in urls.iter().enumerate() {
-            let mut c = ExtensionConfig {
-                api_version: "runtime.cluster.x-k8s.io/v1beta2".into(),
-                kind: "ExtensionConfig".into(),
-                ..ExtensionConfig::default()
-            };
-            c.metadata.name = Some(format!("bench-c{concurrency}-{i}"));
+            let mut c = ExtensionConfig::new(
+                format!("bench-c{concurrency}-{i}"),
+                ExtensionConfigSpec::default(),
+            );
             c.spec.client_config.url = url.clone();
             c.spec.client_config.ca_bundle = ByteString(pem.as_bytes().to_vec());
             c.spec.namespace_selector = Some(LabelSelector::default());

@@ -320,14 +320,9 @@ async fn cluster_apis_extension_config_controller_follows_the_example_extension(
 
     // 1. Discovery of the example extension.
     let configs: Api<ExtensionConfig> = Api::all(kube);
-    let config = ExtensionConfig {
-        api_version: "runtime.cluster.x-k8s.io/v1beta2".into(),
-        kind: "ExtensionConfig".into(),
-        metadata: metav1::ObjectMeta {
-            name: Some(NAME.into()),
-            ..Default::default()
-        },
-        spec: ExtensionConfigSpec {
+    let config = ExtensionConfig::new(
+        NAME,
+        ExtensionConfigSpec {
             client_config: ClientConfig {
                 url: url(example.local_addr()),
                 ca_bundle: ByteString(ca.pem().into_bytes()),
@@ -335,8 +330,7 @@ async fn cluster_apis_extension_config_controller_follows_the_example_extension(
             },
             ..Default::default()
         },
-        ..Default::default()
-    };
+    );
     configs
         .create(&PostParams::default(), &config)
         .await

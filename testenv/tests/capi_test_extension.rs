@@ -143,15 +143,9 @@ async fn the_rust_client_discovers_and_calls_cluster_apis_test_extension() {
     let client = Client::builder(Arc::new(capi_runtime::hooks::catalog()), Registry::new())
         .build()
         .unwrap();
-    let config = ExtensionConfig {
-        api_version: "runtime.cluster.x-k8s.io/v1beta2".into(),
-        kind: "ExtensionConfig".into(),
-        metadata: metav1::ObjectMeta {
-            name: Some(CONFIG.into()),
-            resource_version: Some("1".into()),
-            ..Default::default()
-        },
-        spec: ExtensionConfigSpec {
+    let mut config = ExtensionConfig::new(
+        CONFIG,
+        ExtensionConfigSpec {
             client_config: ClientConfig {
                 url: url.clone(),
                 ca_bundle: ByteString(ca.pem().into_bytes()),
@@ -160,8 +154,8 @@ async fn the_rust_client_discovers_and_calls_cluster_apis_test_extension() {
             namespace_selector: Some(metav1::LabelSelector::default()),
             settings: BTreeMap::from([("extensionConfigName".to_string(), CONFIG.to_string())]),
         },
-        ..Default::default()
-    };
+    );
+    config.metadata.resource_version = Some("1".into());
     let discovered = client
         .discover(&config)
         .await

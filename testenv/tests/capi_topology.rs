@@ -308,14 +308,9 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
 
     // Registered and discovered first: the ClusterClass and the Cluster need its handlers.
     let configs: Api<ExtensionConfig> = Api::all(kube.clone());
-    let config = ExtensionConfig {
-        api_version: "runtime.cluster.x-k8s.io/v1beta2".into(),
-        kind: "ExtensionConfig".into(),
-        metadata: metav1::ObjectMeta {
-            name: Some(EXTENSION.into()),
-            ..Default::default()
-        },
-        spec: ExtensionConfigSpec {
+    let config = ExtensionConfig::new(
+        EXTENSION,
+        ExtensionConfigSpec {
             client_config: ClientConfig {
                 url,
                 ca_bundle: ByteString(ca.pem().into_bytes()),
@@ -327,8 +322,7 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
             namespace_selector: Some(metav1::LabelSelector::default()),
             ..Default::default()
         },
-        ..Default::default()
-    };
+    );
     configs
         .create(&PostParams::default(), &config)
         .await

@@ -666,18 +666,13 @@ async fn the_api_server_does_not_type_check_an_array_for_a_formatted_string() {
 }
 
 fn v1beta2_object(name: &str, url: &str) -> v1beta2::ExtensionConfig {
-    let mut ec: v1beta2::ExtensionConfig = serde_json::from_value(json!({
-        "metadata": { "name": name },
-        "spec": {
-            "clientConfig": { "url": url },
-            "namespaceSelector": { "matchLabels": { "runtime": "rust" } },
-            "settings": { "mode": "test" },
-        },
+    let spec: v1beta2::ExtensionConfigSpec = serde_json::from_value(json!({
+        "clientConfig": { "url": url },
+        "namespaceSelector": { "matchLabels": { "runtime": "rust" } },
+        "settings": { "mode": "test" },
     }))
     .unwrap();
-    ec.api_version = format!("{GROUP}/v1beta2");
-    ec.kind = "ExtensionConfig".to_string();
-    ec
+    v1beta2::ExtensionConfig::new(name, spec)
 }
 
 fn v1beta2_status() -> v1beta2::ExtensionConfigStatus {

@@ -53,25 +53,18 @@ async fn start(ca: &pki::TestCa) -> GoExtension {
 }
 
 fn extension_config(url: &str, ca_pem: &str) -> ExtensionConfig {
-    ExtensionConfig {
-        api_version: "runtime.cluster.x-k8s.io/v1beta2".into(),
-        kind: "ExtensionConfig".into(),
-        metadata: metav1::ObjectMeta {
-            name: Some(CONFIG.into()),
-            resource_version: Some("1".into()),
+    let spec = ExtensionConfigSpec {
+        client_config: ClientConfig {
+            url: url.into(),
+            ca_bundle: ByteString(ca_pem.as_bytes().to_vec()),
             ..Default::default()
         },
-        spec: ExtensionConfigSpec {
-            client_config: ClientConfig {
-                url: url.into(),
-                ca_bundle: ByteString(ca_pem.as_bytes().to_vec()),
-                ..Default::default()
-            },
-            namespace_selector: Some(metav1::LabelSelector::default()),
-            ..Default::default()
-        },
+        namespace_selector: Some(metav1::LabelSelector::default()),
         ..Default::default()
-    }
+    };
+    let mut config = ExtensionConfig::new(CONFIG, spec);
+    config.metadata.resource_version = Some("1".into());
+    config
 }
 
 /// The Go program's handlers: hook and handler name (each with timeout 5 and policy Fail).

@@ -715,4 +715,24 @@ mod kube {
         y.meta_mut().namespace = Some("ignored".into());
         assert_eq!(y.metadata.namespace.as_deref(), Some("ignored"));
     }
+
+    #[test]
+    fn new_sets_the_type_meta_name_and_spec() {
+        let spec = v1beta2::ExtensionConfigSpec {
+            settings: [("k".to_string(), "v".to_string())].into(),
+            ..Default::default()
+        };
+        let x = v1beta2::ExtensionConfig::new("ext", spec.clone());
+        assert_eq!(x.api_version, v1beta2::ExtensionConfig::api_version(&()));
+        assert_eq!(x.kind, v1beta2::ExtensionConfig::kind(&()));
+        assert_eq!(
+            x.metadata,
+            ObjectMeta {
+                name: Some("ext".into()),
+                ..Default::default()
+            }
+        );
+        assert_eq!(x.spec, spec);
+        assert_eq!(x.status, v1beta2::ExtensionConfigStatus::default());
+    }
 }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use capi_runtime::HookResponse;
 use capi_runtime::api::runtime::INJECT_CA_FROM_SECRET_ANNOTATION;
-use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
+use capi_runtime::api::runtime::v1beta2::{ExtensionConfig, ExtensionConfigSpec};
 use capi_runtime::client::Client as RuntimeClient;
 use capi_runtime::hooks::v1alpha1::{
     BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse,
@@ -110,12 +110,7 @@ pub fn ready_runtime_client() -> RuntimeClient {
 
 /// A v1beta2 ExtensionConfig reaching `url`, optionally trusting `ca`.
 pub fn config(name: &str, url: &str, ca: Option<&str>) -> ExtensionConfig {
-    let mut c = ExtensionConfig {
-        api_version: capi_runtime::api::runtime::v1beta2::API_VERSION.to_string(),
-        kind: "ExtensionConfig".to_string(),
-        ..ExtensionConfig::default()
-    };
-    c.metadata.name = Some(name.to_string());
+    let mut c = ExtensionConfig::new(name, ExtensionConfigSpec::default());
     c.spec.client_config.url = url.to_string();
     if let Some(ca) = ca {
         c.spec.client_config.ca_bundle = ByteString(ca.as_bytes().to_vec());

@@ -40,25 +40,18 @@ const POLLS: usize = 200;
 /// An ExtensionConfig as an operator would write it (the namespace selector defaulted to
 /// everything, as Cluster API's webhook does), before discovery.
 fn extension_config(name: &str, url: &str, ca_pem: &str) -> ExtensionConfig {
-    ExtensionConfig {
-        api_version: "runtime.cluster.x-k8s.io/v1beta2".into(),
-        kind: "ExtensionConfig".into(),
-        metadata: metav1::ObjectMeta {
-            name: Some(name.into()),
-            resource_version: Some("1".into()),
+    let spec = ExtensionConfigSpec {
+        client_config: ClientConfig {
+            url: url.into(),
+            ca_bundle: ByteString(ca_pem.as_bytes().to_vec()),
             ..Default::default()
         },
-        spec: ExtensionConfigSpec {
-            client_config: ClientConfig {
-                url: url.into(),
-                ca_bundle: ByteString(ca_pem.as_bytes().to_vec()),
-                ..Default::default()
-            },
-            namespace_selector: Some(metav1::LabelSelector::default()),
-            settings: BTreeMap::new(),
-        },
-        ..Default::default()
-    }
+        namespace_selector: Some(metav1::LabelSelector::default()),
+        settings: BTreeMap::new(),
+    };
+    let mut config = ExtensionConfig::new(name, spec);
+    config.metadata.resource_version = Some("1".into());
+    config
 }
 
 fn cluster() -> ForObject {

@@ -53,38 +53,33 @@ impl Handler {
 /// An ExtensionConfig named `name` pointing at `url`, trusting `ca_pem`, whose status lists
 /// `handlers` as discovery would have recorded them.
 pub fn config(name: &str, url: &str, ca_pem: &str, handlers: &[Handler]) -> ExtensionConfig {
-    ExtensionConfig {
-        metadata: metav1::ObjectMeta {
-            name: Some(name.to_string()),
-            resource_version: Some("1".to_string()),
+    let spec = ExtensionConfigSpec {
+        client_config: ClientConfig {
+            url: url.to_string(),
+            ca_bundle: ByteString(ca_pem.as_bytes().to_vec()),
             ..Default::default()
         },
-        spec: ExtensionConfigSpec {
-            client_config: ClientConfig {
-                url: url.to_string(),
-                ca_bundle: ByteString(ca_pem.as_bytes().to_vec()),
-                ..Default::default()
-            },
-            namespace_selector: Some(metav1::LabelSelector::default()),
-            settings: BTreeMap::new(),
-        },
-        status: ExtensionConfigStatus {
-            handlers: handlers
-                .iter()
-                .map(|h| ExtensionHandler {
-                    name: format!("{}.{name}", h.name),
-                    request_hook: GroupVersionHook {
-                        api_version: HOOKS.to_string(),
-                        hook: h.hook.clone(),
-                    },
-                    timeout_seconds: h.timeout_seconds,
-                    failure_policy: Some(h.policy),
-                })
-                .collect(),
-            ..Default::default()
-        },
+        namespace_selector: Some(metav1::LabelSelector::default()),
+        settings: BTreeMap::new(),
+    };
+    let mut config = ExtensionConfig::new(name, spec);
+    config.metadata.resource_version = Some("1".to_string());
+    config.status = ExtensionConfigStatus {
+        handlers: handlers
+            .iter()
+            .map(|h| ExtensionHandler {
+                name: format!("{}.{name}", h.name),
+                request_hook: GroupVersionHook {
+                    api_version: HOOKS.to_string(),
+                    hook: h.hook.clone(),
+                },
+                timeout_seconds: h.timeout_seconds,
+                failure_policy: Some(h.policy),
+            })
+            .collect(),
         ..Default::default()
-    }
+    };
+    config
 }
 
 /// A selector `key In values`.

@@ -17,23 +17,18 @@ use capi_runtime_book_samples::{client, in_place, lifecycle, quickstart, topolog
 use serde_json::json;
 
 fn config(name: &str, server: &RunningServer, ca_pem: &str) -> ExtensionConfig {
-    ExtensionConfig {
-        metadata: ObjectMeta {
-            name: Some(name.into()),
-            resource_version: Some("1".into()),
+    let spec = ExtensionConfigSpec {
+        client_config: ClientConfig {
+            url: format!("https://127.0.0.1:{}", server.local_addr().port()),
+            ca_bundle: ByteString(ca_pem.as_bytes().to_vec()),
             ..Default::default()
         },
-        spec: ExtensionConfigSpec {
-            client_config: ClientConfig {
-                url: format!("https://127.0.0.1:{}", server.local_addr().port()),
-                ca_bundle: ByteString(ca_pem.as_bytes().to_vec()),
-                ..Default::default()
-            },
-            namespace_selector: Some(LabelSelector::default()),
-            settings: BTreeMap::from([("retrySeconds".to_string(), "7".to_string())]),
-        },
-        ..Default::default()
-    }
+        namespace_selector: Some(LabelSelector::default()),
+        settings: BTreeMap::from([("retrySeconds".to_string(), "7".to_string())]),
+    };
+    let mut config = ExtensionConfig::new(name, spec);
+    config.metadata.resource_version = Some("1".into());
+    config
 }
 
 fn cluster(name: &str, annotations: &[(&str, &str)]) -> Cluster {
