@@ -250,6 +250,11 @@ fn main() {
             array_of("{\"status\":\"Success\",\"variables\":", "{}", "}", CAP),
             dv,
         ),
+        (
+            "DiscoverVariables response, schemas nesting `not` 120 deep",
+            nested_schemas(CAP, 120),
+            dv,
+        ),
         ("deep nesting (100,000 levels)", deep(100_000), req),
         ("one long string", long_string(CAP), req),
         ("one long key", long_key(CAP), req),

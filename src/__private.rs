@@ -24,6 +24,86 @@ pub fn is_false(v: &bool) -> bool {
     !*v
 }
 
+/// The newtype name by which [`charged_box`] tells a deserializer that the value it asks for
+/// next goes into a box of its own. The wire decoder (`wire::de`) knows the same name and
+/// charges the value's size to its memory budget (it knows the size from the visitor's
+/// `Value` type); any other deserializer (serde_json) treats it as any newtype, a value of
+/// the same JSON. A name no Rust type has, so no other newtype is mistaken for it.
+pub const CHARGED_BOX: &str = "$capi_runtime::__private::Charged";
+
+/// `deserialize_with` of an `Option<Box<T>>` field whose boxes a budget-keeping deserializer
+/// must see. serde's `Box<T>` decodes `T` and boxes it without the deserializer knowing, so a
+/// recursive type (`JSONSchemaProps` through `items`, `not`, `additionalProperties`) could
+/// allocate far beyond a decoder's memory budget. Here the value is asked for as the newtype
+/// [`CHARGED_BOX`]. The JSON is the same: the value itself; `null` (and, with
+/// `#[serde(default)]`, a missing field) is `None`. Serializing is untouched. The visitors are
+/// written out, with no wrapper type in between, to keep what a nested schema takes of the
+/// stack per level close to a plain `Box<T>`.
+pub fn charged_box<'de, D, T>(deserializer: D) -> Result<Option<Box<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    use std::marker::PhantomData;
+
+    use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+    use serde::de::{Error, MapAccess, SeqAccess, Visitor};
+
+    struct Optional<T>(PhantomData<T>);
+
+    impl<'de, T: serde::Deserialize<'de>> Visitor<'de> for Optional<T> {
+        type Value = Option<Box<T>>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an optional value")
+        }
+
+        fn visit_none<E: Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_unit<E: Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_newtype_struct(CHARGED_BOX, Boxed(PhantomData))
+                .map(Some)
+        }
+    }
+
+    struct Boxed<T>(PhantomData<T>);
+
+    impl<'de, T: serde::Deserialize<'de>> Visitor<'de> for Boxed<T> {
+        type Value = Box<T>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a boxed value")
+        }
+
+        fn visit_newtype_struct<D: serde::Deserializer<'de>>(
+            self,
+            d: D,
+        ) -> Result<Self::Value, D::Error> {
+            // Not `Ok(Box::new(T::deserialize(d)?))`: unoptimized, that takes four times the
+            // stack (a schema 120 deep runs this 120 times over).
+            T::deserialize(d).map(Box::new)
+        }
+
+        // A deserializer that hands a newtype on as whatever the input holds (serde's
+        // `forward_to_deserialize_any`) calls these instead.
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            T::deserialize(MapAccessDeserializer::new(map)).map(Box::new)
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+            T::deserialize(SeqAccessDeserializer::new(seq)).map(Box::new)
+        }
+    }
+
+    deserializer.deserialize_option(Optional(PhantomData))
+}
+
 /// The recorded model of a type, as `#[derive(Schema)]` writes it.
 pub const fn type_info(
     format: u32,

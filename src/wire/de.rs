@@ -12,8 +12,12 @@
 //!
 //! Memory is charged as values are produced: every sequence element costs twice the size of
 //! its Rust value (a `Vec` grows by doubling), every map entry twice the size of its key and
-//! value plus, for a map's first entry, a whole B-tree leaf, every string its length. Past the
-//! budget, decoding stops with [`DecodeErrorKind::OverBudget`].
+//! value plus, for a map's first entry, a whole B-tree leaf, every string its length, every
+//! box that asks to be charged (the newtype [`CHARGED_BOX`], `__private::charged_box`: the
+//! `Option<Box<JSONSchemaProps>>` fields `items`, `not`, `additionalProperties`) the heap
+//! block of its value. A plain `Box<T>` is not seen: serde boxes the value after the decoder
+//! has produced it, so a recursive type must box through `charged_box`. Past the budget,
+//! decoding stops with [`DecodeErrorKind::OverBudget`].
 
 use std::fmt;
 use std::time::Instant;
@@ -28,6 +32,11 @@ use super::fold::{eq_fold, resolve};
 
 /// Entries of a B-tree leaf: what a map's first entry allocates.
 const BTREE_LEAF: usize = 11;
+
+/// The newtype name of a box that asks to be charged (`__private::CHARGED_BOX`, which this
+/// module may not name; a unit test checks that the two are equal). Asked for it, the decoder
+/// hands the visitor [`ChargedBox`], which charges the value before decoding it.
+pub(crate) const CHARGED_BOX: &str = "$capi_runtime::__private::Charged";
 
 /// A field that a k8s-openapi type requires in its Rust `Deserialize` but that Go leaves at
 /// its zero value when it is missing or `null`: the field's index and the JSON of the value
@@ -1085,9 +1094,15 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
+        if name == CHARGED_BOX {
+            return visitor.visit_newtype_struct(ChargedBox {
+                de: self,
+                repeated: None,
+            });
+        }
         visitor.visit_newtype_struct(self)
     }
 
@@ -1263,6 +1278,63 @@ impl<'de> SeqAccess<'de> for Seq<'_, 'de> {
         seed.deserialize(&mut *self.de)
             .map(Some)
             .map_err(|e| e.within(Seg::Index(index), start))
+    }
+}
+
+/// The value of a box that asks to be charged ([`CHARGED_BOX`]), where the input stands or
+/// from the occurrences of a repeated field (careful mode). Whatever the value's `Deserialize`
+/// asks for, the heap block of the visitor's `Value` (the boxed type, for a derived struct) is
+/// charged first, then the request is handed on.
+struct ChargedBox<'a, 'de> {
+    de: &'a mut De<'de>,
+    repeated: Option<Vec<usize>>,
+}
+
+macro_rules! charged {
+    ($($method:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value> {
+            self.de.charge(heap_size(std::mem::size_of::<V::Value>()))?;
+            match self.repeated {
+                None => de::Deserializer::$method(self.de, $($arg,)* visitor),
+                Some(at) => Repeated { de: self.de, at }.$method($($arg,)* visitor),
+            }
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for ChargedBox<'_, 'de> {
+    type Error = Error;
+
+    charged! {
+        deserialize_any();
+        deserialize_bool();
+        deserialize_i8();
+        deserialize_i16();
+        deserialize_i32();
+        deserialize_i64();
+        deserialize_u8();
+        deserialize_u16();
+        deserialize_u32();
+        deserialize_u64();
+        deserialize_f32();
+        deserialize_f64();
+        deserialize_char();
+        deserialize_str();
+        deserialize_string();
+        deserialize_bytes();
+        deserialize_byte_buf();
+        deserialize_option();
+        deserialize_unit();
+        deserialize_unit_struct(name: &'static str);
+        deserialize_newtype_struct(name: &'static str);
+        deserialize_seq();
+        deserialize_tuple(len: usize);
+        deserialize_tuple_struct(name: &'static str, len: usize);
+        deserialize_map();
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]);
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+        deserialize_identifier();
+        deserialize_ignored_any();
     }
 }
 
@@ -1668,9 +1740,16 @@ impl<'de> de::Deserializer<'de> for Repeated<'_, 'de> {
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
+        if name == CHARGED_BOX {
+            // One box for all occurrences: Go decodes each into the struct the pointer holds.
+            return visitor.visit_newtype_struct(ChargedBox {
+                de: self.de,
+                repeated: Some(self.at),
+            });
+        }
         visitor.visit_newtype_struct(self)
     }
 

@@ -39,10 +39,12 @@
 //! 20 MiB array of `{}` decodes into millions of structs. The decoder charges what it builds
 //! to a budget ([`Limits::memory_budget`], 256 MiB by default) as it goes: each array element
 //! twice the size of its Rust value (a `Vec` grows by doubling), each map entry twice the size
-//! of its key and value and a map's first entry a whole B-tree leaf, each string its length.
-//! A message past the budget is refused with [`DecodeErrorKind::OverBudget`] as soon as the
-//! charge crosses it, so the memory actually held stays below the budget. A realistic 20 MiB
-//! GeneratePatches request (5,000 items) is charged far less (see `BENCHMARKS.md`).
+//! of its key and value and a map's first entry a whole B-tree leaf, each string its length,
+//! each boxed schema (`JSONSchemaProps`'s `items`, `not`, `additionalProperties`, which nest
+//! up to the depth limit) its heap block. A message past the budget is refused with
+//! [`DecodeErrorKind::OverBudget`] as soon as the charge crosses it, so the memory actually
+//! held stays below the budget. A realistic 20 MiB GeneratePatches request (5,000 items) is
+//! charged far less (see `BENCHMARKS.md`).
 //!
 //! **Time.** [`Limits::deadline`] makes decoding stop with [`DecodeErrorKind::Timeout`] once
 //! the deadline has passed (checked as values are produced); the client passes the call's

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::*;
+use crate::api::core::v1beta2::JSONSchemaProps;
 use crate::hooks::v1alpha1::{BeforeClusterUpgradeResponse, DiscoverVariablesResponse};
 
 #[derive(Debug, Default, Deserialize, PartialEq)]
@@ -297,4 +298,170 @@ fn hook_responses_decode_from_go_style_bodies() {
     .unwrap();
     assert_eq!(r.variables[0].name, "v");
     assert_eq!(r.variables[0].required, Some(true));
+}
+
+/// A DiscoverVariables answer of about `size` bytes whose variables each hold a schema of
+/// `not` nested 120 deep (within the depth limit of 128): one boxed `JSONSchemaProps` per
+/// 8 bytes of input. `first` is put into the first variable (a repeated key there makes the
+/// decoder take its careful mode). The body and the number of boxes in it.
+fn nested_boxes(size: usize, first: &str) -> (Vec<u8>, usize) {
+    const DEPTH: usize = 120;
+    let chain = format!("{}{{}}{}", "{\"not\":".repeat(DEPTH), "}".repeat(DEPTH));
+    let mut body = String::from("{\"status\":\"Success\",\"variables\":[");
+    let mut boxes = 0;
+    while body.len() + chain.len() + 64 < size {
+        if boxes > 0 {
+            body.push(',');
+        }
+        let extra = if boxes == 0 { first } else { "" };
+        body.push_str(&format!(
+            "{{{extra}\"name\":\"v\",\"schema\":{{\"openAPIV3Schema\":{chain}}}}}"
+        ));
+        boxes += DEPTH;
+    }
+    body.push_str("]}");
+    (body.into_bytes(), boxes)
+}
+
+/// What the boxes of a decoded answer take on the heap, counted by walking them:
+/// `size_of::<JSONSchemaProps>()` per box.
+fn boxed_bytes(r: &DiscoverVariablesResponse) -> usize {
+    fn walk(s: &JSONSchemaProps) -> usize {
+        [&s.items, &s.r#not, &s.additional_properties]
+            .into_iter()
+            .flatten()
+            .map(|b| std::mem::size_of::<JSONSchemaProps>() + walk(b))
+            .sum()
+    }
+    r.variables
+        .iter()
+        .map(|v| walk(&v.schema.open_apiv3_schema))
+        .sum()
+}
+
+/// Runs `f` on a thread with 8 MiB of stack: unoptimized, decoding a schema nested 120 deep
+/// takes about 1.4 MiB of stack in the fast mode and 1.8 MiB in the careful one (measured;
+/// as much before the boxes were charged), too close to a test thread's 2 MiB.
+fn on_big_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+#[test]
+fn boxed_schemas_are_charged_in_both_modes() {
+    // serde's Box<T> allocates where the decoder cannot see it; the schemas' boxes go through
+    // `__private::charged_box`, which the decoder charges (the two name the marker alike).
+    assert_eq!(de::CHARGED_BOX, crate::__private::CHARGED_BOX);
+    let size = std::mem::size_of::<JSONSchemaProps>();
+    // Without a budget to stop it, the charge covers every box; the same in the careful mode
+    // (a repeated key in the first variable).
+    for first in ["", "\"name\":\"a\","] {
+        let (body, boxes) = nested_boxes(1 << 20, first);
+        let (charged, real) = on_big_stack(move || {
+            let unlimited = Limits::default().with_memory_budget(usize::MAX);
+            let d = decode_value::<DiscoverVariablesResponse>(&body, &unlimited, Some("status"))
+                .unwrap();
+            (d.charged, boxed_bytes(&d.message))
+        });
+        assert_eq!(real, boxes * size);
+        println!(
+            "1 MiB answer, {boxes} boxes (careful mode: {}): charged {charged} bytes, the boxes \
+             alone {real} ({size} bytes each)",
+            !first.is_empty()
+        );
+        assert!(charged >= real, "charged {charged} < {real}");
+    }
+    // At the body cap the answer is refused at the budget instead of allocating 1.3 GB.
+    let (body, boxes) = nested_boxes(20 << 20, "");
+    println!(
+        "20 MiB answer, {boxes} boxes: {} MiB in boxes alone",
+        (boxes * size) >> 20
+    );
+    let e = on_big_stack(move || {
+        decode_value::<DiscoverVariablesResponse>(&body, &Limits::default(), Some("status"))
+            .unwrap_err()
+    });
+    assert_eq!(e.kind(), DecodeErrorKind::OverBudget, "{e}");
+    assert!(e.path().starts_with(".variables["), "{}", e.path());
+}
+
+#[test]
+fn boxed_schemas_decode_like_go_with_null_missing_and_repeated_keys() {
+    let schema = |json: &str| -> JSONSchemaProps {
+        let body = format!(
+            "{{\"status\":\"Success\",\"variables\":[{{\"schema\":{{\"openAPIV3Schema\":{json}}}}}]}}"
+        );
+        let (mut r, _) = decode::<DiscoverVariablesResponse>(body.as_bytes()).unwrap();
+        r.variables.remove(0).schema.open_apiv3_schema
+    };
+    let leaf = |t: &str, f: &str| {
+        Some(Box::new(JSONSchemaProps {
+            r#type: t.into(),
+            format: f.into(),
+            ..Default::default()
+        }))
+    };
+    // Missing and null are nil pointers.
+    assert_eq!(schema("{}"), JSONSchemaProps::default());
+    assert_eq!(
+        schema(r#"{"items":null,"not":null,"additionalProperties":null}"#),
+        JSONSchemaProps::default()
+    );
+    let s = schema(r#"{"items":{"type":"a"},"NOT":{"type":"b"},"additionalProperties":{}}"#);
+    assert_eq!((s.items, s.r#not), (leaf("a", ""), leaf("b", "")));
+    assert_eq!(s.additional_properties, leaf("", ""));
+    // Go (checked with encoding/json): a repeated key decodes into the struct the pointer
+    // already holds, so the occurrences merge; null sets the pointer to nil, and what follows
+    // starts a new struct.
+    assert_eq!(
+        schema(r#"{"items":{"type":"string"},"items":{"format":"uri"}}"#).items,
+        leaf("string", "uri")
+    );
+    assert_eq!(
+        schema(r#"{"items":{"type":"string"},"items":null,"Items":{"format":"uri"}}"#).items,
+        leaf("", "uri")
+    );
+    assert_eq!(
+        schema(r#"{"items":{"type":"string"},"Items":null}"#).items,
+        None
+    );
+    let nested =
+        schema(r#"{"items":{"items":{"type":"a"}},"items":{"items":{"format":"b"},"type":"c"}}"#);
+    let outer = nested.items.unwrap();
+    assert_eq!((outer.r#type.as_str(), outer.items), ("c", leaf("a", "b")));
+    // A wrong type is refused as before.
+    let e = decode::<DiscoverVariablesResponse>(
+        br#"{"variables":[{"schema":{"openAPIV3Schema":{"items":[]}}}]}"#,
+    )
+    .unwrap_err();
+    assert_eq!(e.kind(), DecodeErrorKind::Type, "{e}");
+    assert_eq!(e.path(), ".variables[0].schema.openAPIV3Schema.items");
+}
+
+#[test]
+fn boxed_schemas_round_trip_through_serde_json() {
+    let value = serde_json::json!({
+        "type": "object",
+        "additionalProperties": {"type": "array", "items": {"type": "string", "not": {"enum": ["x"]}}},
+        "not": {"required": ["a"]},
+        "items": {"type": "integer"}
+    });
+    let s: JSONSchemaProps = serde_json::from_value(value.clone()).unwrap();
+    let items = s
+        .additional_properties
+        .as_ref()
+        .unwrap()
+        .items
+        .as_ref()
+        .unwrap();
+    assert_eq!(items.r#not.as_ref().unwrap().r#enum.len(), 1);
+    assert_eq!(serde_json::to_value(&s).unwrap(), value);
+    let again: JSONSchemaProps = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
+    assert_eq!(again, s);
+    let none: JSONSchemaProps = serde_json::from_str(r#"{"items":null}"#).unwrap();
+    assert_eq!(none, JSONSchemaProps::default());
 }

@@ -282,6 +282,30 @@ async fn deep_nesting_is_refused() {
 }
 
 #[tokio::test]
+async fn nested_schemas_past_the_memory_budget_are_a_typed_error() {
+    // Not a Go rule: 20 MiB of variables whose schemas nest `not` 60 deep hold 2.3 million
+    // boxed schemas, 1.2 GB. The client charges each box and refuses the answer at its
+    // budget, under policy Fail and Ignore alike. (60 deep, not up to the nesting limit:
+    // the decoding runs on the test's thread, and unoptimized a schema 120 deep takes
+    // 1.4 MiB of its 2 MiB of stack; `wire_limits` covers that depth on a larger stack.)
+    use crate::support::wire_payloads::{CAP, nested_schemas};
+    let (_server, client) = serving(nested_schemas(CAP, 60), "DiscoverVariables").await;
+    for handler in ["h.ext", "i.ext"] {
+        let err = client
+            .call_extension::<capi_runtime::hooks::v1alpha1::DiscoverVariables>(
+                handler,
+                &Default::default(),
+                &object(),
+            )
+            .await
+            .unwrap_err();
+        let e = decode_error(&err);
+        assert_eq!(e.kind(), DecodeErrorKind::OverBudget, "{handler}: {err}");
+        assert!(e.path().starts_with(".variables["), "{}", e.path());
+    }
+}
+
+#[tokio::test]
 async fn an_answer_past_the_memory_budget_is_a_typed_error_even_under_ignore() {
     // Not a Go rule: 20 MiB of empty variables would decode into millions of structs. The
     // client refuses the answer at its memory budget; the extension did answer, so failure

@@ -52,6 +52,7 @@ fn main() {
     println!("caller decoding a DiscoverVariables answer, peak RSS above the read body:");
     for (name, shape) in [
         ("20 MiB of empty variables", "empty-variables"),
+        ("20 MiB of schemas nesting `not` 120 deep", "nested-schemas"),
         ("5,000 realistic variables", "realistic-variables"),
     ] {
         let out = Command::new(std::env::current_exe().unwrap())
@@ -290,6 +291,12 @@ async fn measure_server(path: &str, body: &[u8], parallel: usize) -> (f64, f64, 
 fn decode_child(shape: &str) {
     let body = match shape {
         "empty-variables" => filled(r#"{"status":"Success","variables":["#, "{}", ",", "]}"),
+        // Each `not` is a boxed JSONSchemaProps: one heap block per 8 bytes of the body.
+        "nested-schemas" => {
+            let chain = format!("{}{{}}{}", r#"{"not":"#.repeat(120), "}".repeat(120));
+            let unit = format!(r#"{{"name":"v","schema":{{"openAPIV3Schema":{chain}}}}}"#);
+            filled(r#"{"status":"Success","variables":["#, &unit, ",", "]}")
+        }
         _ => {
             let unit = r#"{"name":"imageRepository","required":true,"metadata":{"labels":{"a":"b"}},"schema":{"openAPIV3Schema":{"type":"string","default":"registry.k8s.io","description":"The container registry the cluster's images come from.","example":"registry.k8s.io","maxLength":253,"pattern":"^[a-z0-9.-/]+$"}}}"#;
             let mut out = String::from(r#"{"status":"Success","variables":["#);

@@ -221,3 +221,69 @@ pub fn long_key(size: usize) -> Vec<u8> {
     body.extend_from_slice(b"\":1}}]}");
     body
 }
+
+/// A DiscoverVariables response of about `size` bytes whose variables each hold a schema of
+/// `not` nested `depth` deep (at most 123 within the nesting limit of 128): a boxed
+/// `JSONSchemaProps` per 8 bytes of input, each a heap block of its own.
+pub fn nested_schemas(size: usize, depth: usize) -> Vec<u8> {
+    let chain = format!("{}{{}}{}", "{\"not\":".repeat(depth), "}".repeat(depth));
+    let variable = format!("{{\"name\":\"v\",\"schema\":{{\"openAPIV3Schema\":{chain}}}}}");
+    let mut body = String::from("{\"status\":\"Success\",\"variables\":[");
+    let mut first = true;
+    while body.len() + variable.len() + 3 < size {
+        if !first {
+            body.push(',');
+        }
+        body.push_str(&variable);
+        first = false;
+    }
+    body.push_str("]}");
+    body.into_bytes()
+}
+
+/// A DiscoverVariables response of `variables` variables as an extension defines them: a list
+/// of objects with properties, a map (`additionalProperties`), nested `items`, a `not` and a
+/// validation rule; 1.5 KB each.
+pub fn discover_variables_response(variables: usize) -> Vec<u8> {
+    let variables: Vec<Value> = (0..variables)
+        .map(|i| {
+            json!({
+                "name": format!("workerPools{i}"),
+                "required": false,
+                "metadata": {"labels": {"team": "platform"}},
+                "schema": {"openAPIV3Schema": {
+                    "type": "array",
+                    "description": "The worker pools of the cluster, each a MachineDeployment.",
+                    "maxItems": 10,
+                    "items": {
+                        "type": "object",
+                        "required": ["name"],
+                        "properties": {
+                            "name": {"type": "string", "minLength": 1, "maxLength": 63, "pattern": "^[a-z0-9-]+$"},
+                            "replicas": {"type": "integer", "minimum": 0, "default": 1},
+                            "image": {"type": "string", "not": {"pattern": ":latest$"}},
+                            "labels": {"type": "object", "additionalProperties": {"type": "string", "maxLength": 63}},
+                            "zones": {"type": "array", "items": {"type": "string", "enum": ["a", "b", "c"]}},
+                            "taints": {"type": "array", "items": {
+                                "type": "object",
+                                "properties": {
+                                    "key": {"type": "string"},
+                                    "value": {"type": "string"},
+                                    "effect": {"type": "string", "enum": ["NoSchedule", "PreferNoSchedule", "NoExecute"]}
+                                }
+                            }}
+                        }
+                    },
+                    "x-kubernetes-validations": [{"rule": "self.all(p, p.replicas <= 100)", "message": "at most 100 replicas a pool"}]
+                }}
+            })
+        })
+        .collect();
+    serde_json::to_vec(&json!({
+        "apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1",
+        "kind": "DiscoverVariablesResponse",
+        "status": "Success",
+        "variables": variables
+    }))
+    .unwrap()
+}

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 #[allow(unused_imports)]
 use super::*;
-use crate::__private::is_default;
+use crate::__private::{charged_box, is_default};
 use crate::Schema;
 
 /// Identifies the ClusterClass that a Cluster's managed topology follows.
@@ -69,8 +69,14 @@ pub struct ClusterClassVariableMetadata {
 #[schema(crate = "crate", package = "sigs.k8s.io/cluster-api/api/core/v1beta2")]
 #[serde(default, rename_all = "camelCase")]
 pub struct JSONSchemaProps {
+    // The three boxed fields decode through `charged_box`, so that the wire decoder charges
+    // each box to its memory budget (serde's `Box<T>` would allocate unseen); same JSON.
     /// Schema every value of a map-like object must satisfy, whatever its key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "charged_box"
+    )]
     pub additional_properties: Option<Box<JSONSchemaProps>>,
     /// Schemas that the value has to satisfy, all of them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -102,7 +108,11 @@ pub struct JSONSchemaProps {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub format: String,
     /// Schema that each element of an array must satisfy.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "charged_box"
+    )]
     pub items: Option<Box<JSONSchemaProps>>,
     /// Upper limit on the number of elements of an array.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -129,7 +139,11 @@ pub struct JSONSchemaProps {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub minimum: Option<i64>,
     /// A schema the value must fail to satisfy.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "charged_box"
+    )]
     pub r#not: Option<Box<JSONSchemaProps>>,
     /// Schemas of which the value has to satisfy exactly one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
