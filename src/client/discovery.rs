@@ -166,14 +166,16 @@ fn validate(
                 .ok();
         let hook = &h.request_hook;
         let api_version_path = at.child("requestHook").child("apiVersion");
-        match validation::parse_group_version(&hook.api_version) {
+        // The same split as the registry's (`HookId::try_from` on the stored handler), so a
+        // handler discovery accepts is one the registry can register.
+        match HookId::from_wire(&hook.api_version, &hook.hook) {
             Err(e) => errors.push(ValidationError::ApiVersion {
                 name: name.clone(),
                 api_version: hook.api_version.clone(),
                 field: e.to_field_error(&api_version_path),
             }),
-            Ok((group, version)) => {
-                if !catalog.is_registered(&HookId::new(group, version, hook.hook.clone())) {
+            Ok(gvh) => {
+                if !catalog.is_registered(&gvh) {
                     errors.push(ValidationError::NotInCatalog {
                         name: name.clone(),
                         api_version: hook.api_version.clone(),

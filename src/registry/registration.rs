@@ -71,12 +71,12 @@ pub(crate) fn registrations_of(
     let mut registrations = Vec::with_capacity(config.status.handlers.len());
     let mut errors = Vec::new();
     for handler in &config.status.handlers {
-        match validation::parse_group_version(&handler.request_hook.api_version) {
-            Ok((group, version)) => registrations.push(Arc::new(Registration {
+        match HookId::try_from(&handler.request_hook) {
+            Ok(gvh) => registrations.push(Arc::new(Registration {
                 name: handler.name.clone(),
                 extension_config_name: config_name.clone(),
                 extension_config_resource_version: resource_version.clone(),
-                gvh: HookId::new(group, version, handler.request_hook.hook.clone()),
+                gvh,
                 namespace_selector: namespace_selector.clone(),
                 client_config: client_config.clone(),
                 timeout_seconds: handler.timeout_seconds,
