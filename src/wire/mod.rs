@@ -20,7 +20,7 @@
 //! | a struct field left out or `null` keeps its zero value, whatever its type | the same for this crate's types (`#[serde(default)]`); for the k8s-openapi types the messages reach, the one field k8s-openapi's Rust type requires, `metav1.Condition.lastTransitionTime`, is given Go's zero time `0001-01-01T00:00:00Z` (see below) | `k8s_types_take_go_zero_values` |
 //! | a request body (`json.Unmarshal` in Go's server helper) may hold only white space after the value; a response (`json.NewDecoder(body).Decode` in Go's client) is read up to the end of its first value and the rest is ignored | the same: [`decode_request`] refuses trailing data, [`decode_response`] ignores it | `trailing_data_follows_go_per_side` |
 //! | the body must be one well-formed JSON value | the same (messages in Go's words) | `malformed_json_is_refused` |
-//! | nesting deeper than 10,000 is refused | nesting deeper than [`DEFAULT_MAX_DEPTH`] (128, as `serde_json`) is refused: deeper messages exist in no hook, and the limit keeps the stack bounded | `deep_nesting_is_refused` |
+//! | nesting deeper than 10,000 is refused | nesting deeper than [`DEFAULT_MAX_DEPTH`] (128, as `serde_json`) is refused: deeper messages exist in no hook, and the limit bounds the stack the decoder takes (which it grows on the heap when the thread's runs short, so any thread can decode) | `deep_nesting_is_refused` |
 //!
 //! **Go's zero values in k8s-openapi types.** k8s-openapi's `Condition` refuses an object
 //! without `lastTransitionTime`, where Go leaves `time.Time{}`. The decoder supplies Go's zero
@@ -103,7 +103,9 @@ impl Limits {
         self
     }
 
-    /// The default limits with another nesting limit.
+    /// The default limits with another nesting limit. The decoder takes its stack from the
+    /// heap past what the thread has, up to about 15 KiB per level unoptimized (5 KiB
+    /// optimized), so the limit is what bounds that memory.
     pub fn with_max_depth(mut self, depth: usize) -> Self {
         self.max_depth = depth;
         self

@@ -339,18 +339,6 @@ fn boxed_bytes(r: &DiscoverVariablesResponse) -> usize {
         .sum()
 }
 
-/// Runs `f` on a thread with 8 MiB of stack: unoptimized, decoding a schema nested 120 deep
-/// takes about 1.4 MiB of stack in the fast mode and 1.8 MiB in the careful one (measured;
-/// as much before the boxes were charged), too close to a test thread's 2 MiB.
-fn on_big_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
-    std::thread::Builder::new()
-        .stack_size(8 << 20)
-        .spawn(f)
-        .unwrap()
-        .join()
-        .unwrap()
-}
-
 #[test]
 fn boxed_schemas_are_charged_in_both_modes() {
     // serde's Box<T> allocates where the decoder cannot see it; the schemas' boxes go through
@@ -361,12 +349,10 @@ fn boxed_schemas_are_charged_in_both_modes() {
     // (a repeated key in the first variable).
     for first in ["", "\"name\":\"a\","] {
         let (body, boxes) = nested_boxes(1 << 20, first);
-        let (charged, real) = on_big_stack(move || {
-            let unlimited = Limits::default().with_memory_budget(usize::MAX);
-            let d = decode_value::<DiscoverVariablesResponse>(&body, &unlimited, Some("status"))
-                .unwrap();
-            (d.charged, boxed_bytes(&d.message))
-        });
+        let unlimited = Limits::default().with_memory_budget(usize::MAX);
+        let d =
+            decode_value::<DiscoverVariablesResponse>(&body, &unlimited, Some("status")).unwrap();
+        let (charged, real) = (d.charged, boxed_bytes(&d.message));
         assert_eq!(real, boxes * size);
         println!(
             "1 MiB answer, {boxes} boxes (careful mode: {}): charged {charged} bytes, the boxes \
@@ -381,10 +367,8 @@ fn boxed_schemas_are_charged_in_both_modes() {
         "20 MiB answer, {boxes} boxes: {} MiB in boxes alone",
         (boxes * size) >> 20
     );
-    let e = on_big_stack(move || {
-        decode_value::<DiscoverVariablesResponse>(&body, &Limits::default(), Some("status"))
-            .unwrap_err()
-    });
+    let e = decode_value::<DiscoverVariablesResponse>(&body, &Limits::default(), Some("status"))
+        .unwrap_err();
     assert_eq!(e.kind(), DecodeErrorKind::OverBudget, "{e}");
     assert!(e.path().starts_with(".variables["), "{}", e.path());
 }
@@ -464,4 +448,90 @@ fn boxed_schemas_round_trip_through_serde_json() {
     assert_eq!(again, s);
     let none: JSONSchemaProps = serde_json::from_str(r#"{"items":null}"#).unwrap();
     assert_eq!(none, JSONSchemaProps::default());
+}
+
+/// A DiscoverVariables answer with one variable whose schema is `not` nested `nots` deep;
+/// `first` goes into the variable (a repeated key there makes the decoder take its careful
+/// mode). The schema itself is at depth 5 (answer, `variables`, the variable, `schema`,
+/// `openAPIV3Schema`), so 123 `not`s reach the default depth limit of 128.
+fn deep_schema(nots: usize, first: &str) -> Vec<u8> {
+    format!(
+        "{{\"status\":\"Success\",\"variables\":[{{{first}\"name\":\"v\",\"schema\":\
+         {{\"openAPIV3Schema\":{}{{}}{}}}}}]}}",
+        "{\"not\":".repeat(nots),
+        "}".repeat(nots)
+    )
+    .into_bytes()
+}
+
+/// How deep the `not`s of a decoded answer's first schema go.
+fn nots(r: &DiscoverVariablesResponse) -> usize {
+    let mut s = &r.variables[0].schema.open_apiv3_schema;
+    let mut n = 0;
+    while let Some(next) = &s.r#not {
+        s = next;
+        n += 1;
+    }
+    n
+}
+
+/// Runs `f` on a thread with only 256 KiB of stack, well below the 2 MiB of a tokio worker,
+/// and below what an unoptimized build needs for a schema nested to the depth limit without
+/// the decoder's stack growth (about 1.9 MiB in the careful mode).
+fn on_small_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+#[test]
+fn schemas_nested_to_the_depth_limit_decode_on_a_small_stack() {
+    for first in ["", "\"name\":\"a\","] {
+        let careful = !first.is_empty();
+        let deepest = deep_schema(DEFAULT_MAX_DEPTH - 5, first);
+        let deeper = deep_schema(DEFAULT_MAX_DEPTH - 4, first);
+        let (got, refused) = on_small_stack(move || {
+            let got = decode_value::<DiscoverVariablesResponse>(
+                &deepest,
+                &Limits::default(),
+                Some("status"),
+            )
+            .map(|d| nots(&d.message));
+            let refused = decode_value::<DiscoverVariablesResponse>(
+                &deeper,
+                &Limits::default(),
+                Some("status"),
+            )
+            .unwrap_err();
+            (got, refused)
+        });
+        assert_eq!(
+            got.unwrap(),
+            DEFAULT_MAX_DEPTH - 5,
+            "careful mode: {careful}"
+        );
+        assert_eq!(
+            refused.kind(),
+            DecodeErrorKind::TooDeep,
+            "careful mode: {careful}: {refused}"
+        );
+    }
+}
+
+#[test]
+fn a_raised_depth_limit_is_the_only_bound_on_the_stack() {
+    // With the limit raised to Go's 10,000 the stack grows on the heap as deep as the
+    // message goes: 2,000 levels of schemas decode on the same small stack.
+    for first in ["", "\"name\":\"a\","] {
+        let body = deep_schema(2_000, first);
+        let got = on_small_stack(move || {
+            let limits = Limits::default().with_max_depth(10_000);
+            decode_value::<DiscoverVariablesResponse>(&body, &limits, Some("status"))
+                .map(|d| nots(&d.message))
+        });
+        assert_eq!(got.unwrap(), 2_000);
+    }
 }

@@ -283,13 +283,11 @@ async fn deep_nesting_is_refused() {
 
 #[tokio::test]
 async fn nested_schemas_past_the_memory_budget_are_a_typed_error() {
-    // Not a Go rule: 20 MiB of variables whose schemas nest `not` 60 deep hold 2.3 million
-    // boxed schemas, 1.2 GB. The client charges each box and refuses the answer at its
-    // budget, under policy Fail and Ignore alike. (60 deep, not up to the nesting limit:
-    // the decoding runs on the test's thread, and unoptimized a schema 120 deep takes
-    // 1.4 MiB of its 2 MiB of stack; `wire_limits` covers that depth on a larger stack.)
+    // Not a Go rule: 20 MiB of variables whose schemas nest `not` 123 deep (the nesting
+    // limit) hold 2.5 million boxed schemas, 1.3 GB. The client charges each box and refuses
+    // the answer at its budget, under policy Fail and Ignore alike.
     use crate::support::wire_payloads::{CAP, nested_schemas};
-    let (_server, client) = serving(nested_schemas(CAP, 60), "DiscoverVariables").await;
+    let (_server, client) = serving(nested_schemas(CAP, 123), "DiscoverVariables").await;
     for handler in ["h.ext", "i.ext"] {
         let err = client
             .call_extension::<capi_runtime::hooks::v1alpha1::DiscoverVariables>(
@@ -303,6 +301,51 @@ async fn nested_schemas_past_the_memory_budget_are_a_typed_error() {
         assert_eq!(e.kind(), DecodeErrorKind::OverBudget, "{handler}: {err}");
         assert!(e.path().starts_with(".variables["), "{}", e.path());
     }
+}
+
+#[test]
+fn schemas_nested_to_the_depth_limit_decode_on_small_worker_stacks() {
+    // Not a Go rule: the client decodes an answer on the caller's task. Unoptimized, a schema
+    // nested to the depth limit takes about 1.9 MiB of stack to decode in the careful mode
+    // (here forced by a repeated `name`), which overflowed a tokio worker's 2 MiB; the decoder
+    // grows its stack on the heap instead, so it decodes even on 512 KiB workers.
+    let nots = capi_runtime::wire::DEFAULT_MAX_DEPTH - 5;
+    let body = format!(
+        "{{\"status\":\"Success\",\"variables\":[{{\"name\":\"a\",\"name\":\"v\",\
+         \"schema\":{{\"openAPIV3Schema\":{}{{}}{}}}}}]}}",
+        "{\"not\":".repeat(nots),
+        "}".repeat(nots)
+    );
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_stack_size(512 << 10)
+        .enable_all()
+        .build()
+        .unwrap();
+    let depth = runtime.block_on(async move {
+        tokio::spawn(async move {
+            let (_server, client) = serving(body.into_bytes(), "DiscoverVariables").await;
+            let r = client
+                .call_extension::<capi_runtime::hooks::v1alpha1::DiscoverVariables>(
+                    "h.ext",
+                    &Default::default(),
+                    &object(),
+                )
+                .await
+                .unwrap();
+            assert_eq!(r.variables[0].name, "v");
+            let mut schema = &r.variables[0].schema.open_apiv3_schema;
+            let mut depth = 0;
+            while let Some(next) = &schema.r#not {
+                schema = next;
+                depth += 1;
+            }
+            depth
+        })
+        .await
+        .unwrap()
+    });
+    assert_eq!(depth, nots);
 }
 
 #[tokio::test]

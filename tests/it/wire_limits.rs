@@ -411,17 +411,6 @@ fn decodings_share_one_budget_and_give_it_back() {
     assert_eq!(shared.in_use(), 0);
 }
 
-/// Runs `f` on a thread with 8 MiB of stack: unoptimized, a schema nested 120 deep takes
-/// about 1.4 MiB of stack to decode, too close to a test thread's 2 MiB.
-fn on_big_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
-    std::thread::Builder::new()
-        .stack_size(8 << 20)
-        .spawn(f)
-        .unwrap()
-        .join()
-        .unwrap()
-}
-
 #[test]
 fn nested_schemas_are_charged_and_realistic_variables_decode() {
     // A schema's `items`, `not` and `additionalProperties` are boxes: 20 MiB of `not` nested
@@ -429,7 +418,7 @@ fn nested_schemas_are_charged_and_realistic_variables_decode() {
     // The decoder charges each box, so the answer is refused at the budget.
     let body = nested_schemas(CAP, 120);
     assert!(body.len() <= CAP);
-    let result = on_big_stack(move || decode("DiscoverVariables", true, &body, &Limits::default()));
+    let result = decode("DiscoverVariables", true, &body, &Limits::default());
     assert!(within_budget(
         result,
         DEFAULT_MEMORY_BUDGET,
@@ -438,7 +427,7 @@ fn nested_schemas_are_charged_and_realistic_variables_decode() {
     // Scaled down (a twentieth of the body against a twentieth of the budget), the same.
     let body = nested_schemas(CAP / 20, 120);
     let limits = Limits::default().with_memory_budget(DEFAULT_MEMORY_BUDGET / 20);
-    let result = on_big_stack(move || decode("DiscoverVariables", true, &body, &limits));
+    let result = decode("DiscoverVariables", true, &body, &limits);
     assert!(within_budget(
         result,
         DEFAULT_MEMORY_BUDGET / 20,
