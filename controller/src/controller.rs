@@ -185,7 +185,8 @@ fn error_policy(object: Arc<ExtensionConfig>, _error: &ReconcileError, ctx: Arc<
 }
 
 /// Removes the registrations of ExtensionConfigs that are no longer in the store (deleted while
-/// the watch was re-listing).
+/// the watch was listing: before its first list completed, or while it re-listed), logging each
+/// as a Delete event is logged.
 fn unregister_missing(reconciler: &Reconciler, store: &Store<ExtensionConfig>) {
     if !reconciler.runtime().is_ready() {
         return;
@@ -199,6 +200,9 @@ fn unregister_missing(reconciler: &Reconciler, store: &Store<ExtensionConfig>) {
         .map(|r| r.extension_config_name.clone())
         .collect();
     for gone in registered.difference(&present) {
+        // The same line as for a Delete event: deleted while the watch was (re-)listing is
+        // still a deletion (controller-runtime's informer reports it as one to Cluster API).
+        tracing::info!(ExtensionConfig = %gone, "Unregistering ExtensionConfig information from registry");
         let mut empty = ExtensionConfig::default();
         empty.metadata.name = Some(gone.clone());
         if let Err(e) = reconciler.runtime().unregister(&empty) {
