@@ -21,6 +21,7 @@
 
 #[doc(hidden)]
 pub mod __private;
+pub mod go;
 pub mod schema;
 pub mod hook;
 pub mod object;

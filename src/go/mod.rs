@@ -1,0 +1,20 @@
+//! Go's rules, once: the behaviours of Go's standard library and of Kubernetes' apimachinery
+//! that the Runtime SDK contract is written in, for every crate of the workspace and for its
+//! users, without a feature.
+//!
+//! Cluster API is a Go program. Where its contract is "what Go does" (how a `?timeout=` is
+//! read, how errors are joined into one line, which URLs a webhook accepts), the answer must be
+//! the same here, not a resemblance of it. Each submodule is named after the Go package whose
+//! behaviour it reproduces:
+//!
+//! | module | Go | what |
+//! |---|---|---|
+//! | [`errors`] | `k8s.io/apimachinery/pkg/util/errors`, `fmt.Errorf("…: %w")` | [`errors::Aggregate`] (`NewAggregate` and its text), [`errors::chain`] (an error and its causes on one line, as Go's wrapping prints them) |
+//! | [`time`] | `time.ParseDuration`, `Duration.String` | [`time::Duration`], [`time::parse_duration`], [`time::format_duration`] |
+//!
+//! Every function here is checked against the Go function itself: the test
+//! `testenv/tests/go_rules.rs` runs a Go program (`interop/capi/cmd/go-rules`) that calls the
+//! real Go code over the same corpus as the Rust side and compares the results.
+
+pub mod errors;
+pub mod time;
