@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
+use capi_runtime::go::errors::chain;
 use capi_runtime::k8s_openapi::api::core::v1::Secret;
 use futures::{StreamExt, future};
 use kube::api::Api;
@@ -206,7 +207,7 @@ fn unregister_missing(reconciler: &Reconciler, store: &Store<ExtensionConfig>) {
         let mut empty = ExtensionConfig::default();
         empty.metadata.name = Some(gone.clone());
         if let Err(e) = reconciler.runtime().unregister(&empty) {
-            tracing::error!(ExtensionConfig = %gone, error = %e, "failed to unregister ExtensionConfig");
+            tracing::error!(ExtensionConfig = %gone, error = %chain(&e), "failed to unregister ExtensionConfig");
         }
     }
 }
@@ -247,7 +248,7 @@ pub async fn run(
                     let name = config.name_any();
                     tracing::info!(ExtensionConfig = %name, "Unregistering ExtensionConfig information from registry");
                     if let Err(e) = on_events.runtime().unregister(config) {
-                        tracing::error!(ExtensionConfig = %name, error = %e, "failed to unregister ExtensionConfig");
+                        tracing::error!(ExtensionConfig = %name, error = %chain(&e), "failed to unregister ExtensionConfig");
                     }
                 }
                 Event::InitDone => unregister_missing(&on_events, &store_for_events),

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
 use capi_runtime::client::Client as RuntimeClient;
+use capi_runtime::go::errors::chain;
 use capi_runtime::k8s_openapi::api::core::v1::Secret;
 use capi_runtime::k8s_openapi::jiff::Timestamp;
 use kube::api::{Api, ListParams, Patch, PatchParams};
@@ -86,7 +87,10 @@ impl Reconciler {
         let mut empty = ExtensionConfig::default();
         empty.metadata.name = Some(name.to_string());
         self.runtime.unregister(&empty).map_err(|e| {
-            ReconcileError(format!("failed to unregister ExtensionConfig {name}: {e}"))
+            ReconcileError(format!(
+                "failed to unregister ExtensionConfig {name}: {}",
+                chain(&e)
+            ))
         })
     }
 
@@ -97,8 +101,9 @@ impl Reconciler {
         );
         self.runtime.register(config).map_err(|e| {
             ReconcileError(format!(
-                "failed to register ExtensionConfig {}: {e}",
-                decide::key_of(config)
+                "failed to register ExtensionConfig {}: {}",
+                decide::key_of(config),
+                chain(&e)
             ))
         })
     }
@@ -214,7 +219,7 @@ impl Reconciler {
             original = patched.clone();
             config = patched;
         }
-        let discovered = self.runtime.discover(&config).await;
+        let discovered = (self.runtime.discover(&config).await).map_err(|e| chain(&e).to_string());
         let (updated, discovery_error) =
             decide::apply_discovery(&config, discovered, Timestamp::now());
         let mut errors: Vec<String> = discovery_error.into_iter().collect();
@@ -294,7 +299,7 @@ impl Reconciler {
         }
         self.runtime
             .warm_up(configs.iter())
-            .map_err(|e| ReconcileError(e.to_string()))
+            .map_err(|e| ReconcileError(chain(&e).to_string()))
     }
 
     /// Warms the registry up: a pass at once, then one every `interval`, until one succeeds or

@@ -23,6 +23,7 @@ use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
 use capi_runtime::client::{Client as RuntimeClient, Metrics};
+use capi_runtime::go::errors::chain;
 use capi_runtime::https::{HostOptions, RunningHost, TlsFiles, shutdown_signal};
 use capi_runtime::registry::Registry;
 use capi_runtime_controller::webhook::{self, WebhookOptions};
@@ -215,7 +216,7 @@ async fn run(flags: Flags) -> Result<(), String> {
             &flags.runtime_extension_client_key_file,
         );
     }
-    let runtime = builder.build().map_err(|e| e.to_string())?;
+    let runtime = builder.build().map_err(|e| chain(&e).to_string())?;
 
     let mut host = HostOptions::new(
         SocketAddr::new(flags.webhook_host, flags.webhook_port),
@@ -240,7 +241,7 @@ async fn run(flags: Flags) -> Result<(), String> {
         ops,
     )
     .await
-    .map_err(|e| format!("failed to start the webhook server: {e}"))?;
+    .map_err(|e| format!("failed to start the webhook server: {}", chain(&e)))?;
     tracing::info!(addr = %webhooks.local_addr(), "serving webhooks");
     if let Some(addr) = webhooks.health_addr() {
         tracing::info!(addr = %addr, "serving probes");

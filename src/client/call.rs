@@ -16,10 +16,11 @@ use super::target::{CallAllOptions, ForObject};
 use super::{Client, urls};
 use crate::api::runtime::v1beta2::FailurePolicy;
 use crate::catalog::{GroupHook, HookId};
+use crate::go::errors::chain;
 use crate::hook::{Hook, HookRequest, HookResponse, Message};
 use crate::hooks::v1alpha1::ResponseStatus;
 use crate::registry::Registration;
-use crate::tls::{cause, message};
+use crate::tls::cause;
 use crate::wire::{BudgetHold, DecodeError, Limits, RawStatus, decode_response_raw_with};
 
 impl Client {
@@ -179,7 +180,7 @@ impl Client {
         match outcome {
             Ok(answers) => Ok(aggregate_responses(answers.iter().map(|(r, _hold)| r))),
             Err(error) => {
-                tracing::error!(hook = H::NAME, %error, "failed to call extension handlers");
+                tracing::error!(hook = H::NAME, error = %chain(&error), "failed to call extension handlers");
                 Err(CallError::Handler {
                     hook: gvh.group_hook(),
                     source: Box::new(error),
@@ -295,7 +296,7 @@ impl Client {
                 .convert_any(&outgoing, TypeId::of::<H::Request>(), peer.request_type())
                 .expect("the conversion was checked above")
                 .map_err(cause)
-                .and_then(|down| peer.encode_request(&*down).map_err(message)),
+                .and_then(|down| peer.encode_request(&*down).map_err(cause)),
         }
         .map_err(|e| exchange_error(ExchangeError::Encode(e)))?;
         // Decodes the body in the handler's version and converts it up to the caller's; the
@@ -351,13 +352,13 @@ impl Client {
             {
                 tracing::error!(
                     parent: &span,
-                    %error,
+                    error = %chain(&error),
                     "ignoring error calling extension handler because of FailurePolicy \"Ignore\""
                 );
                 return Ok((H::Response::success(), true, BudgetHold::default()));
             }
             Err(error) => {
-                tracing::error!(parent: &span, %error, "failed to call extension handler");
+                tracing::error!(parent: &span, error = %chain(&error), "failed to call extension handler");
                 return Err(exchange_error(error));
             }
         };

@@ -6,7 +6,8 @@ use std::collections::HashSet;
 use serde::Deserialize;
 use tracing::Instrument;
 
-use super::error::DiscoveryError;
+use super::discovery_error::{DiscoveryError, ValidationError};
+use super::error::ExchangeError;
 use super::exchange::{Request, exchange};
 use super::{Client, DISCOVERY_TIMEOUT, urls};
 use crate::api::runtime::v1beta2::{self as api, ExtensionConfig};
@@ -15,85 +16,6 @@ use crate::catalog::{Catalog, HookId};
 use crate::hook::{Hook, Message};
 use crate::hooks::v1alpha1::{Discovery, DiscoveryRequest};
 use crate::wire::RawStatus;
-
-/// One rule a Discovery response breaks, in Cluster API's wording; [`ValidationError::field`]
-/// gives the same problem as a field error (`handlers[i].<field>`).
-#[derive(Debug, Clone, thiserror::Error)]
-#[non_exhaustive]
-pub enum ValidationError {
-    /// Two handlers have the same name (reported for the second and later ones).
-    #[error("duplicate name for handler {name} found")]
-    DuplicateName {
-        /// The handler's name.
-        name: String,
-        /// The rule broken.
-        field: FieldError,
-    },
-    /// The name is not a DNS-1123 label.
-    #[error("handler name {name} is not valid: [{}]", field.detail)]
-    InvalidName {
-        /// The handler's name.
-        name: String,
-        /// The rule broken; its detail lists Kubernetes' reasons.
-        field: FieldError,
-    },
-    /// The timeout is outside 0..=30 seconds.
-    #[error("handler {name} timeoutSeconds {timeout} {}", field.detail)]
-    Timeout {
-        /// The handler's name.
-        name: String,
-        /// The timeout asked for.
-        timeout: i64,
-        /// The rule broken.
-        field: FieldError,
-    },
-    /// The failure policy is neither `Ignore` nor `Fail`.
-    #[error("handler {name} failurePolicy {policy} {}", field.detail)]
-    FailurePolicy {
-        /// The handler's name.
-        name: String,
-        /// The policy asked for.
-        policy: String,
-        /// The rule broken.
-        field: FieldError,
-    },
-    /// The hook's apiVersion is not `<group>/<version>`.
-    #[error("handler {name} requestHook APIVersion {api_version} is not valid: {}", field.detail)]
-    ApiVersion {
-        /// The handler's name.
-        name: String,
-        /// The apiVersion as written.
-        api_version: String,
-        /// The rule broken; its detail says why it does not parse.
-        field: FieldError,
-    },
-    /// The hook is not in the catalog (in that version).
-    #[error("handler {name} requestHook {api_version}/{hook} is not in the Runtime SDK catalog")]
-    NotInCatalog {
-        /// The handler's name.
-        name: String,
-        /// The apiVersion as written.
-        api_version: String,
-        /// The hook as written.
-        hook: String,
-        /// The rule broken.
-        field: FieldError,
-    },
-}
-
-impl ValidationError {
-    /// The problem as an apimachinery-style field error.
-    pub fn field(&self) -> &FieldError {
-        match self {
-            ValidationError::DuplicateName { field, .. }
-            | ValidationError::InvalidName { field, .. }
-            | ValidationError::Timeout { field, .. }
-            | ValidationError::FailurePolicy { field, .. }
-            | ValidationError::ApiVersion { field, .. }
-            | ValidationError::NotInCatalog { field, .. } => field,
-        }
-    }
-}
 
 /// The Discovery response as written, before any typing, so that every rule can report the
 /// value it rejects.
@@ -242,7 +164,7 @@ impl Client {
         request.set_type_meta(Discovery::API_VERSION, Discovery::REQUEST_KIND);
         let body = serde_json::to_vec(&request).map_err(|e| DiscoveryError::Exchange {
             config: config_name.clone(),
-            source: super::ExchangeError::Encode(crate::tls::cause(e)),
+            source: ExchangeError::Encode(crate::tls::cause(e)),
         })?;
         let span = tracing::debug_span!(
             "discover_extension",

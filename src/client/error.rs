@@ -1,14 +1,14 @@
-//! Typed errors of the runtime client.
+//! Typed errors of calling extensions: [`CallError`] and the layers below it, and
+//! [`BuildError`].
 //!
-//! Messages follow Cluster API's wording where it has one, name the handler (and so the
+//! Each error says what its own layer failed to do, and [`source`](StdError::source) returns
+//! the cause (a catalog or registry error, an [`ExchangeError`], and below that the reqwest,
+//! rustls or I/O error, or the wire codec's [`DecodeError`]), so a chain walker (`anyhow`,
+//! `tracing`, `downcast_ref`) finds every cause as a value. Cluster API's one-line message,
+//! the text of its conditions and logs, is the chain rendered the way Go wraps errors:
+//! [`chain(&err)`](crate::go::errors::chain). Messages name the handler (and so the
 //! ExtensionConfig) and, for anything that reached the network, the URL. URLs never carry
 //! credentials: user info is refused when the URL is built.
-//!
-//! Like Cluster API's (Go's wrapped errors), a message is one line that carries its causes.
-//! The causes are also kept as values in the variants (a caller matches on them, or asks
-//! [`ExchangeError::is_connect`] and [`ExchangeError::tls_error`], instead of reading the text);
-//! they are not also returned by [`source`](std::error::Error::source), so that a chain
-//! reporter prints each cause once.
 
 use std::error::Error as StdError;
 use std::fmt;
@@ -17,13 +17,15 @@ use std::time::Duration;
 
 use crate::api::runtime::validation::UrlError;
 use crate::catalog::{CatalogError, GroupHook, HookId};
-use crate::registry::{RegistryError, aggregate};
-
-use super::discovery::ValidationError;
+use crate::registry::RegistryError;
 use crate::tls::{Cause, TlsError, find_in_chain};
 use crate::wire::DecodeError;
 
 /// Why no HTTP client could be made for an ExtensionConfig's client config.
+///
+/// Transparent: it shows the URL or TLS error it holds, and the errors above it
+/// ([`CallError::HttpClient`], [`DiscoveryError::HttpClient`](super::DiscoveryError)) return
+/// that error itself as their source.
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum ClientConfigError {
@@ -35,26 +37,13 @@ pub enum ClientConfigError {
     Tls(#[from] TlsError),
 }
 
-/// The error and its causes, as one line, each cause once.
-fn describe(e: &(dyn StdError + 'static)) -> String {
-    let mut parts = vec![e.to_string()];
-    let mut source = e.source();
-    while let Some(s) = source {
-        let text = s.to_string();
-        if !parts.last().is_some_and(|last| last.ends_with(&text)) {
-            parts.push(text);
+impl ClientConfigError {
+    /// The URL or TLS error, as the source of the errors that hold this one.
+    pub(crate) fn as_cause(&self) -> &(dyn StdError + 'static) {
+        match self {
+            ClientConfigError::Url(e) => e,
+            ClientConfigError::Tls(e) => e,
         }
-        source = s.source();
-    }
-    parts.join(": ")
-}
-
-/// A reqwest error with its causes, displayed as one line.
-struct Chain<'a>(&'a (dyn StdError + 'static));
-
-impl fmt::Display for Chain<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&describe(self.0))
     }
 }
 
@@ -62,23 +51,21 @@ impl fmt::Display for Chain<'_> {
 ///
 /// Every variant except [`ExchangeError::Encode`] is a *calling* error, which a handler's
 /// `Ignore` failure policy swallows; see [`ExchangeError::is_calling_error`].
-#[derive(Debug, Clone, thiserror::Error)]
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum ExchangeError {
-    /// The request could not be serialised; a bug on the caller's side, never ignored.
-    #[error("http call failed: failed to marshal request object: {0}")]
+    /// The request could not be serialised; a bug on the caller's side, never ignored. The
+    /// cause is the serialiser's (or the catalog's conversion's) error.
     Encode(Cause),
     /// Connecting, the TLS handshake or the transfer failed.
-    #[error("http call failed: Post {url:?}: {}", Chain(&**error))]
     Transport {
         /// The URL called.
         url: String,
-        /// reqwest's error (without the URL, which the message has already); see
+        /// reqwest's error (without the URL, which the message has already), the source; see
         /// [`ExchangeError::is_connect`] and [`ExchangeError::tls_error`].
         error: Arc<reqwest::Error>,
     },
     /// The call did not complete within the handler's timeout.
-    #[error("http call failed: Post {url:?}: no complete response within {}s", timeout.as_secs())]
     Timeout {
         /// The URL called.
         url: String,
@@ -86,7 +73,6 @@ pub enum ExchangeError {
         timeout: Duration,
     },
     /// The extension answered with a status other than 200 (redirects are not followed).
-    #[error("http call failed: got response with status code {code} != 200: response : {excerpt}")]
     HttpStatus {
         /// The URL called.
         url: String,
@@ -96,28 +82,22 @@ pub enum ExchangeError {
         excerpt: String,
     },
     /// The body of a non-200 answer could not be read (or was larger than the client accepts).
-    #[error(
-        "http call failed: got response with status code {code} != 200: failed to read response body: {}",
-        Chain(&**error)
-    )]
     HttpStatusBody {
         /// The URL called.
         url: String,
         /// The HTTP status.
         code: u16,
-        /// Why reading failed.
+        /// Why reading failed, the source.
         error: Cause,
     },
     /// The body of a 200 answer could not be read.
-    #[error("http call failed: failed to read response body from {url:?}: {}", Chain(&**error))]
     Body {
         /// The URL called.
         url: String,
-        /// reqwest's error.
+        /// reqwest's error, the source.
         error: Arc<reqwest::Error>,
     },
     /// The body is larger than the client accepts.
-    #[error("http call failed: response body from {url:?} is larger than {limit} bytes")]
     BodyTooLarge {
         /// The URL called.
         url: String,
@@ -127,13 +107,61 @@ pub enum ExchangeError {
         limit: usize,
     },
     /// The body of a 200 answer is not a response of the hook.
-    #[error("http call failed: failed to decode response from {url:?}: {error}")]
     Decode {
         /// The URL called.
         url: String,
-        /// What did not decode.
+        /// What did not decode, the source.
         error: Box<DecodeError>,
     },
+}
+
+impl fmt::Display for ExchangeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("http call failed: ")?;
+        match self {
+            ExchangeError::Encode(_) => f.write_str("failed to marshal request object"),
+            ExchangeError::Transport { url, .. } => write!(f, "Post {url:?}"),
+            ExchangeError::Timeout { url, timeout } => write!(
+                f,
+                "Post {url:?}: no complete response within {}s",
+                timeout.as_secs()
+            ),
+            ExchangeError::HttpStatus { code, excerpt, .. } => write!(
+                f,
+                "got response with status code {code} != 200: response : {excerpt}"
+            ),
+            ExchangeError::HttpStatusBody { code, .. } => write!(
+                f,
+                "got response with status code {code} != 200: failed to read response body"
+            ),
+            ExchangeError::Body { url, .. } => {
+                write!(f, "failed to read response body from {url:?}")
+            }
+            ExchangeError::BodyTooLarge { url, limit, .. } => {
+                write!(f, "response body from {url:?} is larger than {limit} bytes")
+            }
+            ExchangeError::Decode { url, .. } => {
+                write!(f, "failed to decode response from {url:?}")
+            }
+        }
+    }
+}
+
+impl StdError for ExchangeError {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        match self {
+            ExchangeError::Encode(cause) | ExchangeError::HttpStatusBody { error: cause, .. } => {
+                Some(&**cause)
+            }
+            ExchangeError::Transport { error, .. } | ExchangeError::Body { error, .. } => {
+                Some(&**error)
+            }
+            ExchangeError::Decode { error, .. } => Some(&**error),
+            ExchangeError::Timeout { .. }
+            | ExchangeError::HttpStatus { .. }
+            | ExchangeError::BodyTooLarge { .. } => None,
+        }
+    }
 }
 
 impl ExchangeError {
@@ -233,7 +261,7 @@ pub enum CallError {
         handler: String,
         /// The hook called.
         hook: Box<HookId>,
-        /// What is wrong with the client config.
+        /// What is wrong with the client config (its URL or TLS error is the source).
         source: ClientConfigError,
     },
     /// The exchange failed and the failure policy is `Fail` (or the error is not a calling
@@ -297,12 +325,12 @@ pub enum CallError {
 impl fmt::Display for CallError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CallError::HookNotInCatalog { handler, source } => write!(
+            CallError::HookNotInCatalog { handler, .. } => write!(
                 f,
-                "failed to call extension handler {handler:?}: failed to compute GroupVersionHook: {source}"
+                "failed to call extension handler {handler:?}: failed to compute GroupVersionHook"
             ),
-            CallError::Registry { handler, source } => {
-                write!(f, "failed to call extension handler {handler:?}: {source}")
+            CallError::Registry { handler, .. } | CallError::Exchange { handler, .. } => {
+                write!(f, "failed to call extension handler {handler:?}")
             }
             CallError::HookMismatch {
                 handler, expected, ..
@@ -326,15 +354,10 @@ impl fmt::Display for CallError {
                 f,
                 "failed to call extension handler {handler:?}: namespaceSelector did not match object {namespace}/{name}"
             ),
-            CallError::HttpClient {
-                handler, source, ..
-            } => write!(
+            CallError::HttpClient { handler, .. } => write!(
                 f,
-                "failed to call extension handler {handler:?}: failed to get http client: {source}"
+                "failed to call extension handler {handler:?}: failed to get http client"
             ),
-            CallError::Exchange {
-                handler, source, ..
-            } => write!(f, "failed to call extension handler {handler:?}: {source}"),
             CallError::Failure {
                 handler, message, ..
             } => write!(
@@ -350,23 +373,35 @@ impl fmt::Display for CallError {
                 f,
                 "failed to call extension handler {handler:?}: got unknown response status {status:?} with message: {message}"
             ),
-            CallError::UnknownHook { hook, source } => write!(
+            CallError::UnknownHook { hook, .. } => write!(
                 f,
-                "failed to call extension handlers for hook \"{hook}\": failed to compute GroupVersionHook: {source}"
+                "failed to call extension handlers for hook \"{hook}\": failed to compute GroupVersionHook"
             ),
-            CallError::List { hook, source } => write!(
-                f,
-                "failed to call extension handlers for hook \"{hook}\": {source}"
-            ),
-            CallError::Handler { hook, source } => write!(
-                f,
-                "failed to call extension handlers for hook \"{hook}\": {source}"
-            ),
+            CallError::List { hook, .. } | CallError::Handler { hook, .. } => {
+                write!(f, "failed to call extension handlers for hook \"{hook}\"")
+            }
         }
     }
 }
 
-impl StdError for CallError {}
+impl StdError for CallError {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        match self {
+            CallError::HookNotInCatalog { source, .. } | CallError::UnknownHook { source, .. } => {
+                Some(source)
+            }
+            CallError::Registry { source, .. } | CallError::List { source, .. } => Some(source),
+            CallError::HttpClient { source, .. } => Some(source.as_cause()),
+            CallError::Exchange { source, .. } => Some(source),
+            CallError::Handler { source, .. } => Some(&**source),
+            CallError::HookMismatch { .. }
+            | CallError::NoConversion { .. }
+            | CallError::NamespaceMismatch { .. }
+            | CallError::Failure { .. }
+            | CallError::UnknownStatus { .. } => None,
+        }
+    }
+}
 
 impl CallError {
     /// The full name of the handler the error is about, if any.
@@ -407,111 +442,13 @@ impl CallError {
     }
 }
 
-/// Why discovering an extension failed. Discovery has no failure policy: any error fails it,
-/// and a failed discovery changes nothing.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub enum DiscoveryError {
-    /// The catalog has no Discovery hook.
-    HookNotInCatalog {
-        /// The ExtensionConfig's name.
-        config: String,
-        /// The catalog's answer.
-        source: CatalogError,
-    },
-    /// The ExtensionConfig's name is not a DNS label, so its handler names would be
-    /// ambiguous.
-    InvalidName {
-        /// The ExtensionConfig's name.
-        config: String,
-    },
-    /// No HTTP client could be made for the client config.
-    HttpClient {
-        /// The ExtensionConfig's name.
-        config: String,
-        /// What is wrong with the client config.
-        source: ClientConfigError,
-    },
-    /// The exchange failed.
-    Exchange {
-        /// The ExtensionConfig's name.
-        config: String,
-        /// What failed.
-        source: ExchangeError,
-    },
-    /// The extension answered with status `Failure`.
-    Failure {
-        /// The ExtensionConfig's name.
-        config: String,
-        /// The extension's message.
-        message: String,
-    },
-    /// The extension answered with a status that is neither `Success` nor `Failure`.
-    UnknownStatus {
-        /// The ExtensionConfig's name.
-        config: String,
-        /// The status as written.
-        status: String,
-        /// The extension's message.
-        message: String,
-    },
-    /// The response breaks at least one rule; every violation is listed.
-    Invalid {
-        /// The ExtensionConfig's name.
-        config: String,
-        /// One entry per violation.
-        errors: Vec<ValidationError>,
-    },
-}
-
-impl fmt::Display for DiscoveryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DiscoveryError::HookNotInCatalog { config, source } => write!(
-                f,
-                "failed to discover extension {config:?}: failed to compute GVH of hook: {source}"
-            ),
-            DiscoveryError::InvalidName { config } => write!(
-                f,
-                "failed to discover extension {config:?}: the ExtensionConfig name is not a valid DNS-1123 label"
-            ),
-            DiscoveryError::HttpClient { config, source } => write!(
-                f,
-                "failed to discover extension {config:?}: failed to get http client: {source}"
-            ),
-            DiscoveryError::Exchange { config, source } => {
-                write!(f, "failed to discover extension {config:?}: {source}")
-            }
-            DiscoveryError::Failure { config, message } => write!(
-                f,
-                "failed to discover extension {config:?}: got failure response with message: {message}"
-            ),
-            DiscoveryError::UnknownStatus {
-                config,
-                status,
-                message,
-            } => write!(
-                f,
-                "failed to discover extension {config:?}: got unknown response status {status:?} with message: {message}"
-            ),
-            DiscoveryError::Invalid { config, errors } => write!(
-                f,
-                "failed to discover extension {config:?}: failed to validate discovery response: {}",
-                aggregate(errors)
-            ),
-        }
-    }
-}
-
-impl StdError for DiscoveryError {}
-
 /// Why a [`Client`](super::Client) could not be built.
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum BuildError {
-    /// The client certificate could not be loaded.
-    #[error("failed to create RuntimeSDK client: {0}")]
-    Identity(TlsError),
+    /// The client certificate could not be loaded (the source).
+    #[error("failed to create RuntimeSDK client")]
+    Identity(#[source] TlsError),
 }
 
 impl From<TlsError> for BuildError {

@@ -18,6 +18,7 @@ use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use crate::go::errors::chain;
 use crate::tls::{ClientIdentity, TlsError, cause, client_config};
 
 /// How long a cached client is used before it is rebuilt.
@@ -142,7 +143,7 @@ impl HttpClients {
                 true
             }
             Err(error) => {
-                tracing::warn!(%error, "keeping the previous client certificate");
+                tracing::warn!(error = %chain(&error), "keeping the previous client certificate");
                 false
             }
         }

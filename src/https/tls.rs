@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use axum_server::tls_rustls::RustlsConfig;
 
+use crate::go::errors::chain;
 use crate::tls::{self, TlsError};
 
 /// Where the serving certificate, its key and the optional client CA live.
@@ -116,7 +117,7 @@ pub(crate) async fn watch(
                 continue;
             }
             Ok(Err(e)) => {
-                tracing::warn!(error = %e, "cannot read serving certificate files; keeping the current ones");
+                tracing::warn!(error = %chain(&e), "cannot read serving certificate files; keeping the current ones");
                 continue;
             }
         };
@@ -129,7 +130,7 @@ pub(crate) async fn watch(
                 tracing::info!(cert = %files.cert.display(), "reloaded serving certificate");
             }
             Err(e) => {
-                tracing::warn!(error = %e, "changed serving certificate files do not load; keeping the current ones");
+                tracing::warn!(error = %chain(&e), "changed serving certificate files do not load; keeping the current ones");
             }
         }
         // Remember what was seen either way, so a broken file is reported once and the next

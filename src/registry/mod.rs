@@ -26,7 +26,6 @@ use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 pub use crate::api::runtime::validation::{
     NAMESPACE_NAME_LABEL, NamespaceSelector, SelectorError, parse_group_version,
 };
-pub(crate) use error::aggregate;
 pub use error::{HandlerError, RegistryError};
 pub use registration::Registration;
 

@@ -7,15 +7,20 @@ use crate::catalog::CatalogError;
 use crate::https::{HostError, TlsError};
 
 /// Why the server could not be built or could not run.
+///
+/// Each variant shows its own layer and returns its cause as its
+/// [`source`](std::error::Error::source) (the whole text is
+/// [`chain(&err)`](crate::go::errors::chain)); [`ServerError::Tls`] shows the [`TlsError`]'s
+/// text and its source, as the TLS error itself would.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ServerError {
     /// The hook of a handler is not in the server's catalog.
-    #[error("hook \"{hook}\" does not exist in catalog: {source}")]
+    #[error("hook \"{hook}\" does not exist in catalog")]
     UnknownHook {
         /// The hook name.
         hook: &'static str,
-        /// What the catalog said.
+        /// What the catalog said (the source).
         source: CatalogError,
     },
     /// Two handlers would be served at the same path.

@@ -33,7 +33,8 @@ use http::{HeaderValue, StatusCode, header};
 use tokio::time::Instant;
 
 use super::context::{Context, requested_timeout};
-use super::intake::{Admitted, Held, Refusal};
+use super::failure::{Failed, FailureReason};
+use super::intake::{Admitted, HeldSlot};
 use super::metrics::EndpointMetrics;
 use crate::hook::{Hook, HookResponse, Message};
 use crate::hooks::v1alpha1::FailurePolicy;
@@ -113,9 +114,15 @@ impl From<String> for HandlerOptions {
 /// [`Context`]) to its response or an error whose text becomes the Failure message.
 ///
 /// Implemented for every `Fn(H::Request) -> impl Future<Output = Result<H::Response, E>>` and
-/// every `Fn(H::Request, Context) -> ...` with `E: Display`; `T` only tells the two forms
-/// apart, as axum's handlers do, and is inferred. Closures need their argument types written
-/// out (`|request: BeforeClusterCreateRequest| async { ... }`).
+/// every `Fn(H::Request, Context) -> ...` with `E: Display` (a `String`, a `&'static str`, any
+/// error type); `T` only tells the two forms apart, as axum's handlers do, and is inferred.
+/// Closures need their argument types written out
+/// (`|request: BeforeClusterCreateRequest| async { ... }`).
+///
+/// The Failure message is the error's `Display`. An error type that keeps its cause in
+/// [`source`](std::error::Error::source) shows only its own layer there; to send its causes as
+/// well, as a Go handler's `err.Error()` would, return
+/// [`chain(&err)`](crate::go::errors::chain)`.to_string()`.
 pub trait Handler<H: Hook, T>: Send + Sync + 'static {
     /// Starts handling one request.
     fn call(
@@ -166,65 +173,6 @@ where
     ) -> BoxFuture<'static, Result<H::Response, String>> {
         let future = self(request, context);
         Box::pin(async move { future.await.map_err(|e| e.to_string()) })
-    }
-}
-
-/// Why a request was answered with Failure instead of reaching or leaving the handler normally.
-/// The label value is what the failure metric records.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum FailureReason {
-    /// The body could not be read in time, or was over the cap.
-    Read,
-    /// No slot among the requests in flight came free in time.
-    Busy,
-    /// The body is not a JSON request of the hook.
-    Decode,
-    /// The body names another apiVersion or kind.
-    TypeMeta,
-    /// The handler returned an error.
-    Handler,
-    /// The handler panicked.
-    Panic,
-    /// The handler did not answer in time.
-    Timeout,
-}
-
-impl FailureReason {
-    pub(crate) const ALL: [FailureReason; 7] = [
-        FailureReason::Read,
-        FailureReason::Busy,
-        FailureReason::Decode,
-        FailureReason::TypeMeta,
-        FailureReason::Handler,
-        FailureReason::Panic,
-        FailureReason::Timeout,
-    ];
-
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            FailureReason::Read => "read",
-            FailureReason::Busy => "busy",
-            FailureReason::Decode => "decode",
-            FailureReason::TypeMeta => "type_meta",
-            FailureReason::Handler => "handler_error",
-            FailureReason::Panic => "panic",
-            FailureReason::Timeout => "timeout",
-        }
-    }
-}
-
-/// A failed request: the reason and the message the Failure response carries.
-pub(crate) struct Failed {
-    pub(crate) reason: FailureReason,
-    pub(crate) message: String,
-}
-
-impl From<Refusal> for Failed {
-    fn from(refusal: Refusal) -> Self {
-        Failed {
-            reason: refusal.reason,
-            message: refusal.message,
-        }
     }
 }
 
@@ -326,9 +274,6 @@ fn seconds(d: Duration) -> String {
         format!("{}s", d.as_secs_f64())
     }
 }
-
-/// What an admitted request holds, shared with the thread that runs its handler.
-pub(crate) type HeldSlot = Option<Arc<std::sync::Mutex<Held>>>;
 
 /// Takes what admission found out of the request: what it holds, or the refusal.
 pub(crate) fn admitted(parts: &mut http::request::Parts) -> Result<HeldSlot, Failed> {

@@ -37,7 +37,7 @@ use http::Method;
 use http_body_util::BodyExt;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::handler::{FailureReason, HeldSlot};
+use super::failure::{FailureReason, Refusal};
 use crate::wire::{self, BudgetHold, SharedBudget};
 
 /// The largest request body the server reads: 20 MiB, as upstream.
@@ -158,14 +158,8 @@ pub(crate) struct Held {
     pub(crate) decoded: Option<BudgetHold>,
 }
 
-/// Why a request was refused at admission.
-#[derive(Clone, Debug)]
-pub(crate) struct Refusal {
-    pub(crate) reason: FailureReason,
-    pub(crate) message: String,
-    /// The body was not read to its end: the connection must not carry another request.
-    pub(crate) close: bool,
-}
+/// What an admitted request holds, shared with the thread that runs its handler.
+pub(crate) type HeldSlot = Option<Arc<std::sync::Mutex<Held>>>;
 
 impl Intake {
     pub(crate) fn new(limits: Limits) -> Intake {

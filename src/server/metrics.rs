@@ -14,7 +14,7 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
 
-use super::handler::FailureReason;
+use super::failure::FailureReason;
 
 /// Prefix of every metric the server exports, the subsystem Cluster API uses for the Runtime SDK.
 const PREFIX: &str = "capi_runtime_sdk_extension";

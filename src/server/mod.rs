@@ -65,6 +65,7 @@ mod builder;
 mod context;
 mod discovery;
 mod error;
+mod failure;
 mod handler;
 mod intake;
 mod metrics;

@@ -11,9 +11,8 @@ use http::{HeaderValue, StatusCode, header};
 use prometheus_client::registry::Registry;
 use tokio::time::Instant;
 
-use super::handler::{
-    Failed, FailureReason, admitted, decode_admitted, json_bytes_response, respond,
-};
+use super::failure::{Failed, FailureReason};
+use super::handler::{admitted, decode_admitted, json_bytes_response, respond};
 use super::intake::{Intake, admit};
 use super::metrics::{EndpointMetrics, encode_registry};
 use crate::catalog::{HookId, gvh_to_path};

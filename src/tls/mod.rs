@@ -48,16 +48,15 @@ pub(crate) fn message(text: impl Into<String>) -> Cause {
 
 /// Why a TLS configuration (serving or calling) or an HTTP client could not be built.
 ///
-/// The variants say which side they come from. Causes are kept as values: a message that
-/// shows its cause keeps it in a field and does not also return it from
-/// [`source`](std::error::Error::source), so a chain reporter prints each cause once;
-/// [`TlsError::Read`], whose message does not show the I/O error, returns it as its source.
-/// [`TlsError::rustls_error`] finds the rustls error behind any of them.
-#[derive(Debug, Clone, thiserror::Error)]
+/// The variants say which side they come from. Each shows its own layer and returns its cause
+/// (an I/O error, a PEM error, the rustls or reqwest error, or a message) as its
+/// [`source`](std::error::Error::source); the one-line text Cluster API would show is
+/// [`chain(&err)`](crate::go::errors::chain). [`TlsError::rustls_error`] finds the rustls
+/// error behind any of them.
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum TlsError {
     /// Serving: a certificate, key or client CA file could not be read.
-    #[error("failed to read {path}")]
     Read {
         /// The file.
         path: PathBuf,
@@ -65,7 +64,6 @@ pub enum TlsError {
         source: Arc<io::Error>,
     },
     /// Serving: a file holds no usable PEM item of the expected kind.
-    #[error("failed to parse {path}: {error}")]
     Parse {
         /// The file.
         path: PathBuf,
@@ -73,18 +71,12 @@ pub enum TlsError {
         error: Cause,
     },
     /// Serving: rustls refused the certificate, the key or the client CA.
-    #[error("invalid TLS configuration: {0}")]
     ServerConfig(Cause),
     /// Calling: the ExtensionConfig's `caBundle` holds no usable certificate.
-    #[error("failed to create tls config: unable to load root certificates: {0}")]
     CaBundle(Cause),
     /// Calling: rustls refused the client configuration.
-    #[error("failed to create tls config: {0}")]
     ClientConfig(Cause),
     /// Calling: the client certificate or key file could not be read or parsed.
-    #[error(
-        "failed to load client certificate from {cert_file:?} and key from {key_file:?}: {what}: {error}"
-    )]
     ClientIdentity {
         /// The certificate file.
         cert_file: PathBuf,
@@ -96,14 +88,36 @@ pub enum TlsError {
         error: Cause,
     },
     /// Calling: reqwest refused to build a client (the cause is the `reqwest::Error`).
-    #[error("failed to create http client: {0}")]
     HttpClient(Cause),
 }
 
-impl TlsError {
-    /// The rustls error behind this one, if rustls refused something.
-    pub fn rustls_error(&self) -> Option<&rustls::Error> {
-        let cause: &(dyn std::error::Error + 'static) = match self {
+impl std::fmt::Display for TlsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TlsError::Read { path, .. } => write!(f, "failed to read {}", path.display()),
+            TlsError::Parse { path, .. } => write!(f, "failed to parse {}", path.display()),
+            TlsError::ServerConfig(_) => f.write_str("invalid TLS configuration"),
+            TlsError::CaBundle(_) => {
+                f.write_str("failed to create tls config: unable to load root certificates")
+            }
+            TlsError::ClientConfig(_) => f.write_str("failed to create tls config"),
+            TlsError::ClientIdentity {
+                cert_file,
+                key_file,
+                what,
+                ..
+            } => write!(
+                f,
+                "failed to load client certificate from {cert_file:?} and key from {key_file:?}: {what}"
+            ),
+            TlsError::HttpClient(_) => f.write_str("failed to create http client"),
+        }
+    }
+}
+
+impl std::error::Error for TlsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(match self {
             TlsError::Read { source, .. } => &**source,
             TlsError::Parse { error: c, .. }
             | TlsError::ServerConfig(c)
@@ -111,8 +125,14 @@ impl TlsError {
             | TlsError::ClientConfig(c)
             | TlsError::ClientIdentity { error: c, .. }
             | TlsError::HttpClient(c) => &**c,
-        };
-        find_in_chain(cause)
+        })
+    }
+}
+
+impl TlsError {
+    /// The rustls error behind this one, if rustls refused something.
+    pub fn rustls_error(&self) -> Option<&rustls::Error> {
+        find_in_chain(self)
     }
 }
 

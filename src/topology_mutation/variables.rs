@@ -12,8 +12,10 @@ use serde_json::Value;
 
 use crate::hooks::v1alpha1::{BUILTINS_NAME, Builtins, Variable};
 
-/// Why a variable could not be read.
+/// Why a variable could not be read. A decoding error is the [`source`](std::error::Error::source)
+/// (Go's message, cause included, is [`chain(&err)`](crate::go::errors::chain)).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum VariableError {
     /// The variable, or a field or element of it, is not there. See [`VariableError::is_not_found`].
     #[error("variable \"{0}\" does not exist")]
@@ -35,7 +37,7 @@ pub enum VariableError {
         reason: &'static str,
     },
     /// The value does not decode into the requested type.
-    #[error("failed to unmarshal variable json {raw:?} into {type_name:?}: {source}")]
+    #[error("failed to unmarshal variable json {raw:?} into {type_name:?}")]
     Decode {
         /// The value as JSON text.
         raw: String,
@@ -53,8 +55,8 @@ pub enum VariableError {
         raw: String,
     },
     /// The builtin variables of two lists could not be merged.
-    #[error("failed to merge builtin variables: failed to unmarshal builtin variable: {0}")]
-    MergeBuiltins(serde_json::Error),
+    #[error("failed to merge builtin variables: failed to unmarshal builtin variable")]
+    MergeBuiltins(#[source] serde_json::Error),
 }
 
 impl VariableError {

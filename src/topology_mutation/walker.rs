@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::patch;
 use super::variables::Variables;
+use crate::go::errors::chain;
 use crate::hook::HookResponse;
 use crate::hooks::v1alpha1::{
     GeneratePatchesRequest, GeneratePatchesResponse, GeneratePatchesResponseItem, HolderReference,
@@ -96,6 +97,11 @@ impl<F: ?Sized> Registration<F> {
 /// Runs typed functions over the templates of a GeneratePatches or ValidateTopology request,
 /// chosen by template kind and, optionally, holder kind. The counterpart of upstream's
 /// `WalkTemplates`.
+///
+/// A function's error becomes the Failure message through its `Display`; as for server
+/// handlers, an error type that keeps its cause in `source()` (a [`VariableError`](super::VariableError) that did
+/// not decode, say) shows its causes only when the function returns
+/// [`chain(&err)`](crate::go::errors::chain)`.to_string()`.
 ///
 /// ```
 /// use capi_runtime::topology_mutation::{Template, Walker, paths};
@@ -294,7 +300,7 @@ impl Walker {
         object: &Value,
     ) -> Result<Option<Vec<u8>>, String> {
         let variables = Variables::merge(&[global, &Variables::from_list(item_variables)])
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| chain(&e).to_string())?;
         let (api_version, kind) = type_meta(object);
         let group = group_of(api_version);
         if !self.knows(group, kind) {
@@ -348,7 +354,7 @@ impl Walker {
         item: &crate::hooks::v1alpha1::ValidateTopologyRequestItem,
     ) -> Result<(), String> {
         let variables = Variables::merge(&[global, &Variables::from_list(&item.variables)])
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| chain(&e).to_string())?;
         let object = &item.object.0;
         let (api_version, kind) = type_meta(object);
         let group = group_of(api_version);

@@ -53,6 +53,7 @@
 mod de;
 mod fold;
 
+use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -429,13 +430,39 @@ pub fn parse_status(raw: &str) -> Option<ResponseStatus> {
     }
 }
 
-/// Why a message could not be encoded.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot encode {kind}: {source}")]
+/// Why a message could not be encoded: the serializer's error is the source; without one, the
+/// value given was not of the message's type.
+#[derive(Debug)]
 pub struct EncodeError {
     kind: &'static str,
-    #[source]
-    source: serde_json::Error,
+    source: Option<serde_json::Error>,
+}
+
+impl EncodeError {
+    /// A value that is not a `kind` was given to encode as one.
+    pub(crate) fn wrong_type(kind: &'static str) -> Self {
+        EncodeError { kind, source: None }
+    }
+
+    /// The kind of the message that could not be encoded.
+    pub fn kind(&self) -> &'static str {
+        self.kind
+    }
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.source {
+            Some(_) => write!(f, "cannot encode {}", self.kind),
+            None => write!(f, "cannot encode {0}: the value is not a {0}", self.kind),
+        }
+    }
+}
+
+impl std::error::Error for EncodeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_ref().map(|e| e as _)
+    }
 }
 
 /// A request of hook `H` as JSON, with its `apiVersion` and `kind` set.
@@ -444,7 +471,7 @@ pub fn encode_request<H: Hook>(request: &H::Request) -> Result<Vec<u8>, EncodeEr
     typed.set_type_meta(H::API_VERSION, H::REQUEST_KIND);
     serde_json::to_vec(&typed).map_err(|source| EncodeError {
         kind: H::REQUEST_KIND,
-        source,
+        source: Some(source),
     })
 }
 
@@ -454,7 +481,7 @@ pub fn encode_response<H: Hook>(response: &H::Response) -> Result<Vec<u8>, Encod
     typed.set_type_meta(H::API_VERSION, H::RESPONSE_KIND);
     serde_json::to_vec(&typed).map_err(|source| EncodeError {
         kind: H::RESPONSE_KIND,
-        source,
+        source: Some(source),
     })
 }
 

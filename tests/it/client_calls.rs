@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use capi_runtime::api::runtime::v1beta2::FailurePolicy;
 use capi_runtime::client::{CallAllOptions, CallError, ExchangeError, ForObject};
+use capi_runtime::go::errors::chain;
 use capi_runtime::hooks::v1alpha1::{
     AfterClusterUpgrade, BeforeClusterCreate, BeforeClusterCreateRequest, ResponseStatus,
 };
@@ -142,7 +143,7 @@ async fn failure_and_unknown_statuses_are_errors_under_both_policies() {
             "{err}"
         );
         assert_eq!(
-            err.to_string(),
+            chain(&err).to_string(),
             format!(
                 "failed to call extension handler \"{name}\": got failure response with message: nope"
             )
@@ -254,7 +255,7 @@ async fn call_all_with_no_handler_succeeds_and_stops_at_the_first_failure() {
         .await
         .unwrap_err();
     assert_eq!(err.handler(), Some("b.ext"));
-    assert!(err.to_string().starts_with(
+    assert!(chain(&err).to_string().starts_with(
         "failed to call extension handlers for hook \"BeforeClusterCreate.hooks.runtime.cluster.x-k8s.io\": failed to call extension handler \"b.ext\""
     ), "{err}");
     let called: Vec<String> = server
@@ -343,7 +344,7 @@ async fn namespace_selectors_skip_in_call_all_and_fail_call_extension() {
         .await
         .unwrap_err();
     assert_eq!(
-        err.to_string(),
+        chain(&err).to_string(),
         "failed to call extension handler \"a.ext\": namespaceSelector did not match object different/c1"
     );
     client
@@ -383,7 +384,7 @@ async fn misconfigured_calls_fail_before_any_request() {
         .unwrap_err();
     assert!(matches!(err, CallError::HookMismatch { .. }), "{err}");
     assert_eq!(
-        err.to_string(),
+        chain(&err).to_string(),
         "failed to call extension handler \"after.ext\": handler does not match GroupHook \"BeforeClusterCreate.hooks.runtime.cluster.x-k8s.io\""
     );
     let err = client
@@ -406,7 +407,9 @@ async fn misconfigured_calls_fail_before_any_request() {
         .await
         .unwrap_err();
     assert!(
-        err.to_string().contains("expected https scheme, got http"),
+        chain(&err)
+            .to_string()
+            .contains("expected https scheme, got http"),
         "{err}"
     );
     let err = client
@@ -414,7 +417,9 @@ async fn misconfigured_calls_fail_before_any_request() {
         .await
         .unwrap_err();
     assert!(
-        err.to_string().contains("unable to load root certificates"),
+        chain(&err)
+            .to_string()
+            .contains("unable to load root certificates"),
         "{err}"
     );
     assert!(server.received().is_empty());

@@ -5,6 +5,7 @@ use crate::support::{extension, tls};
 
 use capi_runtime::api::runtime::v1beta2::{ExtensionConfig, FailurePolicy};
 use capi_runtime::client::{DiscoveryError, ValidationError};
+use capi_runtime::go::errors::chain;
 use extension::{HOOKS, config, ready_client};
 use serde_json::{Value, json};
 use tls::{TestCa, TestServer, answer};
@@ -201,7 +202,7 @@ async fn every_violation_is_reported_and_nothing_is_kept() {
         panic!("{err}")
     };
     assert_eq!(errors.len(), 4, "{errors:?}");
-    let text = err.to_string();
+    let text = chain(&err).to_string();
     assert!(text.starts_with("failed to discover extension \"ext1\": failed to validate discovery response: [handler name Bad is not valid"), "{text}");
 }
 
@@ -237,7 +238,8 @@ async fn an_unreachable_or_misconfigured_extension_fails_discovery() {
         .unwrap_err();
     assert!(matches!(err, DiscoveryError::Exchange { .. }), "{err}");
     assert!(
-        err.to_string()
+        chain(&err)
+            .to_string()
             .contains("/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery?timeout=10s"),
         "{err}"
     );
@@ -247,7 +249,7 @@ async fn an_unreachable_or_misconfigured_extension_fails_discovery() {
         .await
         .unwrap_err();
     assert_eq!(
-        err.to_string(),
+        chain(&err).to_string(),
         "failed to discover extension \"ext1\": failed to get http client: failed to compute URL: at least one of service and url should be defined in config"
     );
     let err = client

@@ -1,9 +1,8 @@
 //! Errors keep their causes as values: a caller tells a refused connection from a failed TLS
-//! handshake without reading the message, and a chain reporter prints each cause once.
+//! handshake without reading the message, walking `source()` reaches every cause (and
+//! `downcast_ref` finds it), and the chain, rendered as Go writes it, prints each cause once.
 
 use crate::support::{extension, tls};
-
-use std::error::Error as _;
 
 use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
 use capi_runtime::api::runtime::validation::{ErrorType, UrlError};
@@ -12,6 +11,7 @@ use capi_runtime::client::{
     CallAllOptions, CallError, ClientConfigError, DiscoveryError, ExchangeError, ForObject,
     TlsError, ValidationError,
 };
+use capi_runtime::go::errors::chain as go_chain;
 use capi_runtime::hooks::v1alpha1::BeforeClusterCreate;
 use capi_runtime::registry::RegistryError;
 use extension::{config, handler, ready_client};
@@ -39,15 +39,42 @@ fn exchange(err: &CallError) -> &ExchangeError {
     }
 }
 
-/// Every message in the chain of `err`, outermost first.
-fn chain(err: &dyn std::error::Error) -> Vec<String> {
-    let mut out = vec![err.to_string()];
+/// Every layer of the chain of `err`, outermost first.
+fn layers<'a>(
+    err: &'a (dyn std::error::Error + 'static),
+) -> Vec<&'a (dyn std::error::Error + 'static)> {
+    let mut out = vec![err];
     let mut next = err.source();
     while let Some(e) = next {
-        out.push(e.to_string());
+        out.push(e);
         next = e.source();
     }
     out
+}
+
+/// The first layer of the chain of `err` that is a `T`; an I/O error's own cause is looked at
+/// too (`io::Error::source` skips the error it wraps, which is where rustls' error sits).
+fn find<'a, T: std::error::Error + 'static>(
+    err: &'a (dyn std::error::Error + 'static),
+) -> Option<&'a T> {
+    layers(err).into_iter().find_map(|e| {
+        e.downcast_ref::<T>().or_else(|| {
+            e.downcast_ref::<std::io::Error>()
+                .and_then(|io| io.get_ref())
+                .and_then(|inner| inner.downcast_ref::<T>())
+        })
+    })
+}
+
+/// No layer repeats the text of the layer below it: each shows its own part only.
+fn assert_each_layer_says_its_own(err: &(dyn std::error::Error + 'static)) {
+    let texts: Vec<String> = layers(err).iter().map(|e| e.to_string()).collect();
+    for pair in texts.windows(2) {
+        assert!(
+            pair[1].is_empty() || !pair[0].contains(&pair[1]),
+            "a layer repeats its cause: {texts:#?}"
+        );
+    }
 }
 
 #[tokio::test]
@@ -134,7 +161,7 @@ async fn client_config_errors_keep_their_kind() {
 }
 
 #[tokio::test]
-async fn chains_print_each_cause_once() {
+async fn a_tls_failure_is_reached_through_the_chain_and_printed_once() {
     let (ca, other) = (TestCa::new("ca"), TestCa::new("other"));
     let server = TestServer::with_ca(
         &ca,
@@ -148,25 +175,147 @@ async fn chains_print_each_cause_once() {
         &[handler("h", HOOK)],
     ))
     .await;
-    let messages = chain(&err);
-    assert_eq!(messages.len(), 1, "{messages:#?}");
     assert_eq!(
-        messages[0].matches("UnknownIssuer").count(),
-        1,
-        "{messages:#?}"
+        err.to_string(),
+        "failed to call extension handler \"h.ext\""
     );
+    assert!(find::<ExchangeError>(&err).is_some(), "{}", go_chain(&err));
+    assert!(find::<reqwest::Error>(&err).is_some(), "{}", go_chain(&err));
+    assert!(
+        matches!(
+            find::<rustls::Error>(&err),
+            Some(rustls::Error::InvalidCertificate(
+                rustls::CertificateError::UnknownIssuer
+            ))
+        ),
+        "{:#?}",
+        layers(&err)
+    );
+    assert_each_layer_says_its_own(&err);
+    let text = go_chain(&err).to_string();
+    assert!(
+        text.starts_with(&format!(
+            "failed to call extension handler \"h.ext\": http call failed: Post \"{}/",
+            server.url()
+        )),
+        "{text}"
+    );
+    assert_eq!(text.matches("UnknownIssuer").count(), 1, "{text}");
+}
 
-    // The same holds for registry and discovery errors.
-    let registry = capi_runtime::registry::Registry::new();
-    let err = registry.get("h.ext").unwrap_err();
-    assert!(err.source().is_none());
+#[tokio::test]
+async fn a_ca_bundle_failure_is_reached_through_the_chain() {
+    let err = call_error(config(
+        "ext",
+        "https://x",
+        "not a pem",
+        &[handler("h", HOOK)],
+    ))
+    .await;
+    let tls = find::<TlsError>(&err).expect("the TLS error is a layer of the chain");
+    assert!(matches!(tls, TlsError::CaBundle(_)), "{tls}");
+    assert_each_layer_says_its_own(&err);
+    assert_eq!(
+        go_chain(&err).to_string(),
+        "failed to call extension handler \"h.ext\": failed to get http client: failed to \
+         create tls config: unable to load root certificates: no PEM certificate found"
+    );
+}
+
+#[tokio::test]
+async fn a_discovery_decode_failure_reaches_the_decode_error() {
+    let ca = TestCa::new("ca");
+    let server =
+        TestServer::with_ca(&ca, answer(|_| async { tls::raw(200, "{\"status\": 1") })).await;
     let client = ready_client(&[]);
     let err = client
-        .discover(&config("ext", "", &ca.pem(), &[]))
+        .discover(&config("ext", &server.url(), &ca.pem(), &[]))
         .await
         .unwrap_err();
-    assert!(matches!(err, DiscoveryError::HttpClient { .. }), "{err}");
-    assert_eq!(chain(&err).len(), 1);
+    assert!(matches!(err, DiscoveryError::Exchange { .. }), "{err}");
+    let exchange = find::<ExchangeError>(&err).expect("the exchange error is a layer");
+    assert!(
+        matches!(exchange, ExchangeError::Decode { .. }),
+        "{exchange}"
+    );
+    let decode =
+        find::<capi_runtime::wire::DecodeError>(&err).expect("the decode error is a layer");
+    assert_eq!(
+        go_chain(&err).to_string(),
+        format!(
+            "failed to discover extension \"ext\": http call failed: failed to decode response \
+             from \"{}/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery?timeout=10s\": {decode}",
+            server.url()
+        )
+    );
+    assert_each_layer_says_its_own(&err);
+}
+
+#[tokio::test]
+async fn registry_and_catalog_answers_are_causes_of_call_errors() {
+    let client = ready_client(&[]);
+    let err = client
+        .call_extension::<BeforeClusterCreate>(
+            "h.ext",
+            &Default::default(),
+            &ForObject::new("default", "c"),
+        )
+        .await
+        .unwrap_err();
+    let registry = find::<RegistryError>(&err).expect("the registry's answer is the cause");
+    assert!(
+        matches!(registry, RegistryError::NotRegistered { .. }),
+        "{registry}"
+    );
+    assert_each_layer_says_its_own(&err);
+
+    let client = capi_runtime::client::Client::builder(
+        std::sync::Arc::new(capi_runtime::Catalog::new()),
+        capi_runtime::registry::Registry::new(),
+    )
+    .build()
+    .unwrap();
+    let err = client
+        .discover(&config("ext", "https://x", "", &[]))
+        .await
+        .unwrap_err();
+    assert!(
+        find::<capi_runtime::catalog::CatalogError>(&err).is_some(),
+        "{err}"
+    );
+    assert_each_layer_says_its_own(&err);
+}
+
+#[test]
+fn registry_errors_reach_the_selector_and_group_version_errors() {
+    let mut cfg = config("ext", "https://x", "", &[handler("h", HOOK)]);
+    cfg.spec.namespace_selector = Some(extension::selector_in("bad key!", &["x"]));
+    let registry = capi_runtime::registry::Registry::new();
+    registry.warm_up(&[]).unwrap();
+    let err = registry.add(&cfg).unwrap_err();
+    assert!(
+        find::<capi_runtime::registry::SelectorError>(&err).is_some(),
+        "{}",
+        go_chain(&err)
+    );
+    assert_each_layer_says_its_own(&err);
+    assert!(
+        go_chain(&err).to_string().starts_with(
+            "failed to add ExtensionConfig \"ext\" to registry: failed to create namespaceSelector: "
+        ),
+        "{}",
+        go_chain(&err)
+    );
+
+    let mut cfg = config("ext", "https://x", "", &[handler("h", HOOK)]);
+    cfg.status.handlers[0].request_hook.api_version = "a/b/c".into();
+    let err = registry.add(&cfg).unwrap_err();
+    let RegistryError::InvalidHandlers { errors, .. } = &err else {
+        panic!("{err}")
+    };
+    let parse = find::<capi_runtime::api::runtime::validation::GroupVersionError>(&errors[0])
+        .expect("the parse error is the handler error's cause");
+    assert_eq!(parse.api_version, "a/b/c");
 }
 
 #[tokio::test]
@@ -187,7 +336,7 @@ async fn calling_every_handler_of_an_unknown_hook_names_the_hook_not_an_empty_ha
         .unwrap_err();
     assert!(matches!(err, CallError::UnknownHook { .. }), "{err}");
     assert_eq!(err.handler(), None);
-    let text = err.to_string();
+    let text = go_chain(&err).to_string();
     assert!(!text.contains("\"\""), "{text}");
     assert!(
         text.starts_with(
@@ -265,7 +414,7 @@ fn registry_errors_keep_the_parse_error() {
     };
     assert_eq!(errors[0].error.api_version, "a/b/c");
     assert_eq!(
-        err.to_string(),
+        go_chain(&err).to_string(),
         "failed to warm up registry: failed to add ExtensionConfig \"ext\" to registry: failed to add extension handler \"h.ext\" to registry: failed to parse GroupVersion \"a/b/c\" of handler \"h.ext\": unexpected GroupVersion string: a/b/c"
     );
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use axum::body::Body;
 use capi_runtime::client::{CallError, Client, ExchangeError, ForObject};
+use capi_runtime::go::errors::chain;
 use capi_runtime::hooks::v1alpha1::{BeforeClusterCreate, ResponseStatus};
 use extension::{Handler, config, handler, ready_client};
 use futures::StreamExt;
@@ -69,7 +70,7 @@ async fn a_slow_answer_times_out() {
     let url = err.url().unwrap();
     assert!(url.ends_with("/beforeclustercreate/h?timeout=1s"), "{url}");
     assert!(
-        err.to_string().contains(&format!("Post \"{url}\"")),
+        chain(&err).to_string().contains(&format!("Post \"{url}\"")),
         "{err}"
     );
 }
@@ -114,7 +115,7 @@ async fn an_unknown_ca_is_a_tls_error() {
         matches!(exchange_error(&err), ExchangeError::Transport { .. }),
         "{err}"
     );
-    assert!(err.to_string().contains("UnknownIssuer"), "{err}");
+    assert!(chain(&err).to_string().contains("UnknownIssuer"), "{err}");
     assert!(server.received().is_empty());
 }
 
@@ -133,7 +134,8 @@ async fn a_certificate_for_another_host_is_a_tls_error() {
         "{err}"
     );
     assert!(
-        err.to_string()
+        chain(&err)
+            .to_string()
             .contains("certificate not valid for name \"127.0.0.1\""),
         "{err}"
     );
@@ -183,7 +185,8 @@ async fn a_non_200_status_is_an_error_with_a_body_excerpt() {
         other => panic!("{other}"),
     }
     assert!(
-        err.to_string()
+        chain(&err)
+            .to_string()
             .contains("got response with status code 500 != 200: response : \"xxx"),
         "{err}"
     );

@@ -7,6 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use capi_runtime::client::{BuildError, CallError, Client, ForObject};
+use capi_runtime::go::errors::chain;
 use capi_runtime::hooks::v1alpha1::BeforeClusterCreate;
 use capi_runtime::registry::Registry;
 use extension::{config, handler, ready_client};
@@ -121,7 +122,10 @@ async fn client_certificates_are_reloaded_when_their_files_change() {
     // The client rotates to CA2 first: the server refuses it.
     write_identity(dir.path(), &ca2.client());
     let err = call(&client, "h.ext").await.unwrap_err();
-    assert!(err.to_string().contains("?timeout=10s\": "), "{err}");
+    assert!(
+        chain(&err).to_string().contains("?timeout=10s\": "),
+        "{err}"
+    );
     // Then the server trusts CA2 as well.
     server
         .tls
@@ -185,7 +189,8 @@ fn an_unreadable_client_certificate_fails_the_build() {
         .unwrap_err();
     assert!(matches!(err, BuildError::Identity(_)));
     assert!(
-        err.to_string()
+        chain(&err)
+            .to_string()
             .starts_with("failed to create RuntimeSDK client: failed to load client certificate"),
         "{err}"
     );

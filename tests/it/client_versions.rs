@@ -9,6 +9,7 @@ use std::sync::Arc;
 use capi_runtime::Catalog;
 use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
 use capi_runtime::client::{CallAllOptions, CallError, Client, ForObject};
+use capi_runtime::go::errors::chain;
 use capi_runtime::hooks::v1alpha1::ResponseStatus;
 use capi_runtime::registry::Registry;
 use extension::{config, handler};
@@ -159,7 +160,9 @@ async fn without_a_conversion_the_call_is_a_misconfiguration() {
     // Not ignored despite the Ignore policy, and nothing was sent.
     assert!(matches!(err, CallError::NoConversion { .. }), "{err}");
     assert!(
-        err.to_string().contains("no conversion between hook"),
+        chain(&err)
+            .to_string()
+            .contains("no conversion between hook"),
         "{err}"
     );
     assert!(server.received().is_empty());

@@ -56,10 +56,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "catalog",
         ],
     ),
-    ("registry", &["api::runtime", "catalog"]),
+    ("registry", &["go", "api::runtime", "catalog"]),
     (
         "client",
         &[
+            "go",
             "hook",
             "hooks",
             "api::runtime",
@@ -71,10 +72,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     // PEM and rustls configurations for both sides, and the HTTPS host: no hooks.
     ("tls", &[]),
-    ("https", &["tls"]),
+    ("https", &["go", "tls"]),
     (
         "server",
         &[
+            "go",
             "hook",
             "hooks",
             "catalog",
@@ -83,7 +85,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "api::runtime::validation",
         ],
     ),
-    ("topology_mutation", &["hook", "hooks"]),
+    ("topology_mutation", &["go", "hook", "hooks"]),
 ];
 
 /// Sources that are not checked (see the module documentation).
@@ -107,6 +109,52 @@ fn imports_follow_the_layering_of_the_code_map() {
 #[test]
 fn the_allowed_edges_form_no_circle() {
     assert_eq!(circle(ALLOWED), None);
+}
+
+/// Inside a module, the files name each other without a circle: each file of a directory
+/// (its `mod.rs`, the module root that declares and re-exports them, aside) may name its
+/// siblings only downwards, so shared types live in a file of their own below their users.
+#[test]
+fn the_files_of_a_module_name_each_other_without_a_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let sources = read_sources(&src);
+    let circles = file_circles(&sources);
+    assert!(
+        circles.is_empty(),
+        "files of one module that name each other in a circle (move what they share into a \
+         file of its own):\n{}",
+        circles.join("\n")
+    );
+}
+
+/// The checker of file circles: a circle through a re-export of the module root is found, a
+/// file naming the root itself (`super::Client`) is not one.
+#[test]
+fn a_circle_between_files_is_reported() {
+    let sources = vec![
+        source("lib.rs", "mod m;\n"),
+        source(
+            "m/mod.rs",
+            "mod a;\nmod b;\nmod c;\npub use c::C;\npub struct Root;\n",
+        ),
+        source("m/a.rs", "use super::b::B;\nuse super::Root;\n"),
+        source("m/b.rs", "pub struct B(super::C);\n"),
+        source(
+            "m/c.rs",
+            "use crate::m::a::A;\n#[cfg(test)]\nmod tests { use super::super::b::B; }\n",
+        ),
+    ];
+    assert_eq!(file_circles(&sources), ["src/m/: a -> b -> c -> a"]);
+    let sources = vec![
+        source("lib.rs", "mod m;\n"),
+        source("m/mod.rs", "mod a;\nmod b;\n"),
+        source("m/a.rs", "use super::b::B;\n"),
+        source(
+            "m/b.rs",
+            "#[cfg(test)]\nmod tests { use super::super::a::A; }\n",
+        ),
+    ];
+    assert!(file_circles(&sources).is_empty());
 }
 
 /// The checker itself: a forbidden edge, one hidden in a `use` group, one through `super::`
@@ -152,6 +200,84 @@ fn a_forbidden_edge_is_reported() {
         circle(cyclic),
         Some(vec!["a".into(), "b".into(), "c".into(), "a".into()])
     );
+}
+
+/// Every circle between the files of one directory, as `src/<dir>/: a -> b -> a`.
+fn file_circles(sources: &[Source]) -> Vec<String> {
+    let test_only = test_only_files(sources);
+    // The directories with a module root, and the files below each.
+    let mut dirs: BTreeMap<Vec<String>, Vec<&Source>> = BTreeMap::new();
+    for source in sources {
+        if !source.path.ends_with("/mod.rs") {
+            continue;
+        }
+        let module = module_of(&source.path);
+        if skipped(&module) {
+            continue;
+        }
+        let children = sources
+            .iter()
+            .filter(|s| !s.path.ends_with("/mod.rs") && !test_only.contains(&s.path))
+            .filter(|s| {
+                let m = module_of(&s.path);
+                m.len() == module.len() + 1 && m.starts_with(&module)
+            })
+            .collect();
+        dirs.insert(module, children);
+    }
+    let mut out = Vec::new();
+    for (module, children) in &dirs {
+        let names: BTreeSet<String> = children
+            .iter()
+            .map(|s| module_of(&s.path).pop().unwrap())
+            .collect();
+        let root = sources
+            .iter()
+            .find(|s| module_of(&s.path) == *module && s.path.ends_with("/mod.rs"))
+            .unwrap();
+        let root_exports = reexports(&strip_test_items(&blank(&root.text)), &names);
+        let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for child in children {
+            let mut path_of = module_of(&child.path);
+            let name = path_of.pop().unwrap();
+            let text = strip_test_items(&blank(&child.text));
+            let targets = edges.entry(name.clone()).or_default();
+            for (_, path) in paths(&text, &module_of(&child.path)) {
+                if !path.starts_with(module) || path.len() <= module.len() {
+                    continue;
+                }
+                let first = &path[module.len()];
+                let target = if names.contains(first) {
+                    Some(first.clone())
+                } else {
+                    // A name the module root re-exports from one of its files.
+                    root_exports
+                        .get(first)
+                        .and_then(|p| p.first())
+                        .filter(|t| names.contains(*t))
+                        .cloned()
+                };
+                if let Some(target) = target.filter(|t| *t != name) {
+                    targets.insert(target);
+                }
+            }
+        }
+        let nodes: Vec<(String, Vec<String>)> = edges
+            .into_iter()
+            .map(|(n, t)| (n, t.into_iter().collect()))
+            .collect();
+        let as_allowed: Vec<(&str, Vec<&str>)> = nodes
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.iter().map(String::as_str).collect()))
+            .collect();
+        let as_allowed: Vec<(&str, &[&str])> =
+            as_allowed.iter().map(|(n, t)| (*n, t.as_slice())).collect();
+        if let Some(found) = circle(&as_allowed) {
+            let dir = module.join("/");
+            out.push(format!("src/{dir}/: {}", found.join(" -> ")));
+        }
+    }
+    out
 }
 
 /// One source file: its path under `src/` and its text.

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use capi_runtime::catalog::GroupHook;
+use capi_runtime::go::errors::chain;
 use capi_runtime::registry::{Registry, RegistryError};
 use extension::{config, handler, selector_in};
 
@@ -50,7 +51,7 @@ fn a_cold_registry_refuses_every_operation() {
     );
     let err = registry.get("handler.test-extension").unwrap_err();
     assert_eq!(
-        err.to_string(),
+        chain(&err).to_string(),
         "failed to get extension handler \"handler.test-extension\" from registry: invalid operation: Get cannot be called on a registry not yet ready"
     );
 }
@@ -173,7 +174,7 @@ fn a_failed_add_keeps_the_previous_handlers() {
     bad_version.status.handlers[0].request_hook.api_version = "too/many/slashes".into();
     let err = registry.add(&bad_version).unwrap_err();
     assert_eq!(
-        err.to_string(),
+        chain(&err).to_string(),
         "failed to add ExtensionConfig \"ext\" to registry: failed to add extension handler \"new.ext\" to registry: failed to parse GroupVersion \"too/many/slashes\" of handler \"new.ext\": unexpected GroupVersion string: too/many/slashes"
     );
     let mut bad_selector = config("ext", URL, "", &[handler("new", "BeforeClusterUpgrade")]);
@@ -182,7 +183,8 @@ fn a_failed_add_keeps_the_previous_handlers() {
     bad_selector.spec.namespace_selector = Some(selector);
     let err = registry.add(&bad_selector).unwrap_err();
     assert!(
-        err.to_string()
+        chain(&err)
+            .to_string()
             .contains("failed to create namespaceSelector"),
         "{err}"
     );

@@ -8,6 +8,7 @@ use axum::Router;
 use axum::body::Body;
 use capi_runtime::HookResponse;
 use capi_runtime::catalog::Catalog;
+use capi_runtime::go::errors::chain;
 use capi_runtime::hooks::v1alpha1::{
     AfterControlPlaneInitialized, AfterControlPlaneInitializedRequest,
     AfterControlPlaneInitializedResponse, BeforeClusterCreate, BeforeClusterCreateRequest,
@@ -409,7 +410,7 @@ fn registration_errors_name_the_problem() {
     let error = builder()
         .handle(BeforeClusterCreate, "One", noop)
         .unwrap_err();
-    let text = error.to_string();
+    let text = chain(&error).to_string();
     assert!(text.starts_with("invalid handler name \"One\": "), "{text}");
     assert!(
         text.contains("must consist of lower case alphanumeric characters or '-'"),
@@ -419,7 +420,7 @@ fn registration_errors_name_the_problem() {
         .handle(BeforeClusterCreate, "one", noop)
         .unwrap_err();
     assert_eq!(
-        error.to_string(),
+        chain(&error).to_string(),
         "there is already a handler registered for path \
          \"/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/one\""
     );
@@ -431,7 +432,7 @@ fn registration_errors_name_the_problem() {
         )
         .unwrap_err();
     assert_eq!(
-        error.to_string(),
+        chain(&error).to_string(),
         "invalid timeoutSeconds 31 for handler \"two\": must be between 0 and 30"
     );
     let error = ServerBuilder::with_catalog(Catalog::new())

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use capi_runtime::HookResponse;
+use capi_runtime::go::errors::chain;
 use capi_runtime::hooks::v1alpha1::{
     BeforeClusterDelete, BeforeClusterDeleteRequest, BeforeClusterDeleteResponse,
 };
@@ -151,9 +152,15 @@ async fn health_listener_and_graceful_shutdown() {
 async fn unreadable_certificate_fails_start() {
     let dir = tempfile::tempdir().unwrap();
     let error = start(dir.path(), false).await.unwrap_err();
-    assert!(error.to_string().starts_with("failed to read "), "{error}");
+    assert!(
+        chain(&error).to_string().starts_with("failed to read "),
+        "{error}"
+    );
     std::fs::write(dir.path().join("tls.crt"), "garbage").unwrap();
     std::fs::write(dir.path().join("tls.key"), "garbage").unwrap();
     let error = start(dir.path(), false).await.unwrap_err();
-    assert!(error.to_string().starts_with("failed to parse "), "{error}");
+    assert!(
+        chain(&error).to_string().starts_with("failed to parse "),
+        "{error}"
+    );
 }

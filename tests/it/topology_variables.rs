@@ -1,5 +1,6 @@
 //! Reading and merging topology-mutation variables.
 
+use capi_runtime::go::errors::chain;
 use capi_runtime::hooks::v1alpha1::{Builtins, Variable};
 use capi_runtime::topology_mutation::{VariableError, Variables, paths};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON;
@@ -158,7 +159,7 @@ fn invalid_builtin_fails_the_merge() {
     let item = variables(&[("builtin", json!({"controlPlane": {"replicas": "three"}}))]);
     let error = Variables::merge(&[&global, &item]).unwrap_err();
     assert!(
-        error.to_string().starts_with(
+        chain(&error).to_string().starts_with(
             "failed to merge builtin variables: failed to unmarshal builtin variable: "
         ),
         "{error}"

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use capi_runtime::go::errors::chain;
 use capi_runtime::server::{DEFAULT_CERT_NAME, DEFAULT_KEY_NAME, DEFAULT_PORT, shutdown_signal};
 use capi_test_extension::lifecycle::{RecordLimits, Script};
 use clap::Parser;
@@ -76,7 +77,7 @@ async fn main() -> ExitCode {
     let builder = match capi_test_extension::server_builder(&script) {
         Ok(b) => b,
         Err(e) => {
-            tracing::error!(error = %e, "cannot register the handlers");
+            tracing::error!(error = %chain(&e), "cannot register the handlers");
             return ExitCode::FAILURE;
         }
     };
@@ -93,7 +94,7 @@ async fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            tracing::error!(error = %e, "extension server failed");
+            tracing::error!(error = %chain(&e), "extension server failed");
             ExitCode::FAILURE
         }
     }
