@@ -6,6 +6,7 @@ use std::time::Duration;
 use url::Url;
 
 use crate::catalog::{HookId, gvh_to_path};
+use crate::go::time::format_duration;
 
 pub use crate::api::runtime::validation::extension_base_url as base_url;
 
@@ -16,7 +17,7 @@ pub(crate) fn handler_url(base: &Url, gvh: &HookId, handler_name: &str, timeout:
     let joined = clean_join(base.path(), &gvh_to_path(gvh, handler_name));
     url.set_path(&joined);
     url.query_pairs_mut()
-        .append_pair("timeout", &go_duration(timeout));
+        .append_pair("timeout", &format_duration(timeout));
     url
 }
 
@@ -34,19 +35,6 @@ pub(crate) fn clean_join(base: &str, tail: &str) -> String {
         }
     }
     format!("/{}", parts.join("/"))
-}
-
-/// Formats a duration of whole seconds as Go prints it: `10s`, `1m30s`, `1h0m0s`.
-pub(crate) fn go_duration(d: Duration) -> String {
-    let total = d.as_secs();
-    let (h, m, s) = (total / 3600, (total % 3600) / 60, total % 60);
-    if h > 0 {
-        format!("{h}h{m}m{s}s")
-    } else if m > 0 {
-        format!("{m}m{s}s")
-    } else {
-        format!("{s}s")
-    }
 }
 
 /// The host a URL's TLS identity is checked against and its HTTP clients are cached by:
@@ -187,10 +175,16 @@ mod tests {
     }
 
     #[test]
-    fn durations_print_like_go() {
-        assert_eq!(go_duration(Duration::from_secs(1)), "1s");
-        assert_eq!(go_duration(Duration::from_secs(30)), "30s");
-        assert_eq!(go_duration(Duration::from_secs(90)), "1m30s");
-        assert_eq!(go_duration(Duration::from_secs(3600)), "1h0m0s");
+    fn the_timeout_is_written_as_go_writes_a_duration() {
+        let base = Url::parse("https://x.example").unwrap();
+        for (timeout, text) in [
+            (Duration::from_secs(1), "1s"),
+            (Duration::from_secs(90), "1m30s"),
+            (Duration::from_secs(3600), "1h0m0s"),
+            (Duration::from_millis(1500), "1.5s"),
+        ] {
+            let url = handler_url(&base, &gvh(), "h", timeout);
+            assert_eq!(url.query(), Some(format!("timeout={text}").as_str()));
+        }
     }
 }

@@ -5,6 +5,9 @@ use std::time::Duration;
 
 use http::HeaderMap;
 use tokio::time::Instant;
+use url::form_urlencoded;
+
+use crate::go::time::parse_duration;
 
 /// The call a request arrived with: the handler it was routed to, its HTTP headers, the
 /// timeout the caller asked for and the deadline the server answers by.
@@ -62,81 +65,44 @@ impl Context {
     }
 }
 
-/// The `timeout` query parameter of a request, read as a Go duration (`10s`, `1m30s`,
-/// `1.5s`, `500ms`). Absent, unparsable, zero or negative values give `None`.
+/// The `timeout` query parameter of a request, read as Cluster API's Go server reads it
+/// (`r.URL.Query().Get("timeout")`, then `time.ParseDuration`): `10s`, `1m30s`, `1.5s`,
+/// `500ms`, `1µs` (sent as `1%C2%B5s`). Absent, unparsable, zero or negative values give
+/// `None`.
 pub(crate) fn requested_timeout(query: Option<&str>) -> Option<Duration> {
-    let query = query?;
-    let value = query
-        .split('&')
-        .filter_map(|pair| pair.split_once('='))
-        .find(|(key, _)| *key == "timeout")
-        .map(|(_, value)| value)?;
-    parse_go_duration(value).filter(|d| !d.is_zero())
+    let value = query_get(query?, "timeout")?;
+    parse_duration(&value).ok().filter(|d| !d.is_zero())
 }
 
-/// Parses a Go `time.Duration` string without a sign: one or more `<decimal><unit>` parts,
-/// units `ns`, `us` (or `µs`), `ms`, `s`, `m`, `h`.
-pub(crate) fn parse_go_duration(text: &str) -> Option<Duration> {
-    // A percent-encoded `µ` is the only escape a Go caller produces here.
-    let text = text.replace("%C2%B5", "µ");
-    let mut rest = text.as_str();
-    if rest.is_empty() || rest == "0" {
-        return (rest == "0").then_some(Duration::ZERO);
-    }
-    let mut total = 0f64;
-    while !rest.is_empty() {
-        let number_len = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(rest.len());
-        let (number, tail) = rest.split_at(number_len);
-        if number.is_empty() || number == "." {
-            return None;
-        }
-        let value: f64 = number.parse().ok()?;
-        let unit_len = tail
-            .find(|c: char| c.is_ascii_digit() || c == '.')
-            .unwrap_or(tail.len());
-        let (unit, tail) = tail.split_at(unit_len);
-        let seconds_per_unit = match unit {
-            "ns" => 1e-9,
-            "us" | "µs" | "μs" => 1e-6,
-            "ms" => 1e-3,
-            "s" => 1.0,
-            "m" => 60.0,
-            "h" => 3600.0,
-            _ => return None,
-        };
-        total += value * seconds_per_unit;
-        rest = tail;
-    }
-    Duration::try_from_secs_f64(total).ok()
+/// The first value of `key` in `query`, as Go's `url.ParseQuery(query).Get(key)` gives it.
+///
+/// The pairs split at `&` and each is decoded by `form_urlencoded` (`+` is a space, `%XX` a
+/// byte). Go drops a pair it cannot decode, which `form_urlencoded` would decode leniently
+/// instead, so those are passed over first: a pair holding a `;` (Go refuses the old
+/// separator) or a `%` not followed by two hex digits.
+fn query_get(query: &str, key: &str) -> Option<String> {
+    query
+        .split('&')
+        .filter(|pair| !pair.contains(';') && escapes_are_whole(pair))
+        .flat_map(|pair| form_urlencoded::parse(pair.as_bytes()))
+        .find(|(k, _)| k == key)
+        .map(|(_, value)| value.into_owned())
+}
+
+/// Whether every `%` of `text` starts an escape of two hex digits.
+fn escapes_are_whole(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().all(|(i, b)| {
+        *b != b'%'
+            || bytes
+                .get(i + 1..i + 3)
+                .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn go_durations_parse_as_go_writes_them() {
-        let cases = [
-            ("10s", Some(Duration::from_secs(10))),
-            ("1m30s", Some(Duration::from_secs(90))),
-            ("1h0m0s", Some(Duration::from_secs(3600))),
-            ("1.5s", Some(Duration::from_millis(1500))),
-            ("500ms", Some(Duration::from_millis(500))),
-            ("250us", Some(Duration::from_micros(250))),
-            ("250µs", Some(Duration::from_micros(250))),
-            ("0", Some(Duration::ZERO)),
-            ("", None),
-            ("10", None),
-            ("-1s", None),
-            ("1x", None),
-            ("s", None),
-        ];
-        for (text, expected) in cases {
-            assert_eq!(parse_go_duration(text), expected, "{text}");
-        }
-    }
 
     #[test]
     fn the_timeout_parameter_is_read_from_the_query() {
@@ -149,7 +115,31 @@ mod tests {
             Some(Duration::from_secs(2))
         );
         assert_eq!(requested_timeout(Some("timeout=0s")), None);
+        assert_eq!(requested_timeout(Some("timeout=-1s")), None);
         assert_eq!(requested_timeout(Some("timeout=soon")), None);
+        assert_eq!(requested_timeout(Some("timeout=")), None);
+        assert_eq!(requested_timeout(Some("other=1s")), None);
         assert_eq!(requested_timeout(None), None);
+    }
+
+    #[test]
+    fn the_query_is_decoded_as_go_decodes_it() {
+        let cases = [
+            // Go's client writes µ percent-encoded.
+            ("timeout=1%C2%B5s", Some(Duration::from_micros(1))),
+            ("timeout=1.5%6ds", Some(Duration::from_micros(1500))),
+            ("time%6Fut=2s", Some(Duration::from_secs(2))),
+            // The first value counts.
+            ("timeout=3s&timeout=4s", Some(Duration::from_secs(3))),
+            // `+` is a space, which no duration holds.
+            ("timeout=1s+", None),
+            // Pairs Go cannot decode are dropped, and the next one counts.
+            ("timeout=%zz&timeout=5s", Some(Duration::from_secs(5))),
+            ("timeout=6s;x=1&timeout=7s", Some(Duration::from_secs(7))),
+            ("timeout=1%", None),
+        ];
+        for (query, expected) in cases {
+            assert_eq!(requested_timeout(Some(query)), expected, "{query}");
+        }
     }
 }
