@@ -7,6 +7,9 @@
 //! client. This verifier follows Go: at each handshake it trusts only the anchors valid at that
 //! moment, and when a chain only reaches an anchor that is out of its dates it fails with
 //! rustls' expired / not-yet-valid error naming that anchor's dates.
+//!
+//! The dates are read with x509-parser. The rule itself is written here because no library
+//! applies it as Go does: webpki, rustls' verifier, has no option to check an anchor's dates.
 
 use std::sync::{Arc, Mutex};
 
@@ -15,6 +18,8 @@ use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, Server
 use rustls::crypto::CryptoProvider;
 use rustls::{CertificateError, DigitallySignedStruct, SignatureScheme};
 use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
+use x509_parser::certificate::X509CertificateParser;
+use x509_parser::nom::Parser;
 
 /// One CA certificate of the bundle with its validity period (seconds since the Unix epoch).
 #[derive(Debug, Clone)]
@@ -186,83 +191,19 @@ fn unix_time(seconds: i64) -> UnixTime {
     ))
 }
 
-/// The `notBefore` and `notAfter` of a DER certificate, in seconds since the Unix epoch.
+/// The `notBefore` and `notAfter` of a DER certificate, in seconds since the Unix epoch, as
+/// x509-parser reads them (UTCTime and GeneralizedTime, as Go's `crypto/x509`). The contents
+/// of extensions are not parsed: webpki judges those when it builds the chain.
 fn validity(der: &[u8]) -> Option<(i64, i64)> {
-    let (certificate, _) = Der::read(der, 0x30)?;
-    let (tbs, _) = Der::read(certificate, 0x30)?;
-    let mut rest = tbs;
-    if rest.first() == Some(&0xa0) {
-        rest = Der::skip(rest)?; // [0] version
-    }
-    rest = Der::skip(rest)?; // serialNumber
-    rest = Der::skip(rest)?; // signature
-    rest = Der::skip(rest)?; // issuer
-    let (validity, _) = Der::read(rest, 0x30)?;
-    let (not_before, rest) = Der::time(validity)?;
-    let (not_after, _) = Der::time(rest)?;
-    Some((not_before, not_after))
-}
-
-/// The few DER rules a certificate's validity needs.
-struct Der;
-
-impl Der {
-    /// The contents of the element at the start of `input` if its tag is `tag`, and what follows.
-    fn read(input: &[u8], tag: u8) -> Option<(&[u8], &[u8])> {
-        let (found, contents, rest) = Self::element(input)?;
-        (found == tag).then_some((contents, rest))
-    }
-
-    fn skip(input: &[u8]) -> Option<&[u8]> {
-        Self::element(input).map(|(_, _, rest)| rest)
-    }
-
-    fn element(input: &[u8]) -> Option<(u8, &[u8], &[u8])> {
-        let (&tag, input) = input.split_first()?;
-        let (&first, mut input) = input.split_first()?;
-        let len = if first < 0x80 {
-            usize::from(first)
-        } else {
-            let octets = usize::from(first & 0x7f);
-            if octets == 0 || octets > 4 || input.len() < octets {
-                return None;
-            }
-            let (bytes, rest) = input.split_at(octets);
-            input = rest;
-            bytes.iter().fold(0usize, |n, b| (n << 8) | usize::from(*b))
-        };
-        (input.len() >= len).then(|| (tag, &input[..len], &input[len..]))
-    }
-
-    /// A UTCTime (`YYMMDDHHMMSSZ`, years 1950–2049) or GeneralizedTime (`YYYYMMDDHHMMSSZ`).
-    fn time(input: &[u8]) -> Option<(i64, &[u8])> {
-        let (tag, contents, rest) = Self::element(input)?;
-        let text = std::str::from_utf8(contents).ok()?.strip_suffix('Z')?;
-        let (year, text) = match tag {
-            0x17 if text.len() == 12 => {
-                let yy: i64 = text[..2].parse().ok()?;
-                (if yy >= 50 { 1900 + yy } else { 2000 + yy }, &text[2..])
-            }
-            0x18 if text.len() == 14 => (text[..4].parse().ok()?, &text[4..]),
-            _ => return None,
-        };
-        let field = |i: usize| text.get(i..i + 2)?.parse::<i64>().ok();
-        let (month, day) = (field(0)?, field(2)?);
-        let (hour, minute, second) = (field(4)?, field(6)?, field(8)?);
-        let days = days_from_civil(year, month, day);
-        Some((days * 86_400 + hour * 3_600 + minute * 60 + second, rest))
-    }
-}
-
-/// Days from 1970-01-01 to the given date of the proleptic Gregorian calendar.
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+    let (_, certificate) = X509CertificateParser::new()
+        .with_deep_parse_extensions(false)
+        .parse(der)
+        .ok()?;
+    let validity = certificate.validity();
+    Some((
+        validity.not_before.timestamp(),
+        validity.not_after.timestamp(),
+    ))
 }
 
 #[cfg(test)]
@@ -287,12 +228,5 @@ mod tests {
         assert_eq!(validity(&der), Some((946_598_400, 2_556_144_000)));
         assert_eq!(validity(b"\x30\x03\x02\x01\x00"), None);
         assert_eq!(validity(b""), None);
-    }
-
-    #[test]
-    fn the_civil_calendar_matches_known_dates() {
-        assert_eq!(days_from_civil(1970, 1, 1), 0);
-        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
-        assert_eq!(days_from_civil(2026, 12, 1), 20_788);
     }
 }

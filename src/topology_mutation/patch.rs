@@ -1,5 +1,9 @@
 //! JSON patches between two versions of an object: RFC 6902 JSON Patch and RFC 7386 merge
 //! patch, computed from a before/after pair, plus the functions that apply them.
+//!
+//! The json-patch crate computes JSON Patches and applies both kinds; this module keeps the
+//! public operation type of its own ([`PatchOperation`], the three operations a diff writes)
+//! and computes merge patches, which json-patch does not.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -30,86 +34,97 @@ pub enum PatchOperation {
     },
 }
 
-/// Why a patch could not be computed or applied.
+/// Why a patch could not be computed or applied. The serializer's or json-patch's error is the
+/// [`source`](std::error::Error::source).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum PatchError {
     /// A typed value did not serialize to JSON.
-    #[error("failed to marshal object: {0}")]
+    #[error("failed to marshal object")]
     Serialize(#[from] serde_json::Error),
-    /// An operation names a location that does not exist.
-    #[error("cannot apply {op} at \"{path}\": {reason}")]
-    Apply {
-        /// The operation.
-        op: &'static str,
-        /// Its path.
+    /// The path of an operation is not a JSON Pointer (RFC 6901).
+    #[error("invalid path {path:?} of operation {index} of the JSON patch")]
+    InvalidPath {
+        /// The position of the operation in the patch.
+        index: usize,
+        /// The path as given.
         path: String,
-        /// What is wrong.
-        reason: &'static str,
+        /// Why it is not a JSON Pointer.
+        source: json_patch::jsonptr::ParseError,
     },
+    /// An operation names a location that does not exist (or cannot be added to).
+    #[error("failed to apply the JSON patch")]
+    Apply(#[source] json_patch::PatchError),
 }
 
-/// The RFC 6902 operations that turn `before` into `after`. Objects are compared key by key;
-/// arrays element by element when only their tails differ in length, and replaced whole
-/// otherwise.
+/// The RFC 6902 operations that turn `before` into `after`, as the json-patch crate computes
+/// them: objects key by key (changed and added keys first, then removed ones), arrays element
+/// by element (added and removed elements at the tail). The operations are not always the
+/// ones Go's `jsonpatch.CreatePatch` (gomodules.xyz/jsonpatch), which Cluster API's walker
+/// uses, would write (for arrays of scalars Go computes an edit script), but applied to
+/// `before` they give the same `after`, and that is all a GeneratePatches answer promises.
 pub fn diff(before: &Value, after: &Value) -> Vec<PatchOperation> {
-    let mut ops = Vec::new();
-    diff_into(&mut ops, String::new(), before, after);
-    ops
+    json_patch::diff(before, after)
+        .0
+        .into_iter()
+        .map(from_library)
+        .collect()
 }
 
-fn diff_into(ops: &mut Vec<PatchOperation>, path: String, before: &Value, after: &Value) {
-    if before == after {
-        return;
+/// Our operation for one of the three json-patch's diff writes.
+fn from_library(op: json_patch::PatchOperation) -> PatchOperation {
+    use json_patch::PatchOperation as Op;
+    match op {
+        Op::Add(op) => PatchOperation::Add {
+            path: op.path.as_str().to_owned(),
+            value: op.value,
+        },
+        Op::Remove(op) => PatchOperation::Remove {
+            path: op.path.as_str().to_owned(),
+        },
+        Op::Replace(op) => PatchOperation::Replace {
+            path: op.path.as_str().to_owned(),
+            value: op.value,
+        },
+        // `json_patch::diff` writes nothing else (its `diff.rs` pushes only these three).
+        other => unreachable!("json_patch::diff wrote an operation it never writes: {other}"),
     }
-    match (before, after) {
-        (Value::Object(b), Value::Object(a)) => {
-            for (key, bv) in b {
-                let child = format!("{path}/{}", escape(key));
-                match a.get(key) {
-                    Some(av) => diff_into(ops, child, bv, av),
-                    None => ops.push(PatchOperation::Remove { path: child }),
-                }
-            }
-            for (key, av) in a {
-                if !b.contains_key(key) {
-                    ops.push(PatchOperation::Add {
-                        path: format!("{path}/{}", escape(key)),
-                        value: av.clone(),
-                    });
-                }
-            }
-        }
-        (Value::Array(b), Value::Array(a)) if b.len() == a.len() => {
-            for (i, (bv, av)) in b.iter().zip(a).enumerate() {
-                diff_into(ops, format!("{path}/{i}"), bv, av);
-            }
-        }
-        (Value::Array(b), Value::Array(a)) if a.len() > b.len() && a.starts_with(b) => {
-            for (i, av) in a.iter().enumerate().skip(b.len()) {
-                ops.push(PatchOperation::Add {
-                    path: format!("{path}/{i}"),
-                    value: av.clone(),
-                });
-            }
-        }
-        (Value::Array(b), Value::Array(a)) if b.len() > a.len() && b.starts_with(a) => {
-            // Highest index first, so every index still points at the element meant.
-            for i in (a.len()..b.len()).rev() {
-                ops.push(PatchOperation::Remove {
-                    path: format!("{path}/{i}"),
-                });
-            }
-        }
-        _ => ops.push(PatchOperation::Replace {
-            path,
-            value: after.clone(),
+}
+
+/// json-patch's operation for one of ours, its path checked as a JSON Pointer.
+fn to_library(index: usize, op: &PatchOperation) -> Result<json_patch::PatchOperation, PatchError> {
+    use json_patch::PatchOperation as Op;
+    use json_patch::jsonptr::Pointer;
+    let pointer = |path: &str| {
+        Pointer::parse(path)
+            .map(Pointer::to_buf)
+            .map_err(|source| PatchError::InvalidPath {
+                index,
+                path: path.to_owned(),
+                source,
+            })
+    };
+    Ok(match op {
+        PatchOperation::Add { path, value } => Op::Add(json_patch::AddOperation {
+            path: pointer(path)?,
+            value: value.clone(),
         }),
-    }
+        PatchOperation::Remove { path } => Op::Remove(json_patch::RemoveOperation {
+            path: pointer(path)?,
+        }),
+        PatchOperation::Replace { path, value } => Op::Replace(json_patch::ReplaceOperation {
+            path: pointer(path)?,
+            value: value.clone(),
+        }),
+    })
 }
 
 /// The RFC 7386 merge patch that turns `before` into `after`: changed members of objects,
 /// `null` for removed members, and the whole new value for anything that is not an object on
-/// both sides.
+/// both sides (Go's `CreateMergePatch` of evanphx/json-patch, which Cluster API's walker uses,
+/// writes the same).
+// Written here: the json-patch crate applies merge patches ([`apply_merge`]) but does not
+// compute them, and no crate of the workspace does.
 pub fn merge_diff(before: &Value, after: &Value) -> Value {
     match (before, after) {
         (Value::Object(b), Value::Object(a)) => {
@@ -155,49 +170,20 @@ pub fn merge_patch_between<T: Serialize>(before: &T, after: &T) -> Result<Value,
     ))
 }
 
-/// Applies `ops` to `target` in order. On error `target` may be partly patched.
+/// Applies `ops` to `target` in order, with the json-patch crate. All or nothing: on error
+/// `target` is left as it was.
 pub fn apply(target: &mut Value, ops: &[PatchOperation]) -> Result<(), PatchError> {
-    for op in ops {
-        match op {
-            PatchOperation::Add { path, value } => add(target, path, value.clone())?,
-            PatchOperation::Remove { path } => {
-                remove(target, path)?;
-            }
-            PatchOperation::Replace { path, value } => {
-                if path.is_empty() {
-                    *target = value.clone();
-                } else {
-                    let slot = target.pointer_mut(path).ok_or_else(|| PatchError::Apply {
-                        op: "replace",
-                        path: path.clone(),
-                        reason: "no value at path",
-                    })?;
-                    *slot = value.clone();
-                }
-            }
-        }
-    }
-    Ok(())
+    let ops = ops
+        .iter()
+        .enumerate()
+        .map(|(index, op)| to_library(index, op))
+        .collect::<Result<Vec<_>, _>>()?;
+    json_patch::patch(target, &ops).map_err(PatchError::Apply)
 }
 
-/// Applies an RFC 7386 merge patch to `target`.
+/// Applies an RFC 7386 merge patch to `target`, with the json-patch crate.
 pub fn apply_merge(target: &mut Value, patch: &Value) {
-    match patch {
-        Value::Object(p) => {
-            if !target.is_object() {
-                *target = Value::Object(Map::new());
-            }
-            let t = target.as_object_mut().expect("made an object above");
-            for (key, pv) in p {
-                if pv.is_null() {
-                    t.remove(key);
-                } else {
-                    apply_merge(t.entry(key.clone()).or_insert(Value::Null), pv);
-                }
-            }
-        }
-        _ => *target = patch.clone(),
-    }
+    json_patch::merge(target, patch);
 }
 
 /// Copies onto `target` the changes between `before` and `after`, leaving everything else in
@@ -229,80 +215,6 @@ pub(crate) fn overlay(target: &mut Value, before: &Value, after: &Value) {
     }
 }
 
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
-}
-
-fn unescape(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
-}
-
-fn split_parent(path: &str) -> Option<(&str, String)> {
-    let (parent, last) = path.rsplit_once('/')?;
-    Some((parent, unescape(last)))
-}
-
-fn add(target: &mut Value, path: &str, value: Value) -> Result<(), PatchError> {
-    if path.is_empty() {
-        *target = value;
-        return Ok(());
-    }
-    let fail = |reason| PatchError::Apply {
-        op: "add",
-        path: path.to_string(),
-        reason,
-    };
-    let (parent, key) = split_parent(path).ok_or_else(|| fail("path must start with /"))?;
-    match target
-        .pointer_mut(parent)
-        .ok_or_else(|| fail("no parent at path"))?
-    {
-        Value::Object(map) => {
-            map.insert(key, value);
-            Ok(())
-        }
-        Value::Array(items) => {
-            let index = if key == "-" {
-                items.len()
-            } else {
-                key.parse::<usize>()
-                    .map_err(|_| fail("invalid array index"))?
-            };
-            if index > items.len() {
-                return Err(fail("array index out of range"));
-            }
-            items.insert(index, value);
-            Ok(())
-        }
-        _ => Err(fail("parent is not an object or array")),
-    }
-}
-
-fn remove(target: &mut Value, path: &str) -> Result<Value, PatchError> {
-    let fail = |reason| PatchError::Apply {
-        op: "remove",
-        path: path.to_string(),
-        reason,
-    };
-    let (parent, key) = split_parent(path).ok_or_else(|| fail("path must start with /"))?;
-    match target
-        .pointer_mut(parent)
-        .ok_or_else(|| fail("no parent at path"))?
-    {
-        Value::Object(map) => map.remove(&key).ok_or_else(|| fail("no value at path")),
-        Value::Array(items) => {
-            let index = key
-                .parse::<usize>()
-                .map_err(|_| fail("invalid array index"))?;
-            if index >= items.len() {
-                return Err(fail("array index out of range"));
-            }
-            Ok(items.remove(index))
-        }
-        _ => Err(fail("parent is not an object or array")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -323,6 +235,40 @@ mod tests {
         let mut target = json!({});
         apply(&mut target, &ops).unwrap();
         assert_eq!(target, json!({"a/b": 1, "c~d": 2}));
+    }
+
+    #[test]
+    fn a_patch_that_does_not_apply_changes_nothing_and_keeps_the_cause() {
+        let mut target = json!({"a": 1});
+        let ops = [
+            PatchOperation::Add {
+                path: "/b".into(),
+                value: json!(2),
+            },
+            PatchOperation::Remove {
+                path: "/missing/x".into(),
+            },
+        ];
+        let err = apply(&mut target, &ops).unwrap_err();
+        assert_eq!(target, json!({"a": 1}), "the first operation is undone");
+        let source = std::error::Error::source(&err).expect("a source");
+        let cause = source
+            .downcast_ref::<json_patch::PatchError>()
+            .expect("json-patch's error is the source");
+        assert_eq!(cause.operation, 1);
+        assert_eq!(cause.path.as_str(), "/missing/x");
+
+        let err = apply(&mut target, &[PatchOperation::Remove { path: "a".into() }]).unwrap_err();
+        assert!(
+            matches!(&err, PatchError::InvalidPath { index: 0, path, .. } if path == "a"),
+            "{err}"
+        );
+        let source = std::error::Error::source(&err).expect("a source");
+        assert!(
+            source
+                .downcast_ref::<json_patch::jsonptr::ParseError>()
+                .is_some()
+        );
     }
 
     #[test]
