@@ -44,6 +44,9 @@ pub mod server;
 pub mod topology_mutation;
 mod generated;
 
+/// axum, whose `Router` [`server::Server::router`] returns (feature `server`).
+#[cfg(feature = "server")]
+pub use axum;
 /// `#[derive(Schema)]` and `#[derive(Hook)]` for your own types (feature `derive`, on by
 /// default). This crate's own types always use them; the feature only decides whether they
 /// are part of the public API.
@@ -51,6 +54,10 @@ mod generated;
 pub use capi_runtime_derive::{Hook, Schema};
 #[cfg(not(feature = "derive"))]
 pub(crate) use capi_runtime_derive::{Hook, Schema};
+/// json-patch, whose errors are the causes of a [`topology_mutation::PatchError`] (feature
+/// `topology-mutation`).
+#[cfg(feature = "topology-mutation")]
+pub use json_patch;
 /// The k8s-openapi crate whose types (`ObjectMeta`, `LabelSelector`, ...) this crate's API
 /// uses. A binary still chooses its Kubernetes version with one of k8s-openapi's version
 /// features (see the README).
@@ -59,6 +66,18 @@ pub use k8s_openapi;
 /// kube itself re-exports the same crate as `kube::core`.
 #[cfg(feature = "kube")]
 pub use kube_core as kube;
+/// prometheus-client, whose `Registry` the client's and the server's `Metrics::register` and
+/// the server builder's `metrics_registry` take (feature `client` or `server`).
+#[cfg(any(feature = "client", feature = "server"))]
+pub use prometheus_client;
+/// reqwest, whose error the client keeps as the cause of a failed exchange
+/// ([`client::ExchangeError`], feature `client`).
+#[cfg(feature = "client")]
+pub use reqwest;
+/// rustls, whose error [`tls::TlsError::rustls_error`] and the client's
+/// `ExchangeError::tls_error` return (feature `client` or `server`).
+#[cfg(any(feature = "client", feature = "server"))]
+pub use rustls;
 
 /// The traits a hook author or caller needs in scope, for `use capi_runtime::prelude::*;`:
 /// with them, `XResponse::success()` and `XResponse::failure(..)`, `request.settings()` and
