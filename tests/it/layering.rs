@@ -30,6 +30,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     (
         "api::runtime",
         &[
+            "go",
             "schema",
             "__private",
             "conversion",

@@ -9,6 +9,8 @@
 //! - `isolation [BINARY]` runs the order-independence pass of `test` alone: every integration
 //!   test (of one test binary) in its own process (see `isolation.rs`).
 //! - `testenv` builds etcd and kube-apiserver for the tests from `interop/` (see `goenv.rs`).
+//! - `go-tables [--check]` writes `src/go/print_ranges.rs` from Go's `strconv.IsPrint` (see
+//!   `gotables.rs`).
 //! - `bench <generator|derive>` runs the generator's benchmarks (see `bench.rs`).
 
 mod bench;
@@ -16,6 +18,7 @@ mod codegen;
 mod docs;
 mod downstream;
 mod goenv;
+mod gotables;
 mod isolation;
 mod test;
 
@@ -30,9 +33,10 @@ fn main() -> ExitCode {
         Some("downstream") => test::downstream(&args[1..]),
         Some("isolation") => isolation::command(&args[1..]),
         Some("testenv") => goenv::run(&args[1..]),
+        Some("go-tables") => gotables::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some(c @ ("docs" | "dist" | "site-check")) => docs::main(c, &args[1..]),
-        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask isolation [TEST-BINARY] | cargo xtask testenv | cargo xtask bench <generator|derive>".to_string()),
+        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask isolation [TEST-BINARY] | cargo xtask testenv | cargo xtask go-tables [--check] | cargo xtask bench <generator|derive>".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
