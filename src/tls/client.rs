@@ -147,9 +147,10 @@ mod tests {
             .downcast_ref::<std::io::Error>()
             .expect("the io error is kept");
         assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
-        assert!(
-            std::error::Error::source(&err).is_none(),
-            "the message already has it"
+        let source = std::error::Error::source(&err).expect("the io error is the source");
+        assert_eq!(
+            source.downcast_ref::<std::io::Error>().map(|e| e.kind()),
+            Some(std::io::ErrorKind::NotFound)
         );
     }
 

@@ -52,18 +52,27 @@ fn layers<'a>(
     out
 }
 
-/// The first layer of the chain of `err` that is a `T`; an I/O error's own cause is looked at
-/// too (`io::Error::source` skips the error it wraps, which is where rustls' error sits).
+/// The first error of the chain of `err` that is a `T`. An I/O error's `source()` skips the
+/// error it wraps (std's rule), and a TLS failure reaches reqwest as rustls' error inside an
+/// I/O error inside another, so the walk steps into an I/O error's own error
+/// (`io::Error::get_ref`) where there is one, as `ExchangeError::tls_error` does.
 fn find<'a, T: std::error::Error + 'static>(
     err: &'a (dyn std::error::Error + 'static),
 ) -> Option<&'a T> {
-    layers(err).into_iter().find_map(|e| {
-        e.downcast_ref::<T>().or_else(|| {
-            e.downcast_ref::<std::io::Error>()
-                .and_then(|io| io.get_ref())
-                .and_then(|inner| inner.downcast_ref::<T>())
-        })
-    })
+    let mut next = Some(err);
+    while let Some(e) = next {
+        if let Some(t) = e.downcast_ref::<T>() {
+            return Some(t);
+        }
+        next = match e
+            .downcast_ref::<std::io::Error>()
+            .and_then(|io| io.get_ref())
+        {
+            Some(inner) => Some(inner as &(dyn std::error::Error + 'static)),
+            None => e.source(),
+        };
+    }
+    None
 }
 
 /// No layer repeats the text of the layer below it: each shows its own part only.

@@ -438,11 +438,19 @@ fn registration_errors_name_the_problem() {
     let error = ServerBuilder::with_catalog(Catalog::new())
         .handle(BeforeClusterCreate, "one", noop)
         .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "hook \"BeforeClusterCreate\" does not exist in catalog"
+    );
+    let cause = std::error::Error::source(&error)
+        .and_then(|e| e.downcast_ref::<capi_runtime::catalog::CatalogError>())
+        .expect("the catalog's answer is the source");
     assert!(
-        error
+        chain(&error)
             .to_string()
-            .starts_with("hook \"BeforeClusterCreate\" does not exist in catalog: "),
-        "{error}"
+            .ends_with(&format!("does not exist in catalog: {cause}")),
+        "{}",
+        chain(&error)
     );
     let builder = builder();
     let names: Vec<_> = builder.registered().map(|(_, n)| n.to_string()).collect();
