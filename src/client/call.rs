@@ -313,7 +313,7 @@ impl Client {
                     TypeId::of::<H::Response>(),
                 )
                 .expect("the conversion was checked above")
-                .map_err(|e| DecodeError::new(format!("converting the response: {e}")))?;
+                .map_err(|e| DecodeError::new(format!("converting the response: {}", chain(&e))))?;
             let up = up
                 .downcast::<H::Response>()
                 .map_err(|_| DecodeError::new("the response conversion produced another type"))?;

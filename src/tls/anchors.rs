@@ -89,7 +89,7 @@ impl DatedAnchors {
         let verifier =
             WebPkiServerVerifier::builder_with_provider(Arc::new(roots), self.provider.clone())
                 .build()
-                .map_err(|e| rustls::Error::General(e.to_string()))?;
+                .map_err(|e| rustls::Error::Other(rustls::OtherError(Arc::new(e))))?;
         *guard = Some((which.to_vec(), verifier.clone()));
         Ok(verifier)
     }
