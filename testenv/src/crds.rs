@@ -50,7 +50,7 @@ fn read(file: &Path) -> Result<Vec<CustomResourceDefinition>, CrdError> {
     let docs: Vec<serde_json::Value> =
         serde_saphyr::from_multiple(&text).map_err(|source| CrdError::NotYaml {
             file: file.to_path_buf(),
-            source,
+            source: Box::new(source),
         })?;
     let mut out = Vec::new();
     for doc in docs.into_iter().filter(|d| !d.is_null()) {
@@ -98,7 +98,7 @@ async fn wait_served(
             return Err(CrdError::NotServed {
                 name: name.to_string(),
                 after: timeout,
-                last,
+                last: Box::new(last),
             }
             .into());
         }

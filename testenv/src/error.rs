@@ -27,19 +27,31 @@ pub enum Error {
     },
     /// A process did not start or did not become ready.
     #[error(transparent)]
-    Startup(#[from] StartupError),
+    Startup(Box<StartupError>),
     /// Making the certificates failed.
     #[error("making the certificates")]
     Certs(#[source] rcgen::Error),
     /// A CRD file could not be read or installed, or did not become Established in time.
     #[error(transparent)]
-    Crd(#[from] CrdError),
+    Crd(Box<CrdError>),
     /// Building a client or talking to the API server failed.
     #[error("kube client")]
     Kube(#[source] kube::Error),
     /// The kubeconfig could not be turned into a client configuration.
     #[error("kubeconfig")]
     Kubeconfig(#[source] kube::config::KubeconfigError),
+}
+
+impl From<StartupError> for Error {
+    fn from(e: StartupError) -> Self {
+        Error::Startup(Box::new(e))
+    }
+}
+
+impl From<CrdError> for Error {
+    fn from(e: CrdError) -> Self {
+        Error::Crd(Box::new(e))
+    }
 }
 
 impl From<rcgen::Error> for Error {
@@ -177,7 +189,7 @@ pub enum CrdError {
         file: PathBuf,
         /// The parser's error.
         #[source]
-        source: serde_saphyr::Error,
+        source: Box<serde_saphyr::Error>,
     },
     /// A document of a CRD file is of another kind.
     #[error("{}: a document of kind {kind:?}, not CustomResourceDefinition", file.display())]
@@ -211,7 +223,7 @@ pub enum CrdError {
         after: Duration,
         /// What was missing at the last look.
         #[source]
-        last: NotServedYet,
+        last: Box<NotServedYet>,
     },
 }
 
