@@ -6,7 +6,7 @@
 
 // The controller crate's test helpers (control plane, test CA, loopback extensions), shared
 // rather than copied.
-#[path = "../../controller/tests/support/mod.rs"]
+#[path = "../../controller/tests/it/support/mod.rs"]
 mod support;
 
 use std::io::{BufRead, BufReader};

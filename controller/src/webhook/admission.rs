@@ -15,13 +15,12 @@ use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
 use capi_runtime::api::runtime::validation::{
     ErrorType, FieldError, FieldPath, NamespaceSelector, dns1035_label, dns1123_label,
 };
+use capi_runtime::go::errors::aggregate_messages;
 use capi_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use kube::core::DynamicObject;
 use kube::core::admission::{AdmissionRequest, AdmissionResponse, AdmissionReview, Operation};
 use kube::core::response::{Status, StatusCause, StatusDetails, StatusSummary};
 use serde_json::{Value, json};
-
-use crate::decide::aggregate;
 
 /// The kind in Kubernetes' `Kind.group` form, as error messages name it.
 pub const QUALIFIED_KIND: &str = "ExtensionConfig.runtime.cluster.x-k8s.io";
@@ -359,7 +358,7 @@ pub fn invalid_status(name: &str, violations: &[Violation]) -> Status {
         code: 422,
         message: format!(
             "{QUALIFIED_KIND} {name:?} is invalid: {}",
-            aggregate(&messages)
+            aggregate_messages(&messages)
         ),
         reason: "Invalid".into(),
         details: Some(StatusDetails {
