@@ -6,8 +6,8 @@
 //! - `tools` installs the external validators only.
 //! - `downstream` builds and runs the README's "Using this crate" example from outside the
 //!   workspace (see `downstream.rs`).
-//! - `isolation [BINARY]` runs the order-independence pass of `test` alone: every integration
-//!   test (of one test binary) in its own process (see `isolation.rs`).
+//! - `isolation [[PACKAGE/]BINARY]` runs the order-independence pass of `test` alone: every
+//!   integration test (of one test binary) in its own process (see `isolation.rs`).
 //! - `testenv` builds etcd and kube-apiserver for the tests from `interop/` (see `goenv.rs`).
 //! - `bench <generator|derive>` runs the generator's benchmarks (see `bench.rs`).
 
@@ -32,7 +32,7 @@ fn main() -> ExitCode {
         Some("testenv") => goenv::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some(c @ ("docs" | "dist" | "site-check")) => docs::main(c, &args[1..]),
-        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask isolation [TEST-BINARY] | cargo xtask testenv | cargo xtask bench <generator|derive>".to_string()),
+        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask isolation [[PACKAGE/]TEST-BINARY] | cargo xtask testenv | cargo xtask bench <generator|derive>".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
