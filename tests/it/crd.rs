@@ -692,6 +692,34 @@ mod kube {
     }
 
     #[test]
+    fn the_core_objects_hooks_carry_are_namespaced_kube_resources() {
+        use capi_runtime::__private::kube_core::NamespaceResourceScope;
+        use capi_runtime::api::core::v1beta2::{Cluster, Machine, MachineSet};
+
+        fn namespaced<K: Resource<DynamicType = (), Scope = NamespaceResourceScope>>(
+            ns: &str,
+        ) -> String {
+            K::url_path(&(), Some(ns))
+        }
+        assert_eq!(
+            namespaced::<Cluster>("ns"),
+            "/apis/cluster.x-k8s.io/v1beta2/namespaces/ns/clusters"
+        );
+        assert_eq!(
+            namespaced::<Machine>("ns"),
+            "/apis/cluster.x-k8s.io/v1beta2/namespaces/ns/machines"
+        );
+        assert_eq!(
+            namespaced::<MachineSet>("ns"),
+            "/apis/cluster.x-k8s.io/v1beta2/namespaces/ns/machinesets"
+        );
+        assert_eq!(Machine::kind(&()), "Machine");
+        let mut cluster = Cluster::default();
+        cluster.meta_mut().name = Some("c".into());
+        assert_eq!(cluster.metadata.name.as_deref(), Some("c"));
+    }
+
+    #[test]
     fn meta_is_the_metadata_field() {
         let metadata = ObjectMeta {
             name: Some("ext".into()),
