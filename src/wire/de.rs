@@ -6,9 +6,14 @@
 //! token of look-ahead: a struct key that repeats (Go applies every occurrence in turn, so the
 //! last one decides) and the byte offsets of values. The decoder therefore runs in one of two
 //! modes. The fast mode streams and refuses nothing Go accepts, except that a struct field
-//! seen twice aborts the pass; the whole message is then decoded again in the careful mode,
+//! seen twice abandons the pass; the whole message is then decoded again in the careful mode,
 //! where each struct object is first scanned for its keys (values are skipped, not decoded),
-//! and every field is decoded once from its occurrences with Go's rules for that type.
+//! and every field is decoded once from its occurrences with Go's rules for that type. The
+//! fast pass asks for the careful one by setting a flag in the decoder's state, which the
+//! caller reads whatever the pass returned: the error that unwinds the pass goes through the
+//! types' `Deserialize` impls, and one that maps or drops errors must not be able to keep the
+//! message from being decoded again. Once the flag is set, the pass fails at the next key or
+//! level it reaches.
 //!
 //! Memory is charged as values are produced: every sequence element costs twice the size of
 //! its Rust value (a `Vec` grows by doubling), every map entry twice the size of its key and
@@ -85,7 +90,6 @@ pub(crate) struct Error(Box<Inner>);
 
 struct Inner {
     kind: Kind,
-    restart: bool,
     message: String,
     offset: Option<usize>,
     /// Innermost segment first.
@@ -104,28 +108,26 @@ impl Error {
     fn new(kind: Kind, message: impl Into<String>, offset: Option<usize>) -> Self {
         Error(Box::new(Inner {
             kind,
-            restart: false,
             message: message.into(),
             offset,
             path: Vec::new(),
         }))
     }
 
-    fn restart() -> Self {
-        let mut e = Error::new(Kind::Syntax, "restart", None);
-        e.0.restart = true;
-        e
-    }
-
-    pub(crate) fn is_restart(&self) -> bool {
-        self.0.restart
+    /// What the fast pass returns once it has asked for the careful mode. The caller looks at
+    /// [`De::needs_careful`] first, so this error is never shown, whatever a `Deserialize`
+    /// impl on the way out did with it.
+    fn abandoned() -> Self {
+        Error::new(
+            Kind::Syntax,
+            "a struct key repeats: the message is decoded again in the careful mode",
+            None,
+        )
     }
 
     fn within(mut self, seg: Seg, start: usize) -> Self {
-        if !self.0.restart {
-            self.0.path.push(seg);
-            self.0.offset.get_or_insert(start);
-        }
+        self.0.path.push(seg);
+        self.0.offset.get_or_insert(start);
         self
     }
 
@@ -274,6 +276,10 @@ pub(crate) struct De<'de> {
     charged: usize,
     budget: usize,
     careful: bool,
+    /// Set by the fast pass when a struct key repeats: the pass is abandoned and the message
+    /// decoded again in the careful mode. A flag, not an error, so that a `Deserialize` impl
+    /// that maps or drops errors cannot hide it.
+    needs_careful: bool,
     scratch: Vec<u8>,
     /// The outermost struct's field that is the response status, read as a plain string.
     status_field: Option<&'static str>,
@@ -303,6 +309,7 @@ impl<'de> De<'de> {
             charged: 0,
             budget,
             careful,
+            needs_careful: false,
             scratch: Vec::new(),
             status_field: None,
             status: String::new(),
@@ -346,6 +353,19 @@ impl<'de> De<'de> {
     pub(crate) fn with_status_field(mut self, name: &'static str) -> Self {
         self.status_field = Some(name);
         self
+    }
+
+    /// True when the fast pass found a repeated struct key: whatever it returned, the message
+    /// must be decoded again with `careful` set.
+    pub(crate) fn needs_careful(&self) -> bool {
+        self.needs_careful
+    }
+
+    /// Records that the fast pass cannot go on (a repeated struct key) and returns the error
+    /// that unwinds it.
+    fn ask_careful(&mut self) -> Error {
+        self.needs_careful = true;
+        Error::abandoned()
     }
 
     /// Bytes charged so far.
@@ -411,6 +431,11 @@ impl<'de> De<'de> {
     }
 
     fn enter(&mut self) -> Result<()> {
+        // A pass that is to be run again stops at the next level, even if a `Deserialize`
+        // impl swallowed the error that was to end it.
+        if self.needs_careful {
+            return Err(Error::abandoned());
+        }
         self.depth += 1;
         if self.depth > self.max_depth {
             return Err(Error::new(
@@ -1543,6 +1568,9 @@ impl<'de> MapAccess<'de> for Struct<'_, 'de> {
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         loop {
             let de = &mut *self.de;
+            if de.needs_careful {
+                return Err(Error::abandoned());
+            }
             match de.peek() {
                 Some(b'}') => {
                     let yielded = self.yielded;
@@ -1586,12 +1614,12 @@ impl<'de> MapAccess<'de> for Struct<'_, 'de> {
                 // null leaves the field as it is: its zero value, as the field is new.
                 de.literal(b"null")?;
                 if !self.mark(f) {
-                    return Err(Error::restart());
+                    return Err(self.de.ask_careful());
                 }
                 continue;
             }
             if !self.mark(f) {
-                return Err(Error::restart());
+                return Err(self.de.ask_careful());
             }
             if f < 128 {
                 self.yielded |= 1u128 << f;

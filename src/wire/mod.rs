@@ -343,8 +343,8 @@ fn decode_with<T: DeserializeOwned>(
     // decoder that stops after the first value.
     let trailing_allowed = status_field.is_some();
     // An error carries whether it is the shared budget's refusal: an over-budget charge that is
-    // still within the message's own budget.
-    let run = |careful: bool| -> Result<Decoded<T>, (de::Error, bool)> {
+    // still within the message's own budget. `Ok(None)`: the fast pass asked for the careful one.
+    let run = |careful: bool| -> Result<Option<Decoded<T>>, (de::Error, bool)> {
         let mut de = de::De::new(bytes, limits.memory_budget, limits.max_depth, careful)
             .with_deadline(limits.deadline)
             .with_shared(limits.shared.clone());
@@ -358,22 +358,29 @@ fn decode_with<T: DeserializeOwned>(
             (e, shared)
         };
         de.check_deadline().map_err(|e| (e, false))?;
-        let message = T::deserialize(&mut de).map_err(|e| shared_refusal(e, &de))?;
+        let result = T::deserialize(&mut de);
+        // Read before the result: a `Deserialize` impl may have turned the fast pass's
+        // abandonment into any error, or into a value.
+        if de.needs_careful() {
+            return Ok(None);
+        }
+        let message = result.map_err(|e| shared_refusal(e, &de))?;
         if !trailing_allowed {
             de.end().map_err(|e| (e, false))?;
         }
-        Ok(Decoded {
+        Ok(Some(Decoded {
             message,
             status: de.take_status(),
             charged: de.charged(),
             hold: de.take_hold(),
-        })
+        }))
     };
-    match run(false) {
-        Err((e, _)) if e.is_restart() => run(true),
-        other => other,
-    }
-    .map_err(|(e, shared)| DecodeError::from_de(e, bytes, shared))
+    let decoded = match run(false) {
+        Ok(None) => run(true).map(|careful| careful.expect("the careful mode never restarts")),
+        Ok(Some(decoded)) => Ok(decoded),
+        Err(e) => Err(e),
+    };
+    decoded.map_err(|(e, shared)| DecodeError::from_de(e, bytes, shared))
 }
 
 /// Decodes any value with Go's rules; with a `status_field`, as a response (see

@@ -74,6 +74,48 @@ fn repeated_objects_merge_and_null_resets_slices_maps_and_pointers() {
     assert_eq!(o.items[0].labels["c"], "3");
 }
 
+/// An `Inner` that decodes to its default on any error, as a lenient user type might.
+#[derive(Debug, Default, PartialEq)]
+struct Lenient(Inner);
+
+impl<'de> Deserialize<'de> for Lenient {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Lenient(Inner::deserialize(d).unwrap_or_default()))
+    }
+}
+
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(default)]
+struct HoldsLenient {
+    lenient: Lenient,
+    after: String,
+}
+
+#[test]
+fn a_deserialize_impl_that_drops_errors_cannot_stop_the_careful_pass() {
+    // The key repeats inside the lenient value: the error that ends the fast pass reaches
+    // `Lenient`'s impl first, which drops it; the careful pass still runs.
+    let body = br#"{"lenient":{"name":"a","Name":"b","labels":{"k":"v"}},"after":"x"}"#;
+    let d = decode_value::<HoldsLenient>(body, &Limits::default(), None).unwrap();
+    assert_eq!(
+        d.message.lenient.0.name, "b",
+        "the last occurrence wins, as in Go"
+    );
+    assert_eq!(d.message.lenient.0.labels["k"], "v");
+    assert_eq!(d.message.after, "x");
+    // A repeat after the lenient value, and one inside a list of them.
+    let body = br#"{"lenient":{"name":"a"},"after":"x","after":"y"}"#;
+    let d = decode_value::<HoldsLenient>(body, &Limits::default(), None).unwrap();
+    assert_eq!(
+        (d.message.lenient.0.name.as_str(), d.message.after.as_str()),
+        ("a", "y")
+    );
+    let body = br#"[{"name":"a"},{"name":"b","name":"c"},{"name":"d"}]"#;
+    let d = decode_value::<Vec<Lenient>>(body, &Limits::default(), None).unwrap();
+    let names: Vec<&str> = d.message.iter().map(|l| l.0.name.as_str()).collect();
+    assert_eq!(names, ["a", "c", "d"]);
+}
+
 #[test]
 fn the_status_is_read_also_into_a_type_without_a_status_field() {
     #[derive(Debug, Default, Deserialize)]
