@@ -1509,9 +1509,32 @@ impl<'de> MapAccess<'de> for Map<'_, 'de> {
     }
 }
 
-/// A map key: always a JSON string.
+/// A map key: always a JSON string. For a map with integer keys, the string is read as Go
+/// reads the key of a `map[int64]T` (see [`integer_key`]).
 struct MapKey<'a, 'de> {
     de: &'a mut De<'de>,
+}
+
+macro_rules! integer_key {
+    ($method:ident, $visit:ident, $ty:ty, $go:literal) => {
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let at = self.de.pos;
+            let key = self.de.parse_str()?;
+            let unsigned = $go.starts_with('u');
+            match integer_key::<$ty>(key.as_str(), unsigned) {
+                Some(v) => visitor.$visit(v),
+                None => Err(Error::new(
+                    Kind::Number,
+                    format!(
+                        "cannot unmarshal number {} into Go value of type {}",
+                        key.as_str(),
+                        $go
+                    ),
+                    Some(at),
+                )),
+            }
+        }
+    };
 }
 
 impl<'de> de::Deserializer<'de> for MapKey<'_, 'de> {
@@ -1521,11 +1544,39 @@ impl<'de> de::Deserializer<'de> for MapKey<'_, 'de> {
         self.de.visit_string(visitor)
     }
 
+    integer_key!(deserialize_i8, visit_i8, i8, "int8");
+    integer_key!(deserialize_i16, visit_i16, i16, "int16");
+    integer_key!(deserialize_i32, visit_i32, i32, "int32");
+    integer_key!(deserialize_i64, visit_i64, i64, "int64");
+    integer_key!(deserialize_u8, visit_u8, u8, "uint8");
+    integer_key!(deserialize_u16, visit_u16, u16, "uint16");
+    integer_key!(deserialize_u32, visit_u32, u32, "uint32");
+    integer_key!(deserialize_u64, visit_u64, u64, "uint64");
+
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bool i128 u128 f32 f64 char str string
         bytes byte_buf option unit unit_struct newtype_struct seq tuple
         tuple_struct map struct enum identifier ignored_any
     }
+}
+
+/// The map key `text` as Go's `encoding/json` reads it into an integer key type: for a signed
+/// type `strconv.ParseInt(text, 10, 64)` (an optional `+` or `-`, then decimal digits, leading
+/// zeros allowed), for an unsigned one `strconv.ParseUint(text, 10, 64)` (digits only), then
+/// refused when the value overflows `T`. Nothing else is accepted: no white space, no
+/// fraction or exponent, no `0x` or `_`. `None` when Go would refuse the key.
+fn integer_key<T: TryFrom<i128>>(text: &str, unsigned: bool) -> Option<T> {
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') if !unsigned => (true, &text[1..]),
+        Some(b'+') if !unsigned => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // More digits than a u128 holds is out of range for every key type.
+    let magnitude = i128::try_from(digits.parse::<u128>().ok()?).ok()?;
+    T::try_from(if negative { -magnitude } else { magnitude }).ok()
 }
 
 /// The fields of a struct object, streamed (fast mode).

@@ -6,7 +6,7 @@
 //! [`decode_response`] (the client's side) read a body straight into the typed message, with
 //! no tree of the whole body in between, following these rules:
 //!
-//! | Go's rule | here | test (`tests/wire_go_*.rs`) |
+//! | Go's rule | here | test (`tests/it/wire_go_*.rs`, else `src/wire/tests.rs`) |
 //! |---|---|---|
 //! | a key sets the field with exactly that name, else the first field whose name is equal under Go's case folding (`strings.EqualFold`, so `K` U+212A is `k` and `ſ` U+017F is `s`) | the same; map keys (labels, settings) are never folded | `field_names_fold_like_go`, `unicode_folding_like_go` |
 //! | unknown keys are ignored | the same (their values are still checked for syntax) | `unknown_fields_are_ignored` |
@@ -14,6 +14,7 @@
 //! | a repeated key is applied again: scalars and slices take the last value, repeated objects merge into the struct or map, a later `null` resets slices, maps and pointers | the same, also when the repeats differ only in case | `repeated_keys_last_wins` |
 //! | numbers are parsed for the Go type: an integer field refuses a fraction or an exponent (`1.0`, `1e2`) and values out of range, an unsigned one refuses a sign; a float field refuses what overflows it | the same | `numbers_are_read_as_go_reads_them` |
 //! | a string field refuses a number, a number field a string, and so on | the same | `wrong_json_types_are_refused` |
+//! | the keys of a map with integer keys (`map[int64]T`, `map[uint32]T`, ...) are read with `strconv.ParseInt` (or `ParseUint`) in base 10, then checked against the key type's range: `+1`, `-1` and `01` are keys of a signed map, an unsigned one takes digits only; a key that does not parse or overflows is refused | the same for maps keyed by `i8` to `i64` and `u8` to `u64` (`serde_json` differs: it refuses `+1` and `01`, and takes `-0` as an unsigned key) | `integer_map_keys_are_read_as_go_reads_them` |
 //! | invalid UTF-8 in a string becomes U+FFFD, per byte; so does an unpaired surrogate escape | the same | `invalid_utf8_becomes_replacement` |
 //! | a string type with named constants (`PatchType`) takes any string | `PatchType` has an `Other` variant that carries an unknown value to the caller | `open_string_enums_reach_the_caller` |
 //! | such a string left out or `null` stays `""`, its zero value | a missing or `null` `patchType` is `PatchType::Other("")` (the type's default, [`PatchType::is_empty`](crate::hooks::v1alpha1::PatchType::is_empty)), never `JSONPatch`; an in-place `Patch` has `None` | `missing_or_null_patch_type_is_empty_like_go` |
