@@ -428,42 +428,58 @@ pub fn decode_response_with<H: Hook>(
     Ok(decoded)
 }
 
-/// `Success` or `Failure`, exactly (Go compares the status case-sensitively).
+/// The status a response's raw `status` stands for: `Success` or `Failure`, exactly as
+/// [`ResponseStatus::as_str`] writes them (Go compares the status case-sensitively); `None`
+/// for anything else. Every reader of a raw status goes through here.
 pub fn parse_status(raw: &str) -> Option<ResponseStatus> {
-    match raw {
-        "Success" => Some(ResponseStatus::Success),
-        "Failure" => Some(ResponseStatus::Failure),
-        _ => None,
-    }
+    [ResponseStatus::Success, ResponseStatus::Failure]
+        .into_iter()
+        .find(|status| status.as_str() == raw)
 }
 
 /// Why a message could not be encoded.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot encode {kind}: {source}")]
-pub struct EncodeError {
-    kind: &'static str,
-    #[source]
-    source: serde_json::Error,
+#[error(transparent)]
+pub struct EncodeError(EncodeErrorInner);
+
+#[derive(Debug, thiserror::Error)]
+enum EncodeErrorInner {
+    #[error("cannot encode {kind}: {source}")]
+    Json {
+        kind: &'static str,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("cannot encode a value of another type as a {kind}")]
+    OtherType { kind: &'static str },
 }
 
-/// A request of hook `H` as JSON, with its `apiVersion` and `kind` set.
+impl EncodeError {
+    /// A message handed over type-erased was not of the type its hook sends.
+    pub(crate) fn other_type(kind: &'static str) -> Self {
+        EncodeError(EncodeErrorInner::OtherType { kind })
+    }
+}
+
+/// A request of hook `H` as JSON, with its `apiVersion` and `kind` set. Every request this
+/// crate sends is encoded here (the client, typed or through the catalog for another
+/// version of the hook, and Discovery).
 pub fn encode_request<H: Hook>(request: &H::Request) -> Result<Vec<u8>, EncodeError> {
     let mut typed = request.clone();
     typed.set_type_meta(H::API_VERSION, H::REQUEST_KIND);
-    serde_json::to_vec(&typed).map_err(|source| EncodeError {
-        kind: H::REQUEST_KIND,
-        source,
-    })
+    encode(&typed, H::REQUEST_KIND)
 }
 
 /// A response of hook `H` as JSON, with its `apiVersion` and `kind` set.
 pub fn encode_response<H: Hook>(response: &H::Response) -> Result<Vec<u8>, EncodeError> {
     let mut typed = response.clone();
     typed.set_type_meta(H::API_VERSION, H::RESPONSE_KIND);
-    serde_json::to_vec(&typed).map_err(|source| EncodeError {
-        kind: H::RESPONSE_KIND,
-        source,
-    })
+    encode(&typed, H::RESPONSE_KIND)
+}
+
+fn encode(message: &impl serde::Serialize, kind: &'static str) -> Result<Vec<u8>, EncodeError> {
+    serde_json::to_vec(message)
+        .map_err(|source| EncodeError(EncodeErrorInner::Json { kind, source }))
 }
 
 /// The `status` of a response as the extension wrote it (empty when absent or null).
