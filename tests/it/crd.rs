@@ -762,5 +762,22 @@ mod kube {
         );
         assert_eq!(x.spec, spec);
         assert_eq!(x.status, v1beta2::ExtensionConfigStatus::default());
+
+        let spec = v1alpha1::ExtensionConfigSpec {
+            settings: [("k".to_string(), "v".to_string())].into(),
+            ..Default::default()
+        };
+        let y = v1alpha1::ExtensionConfig::new(String::from("old"), spec.clone());
+        assert_eq!(y.api_version, v1alpha1::ExtensionConfig::api_version(&()));
+        assert_eq!(y.kind, v1alpha1::ExtensionConfig::kind(&()));
+        assert_eq!(
+            y.metadata,
+            ObjectMeta {
+                name: Some("old".into()),
+                ..Default::default()
+            }
+        );
+        assert_eq!(y.spec, spec);
+        assert_eq!(y.status, v1alpha1::ExtensionConfigStatus::default());
     }
 }

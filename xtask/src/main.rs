@@ -3,7 +3,7 @@
 //! - `codegen [--check]` regenerates every checked-in generated artifact, or with `--check`
 //!   fails when one is stale.
 //! - `test` installs the external validators (once) and runs every test of the project.
-//! - `tools` installs the external validators only.
+//! - `tools` installs the external validators only (see `validators.rs`).
 //! - `downstream` builds and runs the README's "Using this crate" example from outside the
 //!   workspace (see `downstream.rs`).
 //! - `isolation [BINARY]` runs the order-independence pass of `test` alone: every integration
@@ -21,6 +21,7 @@ mod goenv;
 mod gotables;
 mod isolation;
 mod test;
+mod validators;
 
 use std::process::ExitCode;
 
@@ -29,7 +30,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("codegen") => codegen::run(&args[1..]),
         Some("test") => test::run(&args[1..]),
-        Some("tools") => test::tools(&args[1..]),
+        Some("tools") => validators::command(&args[1..]),
         Some("downstream") => test::downstream(&args[1..]),
         Some("isolation") => isolation::command(&args[1..]),
         Some("testenv") => goenv::run(&args[1..]),
