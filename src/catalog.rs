@@ -213,7 +213,7 @@ pub struct HookDescriptor {
     hook_type: TypeId,
     request_type: TypeId,
     response_type: TypeId,
-    encode_request: fn(&dyn Any) -> Result<Vec<u8>, String>,
+    encode_request: fn(&dyn Any) -> Result<Vec<u8>, wire::EncodeError>,
     decode_response: DecodeResponse,
 }
 
@@ -226,11 +226,11 @@ type DecodeResponse = fn(&[u8], &wire::Limits) -> Result<DecodedResponse, Decode
 pub(crate) type DecodedResponse = (Box<dyn Any + Send>, String, wire::BudgetHold);
 
 /// The request of hook `H` (given type-erased) as JSON, with its `apiVersion` and `kind` set.
-fn encode_request<H: Hook>(request: &dyn Any) -> Result<Vec<u8>, String> {
+fn encode_request<H: Hook>(request: &dyn Any) -> Result<Vec<u8>, wire::EncodeError> {
     let request = request
         .downcast_ref::<H::Request>()
-        .ok_or_else(|| format!("the request is not a {}", H::REQUEST_KIND))?;
-    wire::encode_request::<H>(request).map_err(|e| e.to_string())
+        .ok_or_else(|| wire::EncodeError::other_type(H::REQUEST_KIND))?;
+    wire::encode_request::<H>(request)
 }
 
 /// A response body of hook `H`, decoded by the wire codec (Go's rules).
@@ -261,7 +261,7 @@ impl HookDescriptor {
 
     /// Serializes a request of this hook, given type-erased (it must be of
     /// [`HookDescriptor::request_type`]), with its `apiVersion` and `kind` set.
-    pub fn encode_request(&self, request: &dyn Any) -> Result<Vec<u8>, String> {
+    pub fn encode_request(&self, request: &dyn Any) -> Result<Vec<u8>, wire::EncodeError> {
         (self.encode_request)(request)
     }
 

@@ -19,7 +19,7 @@ use crate::catalog::{GroupHook, HookId};
 use crate::hook::{Hook, HookRequest, HookResponse, Message};
 use crate::hooks::v1alpha1::ResponseStatus;
 use crate::registry::Registration;
-use crate::tls::{cause, message};
+use crate::tls::cause;
 use crate::wire::{BudgetHold, DecodeError, Limits, RawStatus, decode_response_raw_with};
 
 impl Client {
@@ -290,12 +290,12 @@ impl Client {
         };
         let outgoing = outgoing_request::<H>(registration, request);
         let body = match peer {
-            None => serde_json::to_vec(&outgoing).map_err(cause),
+            None => crate::wire::encode_request::<H>(&outgoing).map_err(cause),
             Some(peer) => catalog
                 .convert_any(&outgoing, TypeId::of::<H::Request>(), peer.request_type())
                 .expect("the conversion was checked above")
                 .map_err(cause)
-                .and_then(|down| peer.encode_request(&*down).map_err(message)),
+                .and_then(|down| peer.encode_request(&*down).map_err(cause)),
         }
         .map_err(|e| exchange_error(ExchangeError::Encode(e)))?;
         // Decodes the body in the handler's version and converts it up to the caller's; the
@@ -361,8 +361,8 @@ impl Client {
                 return Err(exchange_error(error));
             }
         };
-        match status.as_str() {
-            "Success" => {
+        match crate::wire::parse_status(&status) {
+            Some(ResponseStatus::Success) => {
                 response.set_status(ResponseStatus::Success);
                 match response.retry_after_seconds() {
                     Some(seconds) if seconds != 0 => tracing::debug!(
@@ -374,7 +374,7 @@ impl Client {
                 }
                 Ok((response, false, hold))
             }
-            "Failure" => Err(CallError::Failure {
+            Some(ResponseStatus::Failure) => Err(CallError::Failure {
                 handler: handler.to_string(),
                 hook: Box::new(gvh.clone()),
                 url: url.to_string(),

@@ -36,8 +36,9 @@ pub type BoxError = Box<dyn Error + Send + Sync + 'static>;
 /// An error and its causes on one line, the way Go prints an error built with
 /// `fmt.Errorf("<layer>: %w", cause)` at every level: each layer's `Display`, joined by `": "`.
 ///
-/// A layer whose `Display` is empty adds nothing (in Go, `fmt.Errorf("%w", err)` prints only
-/// `err`). An [`Aggregate`] renders each of its errors with its own chain.
+/// A layer whose `Display` is empty and that has a cause adds nothing (in Go,
+/// `fmt.Errorf("%w", err)` prints only `err`); an empty innermost error is written as the empty
+/// text it is (`context: `). An [`Aggregate`] renders each of its errors with its own chain.
 pub fn chain<'a>(error: &'a (dyn Error + 'static)) -> Chain<'a> {
     Chain(error)
 }
@@ -52,14 +53,16 @@ impl fmt::Display for Chain<'_> {
         let mut written = false;
         while let Some(error) = current {
             let layer = error.to_string();
-            if !layer.is_empty() {
-                if written {
-                    f.write_str(": ")?;
-                }
-                f.write_str(&layer)?;
-                written = true;
-            }
             current = error.source();
+            // An empty layer over a cause is Go's `fmt.Errorf("%w", err)`: it adds nothing.
+            if layer.is_empty() && current.is_some() {
+                continue;
+            }
+            if written {
+                f.write_str(": ")?;
+            }
+            f.write_str(&layer)?;
+            written = true;
         }
         Ok(())
     }

@@ -33,11 +33,13 @@ mod crds;
 mod env;
 mod error;
 mod go_extension;
+mod go_rules;
 mod process;
 
 pub use assets::{Assets, program, target_dir};
 pub use env::{Builder, TestEnv, new_log_dir, shared};
 pub use go_extension::{GoExtension, topology_cluster};
+pub use go_rules::{OracleError, go_printable_ranges, go_rules};
 pub use process::{Process, free_port, tail};
 
 pub use error::{CrdError, Error, MissingBinary, NotServedYet, ProcessReport, StartupError};

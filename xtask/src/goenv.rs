@@ -4,7 +4,8 @@
 //! - `interop/` (the control plane): etcd and kube-apiserver;
 //! - `interop/capi/` (Cluster API's side): `go-extension`, an extension written with Cluster
 //!   API's own kit, `core`, Cluster API's core manager (`sigs.k8s.io/cluster-api/core`), and
-//!   `extension`, Cluster API's own test extension (`sigs.k8s.io/cluster-api/test/extension`).
+//!   `extension`, Cluster API's own test extension (`sigs.k8s.io/cluster-api/test/extension`),
+//!   and `go-rules`, the oracle that runs Go's own functions for `capi_runtime::go`'s tests.
 //!
 //! The pins are each module's `go.mod` and `go.sum` (published modules only, fetched through the
 //! Go module proxy). A stamp per module next to the binaries holds its pins, the Go version and
@@ -38,6 +39,7 @@ const MODULES: &[Module] = &[
         dir: "interop/capi",
         packages: &[
             "./cmd/go-extension",
+            "./cmd/go-rules",
             "sigs.k8s.io/cluster-api/core",
             "sigs.k8s.io/cluster-api/test/extension",
         ],

@@ -216,13 +216,12 @@ fn list(binary: &Binary) -> Result<Vec<String>, String> {
 
 /// Runs one test alone; on failure, returns what it printed.
 fn run_alone(root: &Path, case: &Case<'_>) -> Result<(), String> {
-    let output = Command::new(&case.binary.executable)
+    let mut command = Command::new(&case.binary.executable);
+    command
         .args(["--exact", &case.test, "--test-threads=1"])
         .current_dir(&case.binary.package_dir)
-        .env("CARGO_MANIFEST_DIR", &case.binary.package_dir)
-        .env("PROPTEST_RNG_SEED", crate::test::proptest_seed())
-        .env("CAPI_TOOLS_DIR", root.join("target/tools"))
-        .env("REDOCLY_TELEMETRY", "off")
+        .env("CARGO_MANIFEST_DIR", &case.binary.package_dir);
+    let output = crate::validators::test_env(&mut command, root)
         .stdin(Stdio::null())
         .output()
         .map_err(|e| format!("cannot run {}: {e}", case.binary.executable.display()))?;

@@ -2,7 +2,7 @@
 //!
 //! | path | what |
 //! |---|---|
-//! | [`MUTATE_PATH`] | defaulting ([`admission::default_object`]) |
+//! | [`MUTATE_PATH`] | defaulting ([`admission::default`], [`admission::defaulting_patch`]) |
 //! | [`VALIDATE_PATH`] | validation ([`admission::validate`]) and the `RuntimeSDK` gate |
 //! | [`CONVERT_PATH`] | CRD conversion v1alpha1 ⇄ v1beta2 ([`conversion::convert`]) |
 //!

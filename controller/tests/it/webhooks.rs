@@ -232,7 +232,7 @@ async fn webhooks_registered_with_the_api_server() {
                     match_labels: None,
                 })
             }),
-            "spec.namespaceSelector: Invalid value: &LabelSelector{MatchLabels:map[string]string{},MatchExpressions:[]LabelSelectorRequirement{LabelSelectorRequirement{Key:foo,Operator:bad-operator,Values:[x],},},}: \"bad-operator\" is not a valid label selector operator",
+            "spec.namespaceSelector: Invalid value: {\"matchExpressions\":[{\"key\":\"foo\",\"operator\":\"bad-operator\",\"values\":[\"x\"]}]}: \"bad-operator\" is not a valid label selector operator",
         ),
         (
             Box::new(|c| {

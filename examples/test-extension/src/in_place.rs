@@ -17,8 +17,8 @@ use capi_runtime::hooks::v1alpha1::{
     CanUpdateMachineSetResponse, GenerateUpgradePlanRequest, GenerateUpgradePlanResponse, Patch,
     PatchType, UpdateMachineRequest, UpdateMachineResponse, UpgradeStep,
 };
+use capi_runtime::k8s_openapi::ByteString;
 use capi_runtime::topology_mutation::PatchOperation;
-use k8s_openapi::ByteString;
 
 /// Seconds UpdateMachine asks Cluster API to wait while an update runs.
 pub const UPDATE_RETRY_SECONDS: i32 = 5;

@@ -20,8 +20,8 @@ use capi_runtime::api::core::v1beta2::{
     VariableSchema, VariableSchemaMetadata,
 };
 use capi_runtime::hooks::v1alpha1::DiscoverVariablesResponse;
+use capi_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON;
 use capi_runtime::topology_mutation::{Template, TemplateContext, VariableError, Walker, paths};
-use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 

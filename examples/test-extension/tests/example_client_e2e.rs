@@ -19,12 +19,12 @@ use capi_runtime::hooks::v1alpha1::{
     BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterDelete,
     BeforeClusterDeleteRequest, DiscoverVariables, DiscoverVariablesRequest, ResponseStatus,
 };
+use capi_runtime::k8s_openapi::ByteString;
+use capi_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
 use capi_runtime::registry::{Registry, RegistryError};
 use capi_runtime_test_pki::write_atomically;
 use capi_test_extension::lifecycle::{BLOCKING_SETTING, DEFAULT_BLOCKING_RETRY_SECONDS};
 use capi_test_extension::{HANDLERS, topology};
-use k8s_openapi::ByteString;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
 
 /// The apiVersion of the built-in hooks.
 const HOOKS: &str = "hooks.runtime.cluster.x-k8s.io/v1alpha1";

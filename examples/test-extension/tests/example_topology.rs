@@ -7,10 +7,10 @@ use capi_runtime::hooks::v1alpha1::{
     GeneratePatchesRequest, GeneratePatchesRequestItem, HolderReference, ResponseStatus,
     ValidateTopologyRequest, ValidateTopologyRequestItem, Variable,
 };
+use capi_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON;
+use capi_runtime::k8s_openapi::apimachinery::pkg::runtime::RawExtension;
 use capi_runtime::topology_mutation::{PatchOperation, apply, paths};
 use capi_test_extension::topology;
-use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON;
-use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
 use serde_json::{Value, json};
 use topology_fields::Fields;
 

@@ -29,22 +29,20 @@
 //! the runtime client,
 //! [`extension_base_url`] and [`NamespaceSelector::compile`].
 
-mod field;
 mod hooks;
-mod names;
 mod selector;
 mod url;
 
-pub use field::{BadValue, ErrorType, FieldError, FieldPath};
+pub use crate::go::field::{BadValue, ErrorType, FieldError, FieldPath};
+pub use crate::go::validation::{
+    DNS1035_LABEL_MAX_LENGTH, DNS1123_LABEL_MAX_LENGTH, DNS1123_SUBDOMAIN_MAX_LENGTH,
+    LABEL_VALUE_MAX_LENGTH, dns1035_label, dns1123_label, dns1123_subdomain, label_value,
+    qualified_name,
+};
 pub use hooks::{
     DEFAULT_TIMEOUT_SECONDS, GroupVersionError, HandlerNameError, MAX_TIMEOUT_SECONDS,
     call_timeout, extension_name_from_handler_name, failure_policy, handler_name, name_for_handler,
     parse_group_version, parse_hook_api_version, timeout_seconds,
-};
-pub use names::{
-    DNS1035_LABEL_MAX_LENGTH, DNS1123_LABEL_MAX_LENGTH, DNS1123_SUBDOMAIN_MAX_LENGTH,
-    LABEL_VALUE_MAX_LENGTH, dns1035_label, dns1123_label, dns1123_subdomain, label_value,
-    qualified_name,
 };
 pub use selector::{NAMESPACE_NAME_LABEL, NamespaceSelector, SelectorError, label_selector};
 pub use url::{UrlError, client_config, extension_base_url, extension_config};

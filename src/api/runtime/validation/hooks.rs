@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use super::field::{FieldError, FieldPath};
-use super::names::dns1123_label;
 use crate::api::runtime::v1beta2::FailurePolicy;
+use crate::go::field::{FieldError, FieldPath};
+use crate::go::validation::dns1123_label;
 
 /// The timeout of a handler that does not ask for one, and the deadline a recorded timeout of
 /// 0 stands for, in seconds (upstream's `DefaultHandlersTimeoutSeconds`).

@@ -1,5 +1,6 @@
-//! Kubernetes name rules. Each check returns what is wrong with the value, in Kubernetes' own
-//! words (its `IsDNS1123Label`, `IsQualifiedName`, ... messages); an empty list means valid.
+//! apimachinery's name rules (`k8s.io/apimachinery/pkg/util/validation`). Each check returns
+//! what is wrong with the value in apimachinery's own words (the messages of its
+//! `IsDNS1123Label`, `IsQualifiedName`, ...); an empty list means valid.
 
 /// The maximum length of a DNS-1123 label.
 pub const DNS1123_LABEL_MAX_LENGTH: usize = 63;
@@ -10,8 +11,24 @@ pub const DNS1035_LABEL_MAX_LENGTH: usize = 63;
 /// The maximum length of a label value, and of the name part of a qualified name.
 pub const LABEL_VALUE_MAX_LENGTH: usize = 63;
 
+/// `validation.MaxLenError`, the wording of the DNS rules.
 fn max_len(limit: usize) -> String {
     format!("must be no more than {limit} characters")
+}
+
+/// `content.MaxLenError`, the wording of the label rules (apimachinery's newer `content`
+/// package, which its label checks moved to, counts bytes and says so).
+fn max_bytes(limit: usize) -> String {
+    format!("must be no more than {limit} bytes")
+}
+
+/// The subdomain check of a label key's prefix (`content.IsDNS1123Subdomain`).
+fn content_dns1123_subdomain(value: &str) -> Vec<String> {
+    let mut errors = dns1123_subdomain(value);
+    if value.len() > DNS1123_SUBDOMAIN_MAX_LENGTH {
+        errors[0] = max_bytes(DNS1123_SUBDOMAIN_MAX_LENGTH);
+    }
+    errors
 }
 
 fn lower_alnum(c: u8) -> bool {
@@ -41,14 +58,27 @@ pub fn dns1123_label(value: &str) -> Vec<String> {
         errors.push(max_len(DNS1123_LABEL_MAX_LENGTH));
     }
     if !is_dns1123_label_shape(value.as_bytes()) {
-        errors.push(
-            "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \
-             '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or \
-             '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-                .to_string(),
-        );
+        if is_dns1123_subdomain_shape(value) {
+            // A subdomain but not a label, whatever its length: it has dots.
+            errors.push("must not contain dots".to_string());
+        } else {
+            errors.push(
+                "a lowercase RFC 1123 label must consist of lower case alphanumeric characters \
+                 or '-', and must start and end with an alphanumeric character (e.g. \
+                 'my-name',  or '123-abc', regex used for validation is \
+                 '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+                    .to_string(),
+            );
+        }
     }
     errors
+}
+
+/// `[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*`
+fn is_dns1123_subdomain_shape(value: &str) -> bool {
+    value
+        .split('.')
+        .all(|part| is_dns1123_label_shape(part.as_bytes()))
 }
 
 /// What makes `value` not a DNS-1123 subdomain (dot-separated DNS-1123 labels, at most 253
@@ -58,10 +88,7 @@ pub fn dns1123_subdomain(value: &str) -> Vec<String> {
     if value.len() > DNS1123_SUBDOMAIN_MAX_LENGTH {
         errors.push(max_len(DNS1123_SUBDOMAIN_MAX_LENGTH));
     }
-    if !value
-        .split('.')
-        .all(|part| is_dns1123_label_shape(part.as_bytes()))
-    {
+    if !is_dns1123_subdomain_shape(value) {
         errors.push(
             "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \
              '-' or '.', and must start and end with an alphanumeric character (e.g. \
@@ -92,7 +119,8 @@ pub fn dns1035_label(value: &str) -> Vec<String> {
     errors
 }
 
-/// What makes `value` not a qualified name, the form of label keys: an optional DNS-1123
+/// What makes `value` not a qualified name, the form of label keys (apimachinery's
+/// `IsQualifiedName`, the same function as its `content.IsLabelKey`, whence its wording): an optional DNS-1123
 /// subdomain prefix and `/`, then a name of at most 63 alphanumerics, `-`, `_` and `.`,
 /// alphanumeric at both ends.
 pub fn qualified_name(value: &str) -> Vec<String> {
@@ -108,7 +136,7 @@ pub fn qualified_name(value: &str) -> Vec<String> {
                 errors.push("prefix part must be non-empty".to_string());
             } else {
                 errors.extend(
-                    dns1123_subdomain(prefix)
+                    content_dns1123_subdomain(prefix)
                         .into_iter()
                         .map(|m| format!("prefix part {m}")),
                 );
@@ -117,7 +145,7 @@ pub fn qualified_name(value: &str) -> Vec<String> {
         }
         _ => {
             errors.push(format!(
-                "a qualified name {NAME_SHAPE} with an optional DNS subdomain prefix and '/' \
+                "a valid label key {NAME_SHAPE} with an optional DNS subdomain prefix and '/' \
                  (e.g. 'example.com/MyName')"
             ));
             return errors;
@@ -126,9 +154,9 @@ pub fn qualified_name(value: &str) -> Vec<String> {
     if name.is_empty() {
         errors.push("name part must be non-empty".to_string());
     } else if name.len() > LABEL_VALUE_MAX_LENGTH {
-        errors.push(format!("name part {}", max_len(LABEL_VALUE_MAX_LENGTH)));
+        errors.push(format!("name part {}", max_bytes(LABEL_VALUE_MAX_LENGTH)));
     }
-    if !name.is_empty() && !is_label_name_shape(name.as_bytes()) {
+    if !is_label_name_shape(name.as_bytes()) {
         errors.push(format!("name part {NAME_SHAPE}"));
     }
     errors
@@ -139,18 +167,27 @@ pub fn qualified_name(value: &str) -> Vec<String> {
 pub fn label_value(value: &str) -> Vec<String> {
     let mut errors = Vec::new();
     if value.len() > LABEL_VALUE_MAX_LENGTH {
-        errors.push(max_len(LABEL_VALUE_MAX_LENGTH));
+        errors.push(max_bytes(LABEL_VALUE_MAX_LENGTH));
     }
     if !value.is_empty() && !is_label_name_shape(value.as_bytes()) {
         errors.push(
             "a valid label must be an empty string or consist of alphanumeric characters, '-', \
-             '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue', \
-              or 'my_value',  or '12345', regex used for validation is \
+             '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  \
+             or 'my_value',  or '12345', regex used for validation is \
              '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
                 .to_string(),
         );
     }
     errors
+}
+
+/// What makes `port` not a port number (`IsValidPortNum`: 1 to 65535).
+pub fn port_num(port: i64) -> Vec<String> {
+    if (1..=65535).contains(&port) {
+        Vec::new()
+    } else {
+        vec!["must be between 1 and 65535, inclusive".to_string()]
+    }
 }
 
 #[cfg(test)]
@@ -215,10 +252,10 @@ mod tests {
         ] {
             assert!(!qualified_name(bad).is_empty(), "{bad}");
         }
-        assert_eq!(
-            qualified_name("example.com/"),
-            ["name part must be non-empty"]
-        );
+        // An empty name also fails the shape, as in Go (its regex needs a character).
+        let empty_name = qualified_name("example.com/");
+        assert_eq!(empty_name.len(), 2);
+        assert_eq!(empty_name[0], "name part must be non-empty");
         assert!(qualified_name("EXAMPLE.com/x")[0].starts_with("prefix part a lowercase"));
     }
 

@@ -1,6 +1,10 @@
-//! Field errors: which field, what kind of problem, the rejected value and why.
+//! apimachinery's field errors (`k8s.io/apimachinery/pkg/util/validation/field`): which field,
+//! what kind of problem, the rejected value and why, written as Go writes them
+//! (`spec.clientConfig.url: Invalid value: "http://x": <detail>`).
 
 use std::fmt;
+
+use super::strconv::quote;
 
 /// The path of a field inside an object, rendered as Kubernetes does: `spec.handlers[0].name`,
 /// `metadata.labels[app]`.
@@ -65,6 +69,10 @@ pub enum ErrorType {
     TooLong,
     /// A list has more items than allowed.
     TooMany,
+    /// A list has fewer items than required.
+    TooFew,
+    /// The value is shorter than required.
+    TooShort,
     /// Checking the field failed for a reason unrelated to the value.
     Internal,
     /// The value has the wrong type.
@@ -83,6 +91,8 @@ impl ErrorType {
             ErrorType::Forbidden => "Forbidden",
             ErrorType::TooLong => "Too long",
             ErrorType::TooMany => "Too many",
+            ErrorType::TooFew => "Too few",
+            ErrorType::TooShort => "Too short",
             ErrorType::Internal => "Internal error",
             ErrorType::TypeInvalid => "Invalid value",
         }
@@ -99,6 +109,8 @@ impl ErrorType {
             ErrorType::Forbidden => "FieldValueForbidden",
             ErrorType::TooLong => "FieldValueTooLong",
             ErrorType::TooMany => "FieldValueTooMany",
+            ErrorType::TooFew => "FieldValueTooFew",
+            ErrorType::TooShort => "FieldValueTooShort",
             ErrorType::Internal => "InternalError",
             ErrorType::TypeInvalid => "FieldValueTypeInvalid",
         }
@@ -117,18 +129,39 @@ impl fmt::Display for ErrorType {
 pub enum BadValue {
     /// Not shown (a missing value, or one the message should not repeat).
     Omitted,
-    /// A string, shown quoted.
+    /// A string, shown quoted as Go's `%q` quotes it.
     String(String),
     /// An integer.
     Int(i64),
+    /// Any other value, shown as the JSON text Go's `json.Marshal` writes for it (how
+    /// apimachinery shows a rejected structure or list), already rendered.
+    Json(String),
+}
+
+impl BadValue {
+    /// A list of strings as Go shows a `[]string`: `["a","b"]`, and `null` for a nil slice
+    /// (`None`).
+    pub fn strings<S: AsRef<str>>(values: Option<&[S]>) -> Self {
+        BadValue::Json(match values {
+            None => "null".into(),
+            Some(values) => {
+                let items: Vec<String> = values
+                    .iter()
+                    .map(|v| super::json::marshal_string(v.as_ref()))
+                    .collect();
+                format!("[{}]", items.join(","))
+            }
+        })
+    }
 }
 
 impl fmt::Display for BadValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BadValue::Omitted => f.write_str("<omitted>"),
-            BadValue::String(s) => write!(f, "{s:?}"),
+            BadValue::String(s) => f.write_str(&quote(s)),
             BadValue::Int(i) => write!(f, "{i}"),
+            BadValue::Json(text) => f.write_str(text),
         }
     }
 }
@@ -158,7 +191,7 @@ impl From<i32> for BadValue {
 }
 
 /// One rule a field breaks. Displayed as apimachinery prints a `field.Error`:
-/// `<field>: <kind>[: <value>][: <detail>]`, e.g.
+/// `<field>: <kind>[: <value>][: <detail>]` (the field is written even when empty), e.g.
 /// `spec.clientConfig.url: Invalid value: "http://x": expected https scheme, got http`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -234,23 +267,34 @@ impl FieldError {
     }
 }
 
-impl fmt::Display for FieldError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if !self.field.is_empty() {
-            write!(f, "{}: ", self.field)?;
-        }
-        f.write_str(self.kind.as_str())?;
+impl FieldError {
+    /// The message without the field path (apimachinery's `ErrorBody`, the `message` of a
+    /// status cause): `<kind>[: <value>][: <detail>]`.
+    pub fn body(&self) -> String {
+        let mut s = self.kind.as_str().to_string();
         let shows_value = !matches!(
             self.kind,
-            ErrorType::Required | ErrorType::Forbidden | ErrorType::TooLong | ErrorType::Internal
+            ErrorType::Required
+                | ErrorType::Forbidden
+                | ErrorType::TooLong
+                | ErrorType::TooShort
+                | ErrorType::Internal
         );
         if shows_value && self.bad_value != BadValue::Omitted {
-            write!(f, ": {}", self.bad_value)?;
+            s.push_str(": ");
+            s.push_str(&self.bad_value.to_string());
         }
         if !self.detail.is_empty() {
-            write!(f, ": {}", self.detail)?;
+            s.push_str(": ");
+            s.push_str(&self.detail);
         }
-        Ok(())
+        s
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.body())
     }
 }
 

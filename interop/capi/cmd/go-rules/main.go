@@ -1,0 +1,400 @@
+// Command go-rules is the oracle of capi_runtime::go: it runs the real Go
+// functions whose behaviour the Rust module reproduces, over cases it reads from
+// stdin, one JSON object per line, and writes one JSON result per line, in
+// order:
+//
+//	{"fn": "<function>", "in": <input>}  ->  {"out": <output>, "err": "<error text>"}
+//
+// Functions (inputs and outputs as JSON values):
+//
+//	ParseDuration      string -> nanoseconds as a decimal string, or err
+//	DurationString     nanoseconds as a decimal string -> time.Duration(n).String()
+//	Quote              string -> strconv.Quote
+//	ParseRequestURI    string -> the parsed URL's fields (host, path, user name and
+//	                   password in hex: they may hold any bytes), or err
+//	Aggregate          [item] -> utilerrors.NewAggregate(items).Error(), null when nil
+//	Chain              item -> the item's Error()
+//	FormatLabelSelector  LabelSelector or null -> metav1.FormatLabelSelector
+//	LabelSelectorAsSelector  LabelSelector or null -> selector.String(), or err
+//	Names              string -> the messages of apimachinery's name validations
+//	PortNum            int -> validation.IsValidPortNum
+//	ValidateExtensionConfig  {"object": ExtensionConfig, "gate": bool} -> Cluster
+//	                   API's ExtensionConfig webhook: the object after Default, and
+//	                   ValidateCreate's error (text and API status)
+//	Admission          {"webhook": "mutate" | "validate", "gate": bool, "request":
+//	                   AdmissionRequest} -> the AdmissionResponse Cluster API's webhook
+//	                   server answers (controller-runtime's handler around the webhook)
+//
+// An item of Aggregate and Chain is a string (errors.New), an array (a nested
+// NewAggregate) or {"wrap": "<context>", "cause": item} (fmt.Errorf("%s: %w")).
+//
+// With -print-ranges it instead writes the printable ranges of strconv.IsPrint
+// as a JSON array of [first, last] code points (cargo xtask go-tables reads it).
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	admissionv1 "k8s.io/api/admission/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation"
+	runtimev1 "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
+	"sigs.k8s.io/cluster-api/core/webhooks/admission"
+	"sigs.k8s.io/cluster-api/feature"
+	ctrladmission "sigs.k8s.io/controller-runtime/pkg/webhook/admission"
+)
+
+type request struct {
+	Fn string          `json:"fn"`
+	In json.RawMessage `json:"in"`
+}
+
+type result struct {
+	Out any     `json:"out"`
+	Err *string `json:"err"`
+}
+
+// Unescaped parts of a URL may hold any bytes, so they are written in hex.
+type userInfo struct {
+	Username    string `json:"username"`
+	Password    string `json:"password"`
+	PasswordSet bool   `json:"passwordSet"`
+}
+
+type parsedURL struct {
+	Scheme     string    `json:"scheme"`
+	Opaque     string    `json:"opaque"`
+	User       *userInfo `json:"user"`
+	Host       string    `json:"host"`
+	Path       string    `json:"path"`
+	RawQuery   string    `json:"rawQuery"`
+	ForceQuery bool      `json:"forceQuery"`
+	OmitHost   bool      `json:"omitHost"`
+}
+
+type names struct {
+	DNS1123Label     []string `json:"dns1123Label"`
+	DNS1123Subdomain []string `json:"dns1123Subdomain"`
+	DNS1035Label     []string `json:"dns1035Label"`
+	QualifiedName    []string `json:"qualifiedName"`
+	LabelValue       []string `json:"labelValue"`
+}
+
+type webhookCase struct {
+	Object json.RawMessage `json:"object"`
+	Gate   bool            `json:"gate"`
+}
+
+type webhookResult struct {
+	Defaulted json.RawMessage `json:"defaulted"`
+	Error     *string         `json:"error"`
+	Status    *metav1.Status  `json:"status"`
+}
+
+func fail(err error) result {
+	s := err.Error()
+	return result{Err: &s}
+}
+
+// item builds the error an Aggregate or Chain item describes.
+func item(raw json.RawMessage) (error, error) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return errors.New(s), nil
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) == nil {
+		return aggregate(list)
+	}
+	var w struct {
+		Wrap  string          `json:"wrap"`
+		Cause json.RawMessage `json:"cause"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return nil, err
+	}
+	cause, err := item(w.Cause)
+	if err != nil {
+		return nil, err
+	}
+	return fmt.Errorf("%s: %w", w.Wrap, cause), nil
+}
+
+func aggregate(list []json.RawMessage) (error, error) {
+	errs := make([]error, 0, len(list))
+	for _, raw := range list {
+		e, err := item(raw)
+		if err != nil {
+			return nil, err
+		}
+		errs = append(errs, e)
+	}
+	agg := utilerrors.NewAggregate(errs)
+	if agg == nil {
+		// A nil Aggregate in an error interface would not be a nil error.
+		return nil, nil
+	}
+	return agg, nil
+}
+
+func run(req request) (result, error) {
+	switch req.Fn {
+	case "ParseDuration":
+		var s string
+		if err := json.Unmarshal(req.In, &s); err != nil {
+			return result{}, err
+		}
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return fail(err), nil
+		}
+		return result{Out: strconv.FormatInt(int64(d), 10)}, nil
+	case "DurationString":
+		var s string
+		if err := json.Unmarshal(req.In, &s); err != nil {
+			return result{}, err
+		}
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return result{}, err
+		}
+		return result{Out: time.Duration(n).String()}, nil
+	case "Quote":
+		var s string
+		if err := json.Unmarshal(req.In, &s); err != nil {
+			return result{}, err
+		}
+		return result{Out: strconv.Quote(s)}, nil
+	case "ParseRequestURI":
+		var s string
+		if err := json.Unmarshal(req.In, &s); err != nil {
+			return result{}, err
+		}
+		u, err := url.ParseRequestURI(s)
+		if err != nil {
+			return fail(err), nil
+		}
+		out := parsedURL{
+			Scheme: u.Scheme, Opaque: u.Opaque, Host: hex.EncodeToString([]byte(u.Host)),
+			Path: hex.EncodeToString([]byte(u.Path)), RawQuery: u.RawQuery,
+			ForceQuery: u.ForceQuery, OmitHost: u.OmitHost,
+		}
+		if u.User != nil {
+			p, set := u.User.Password()
+			out.User = &userInfo{
+				Username:    hex.EncodeToString([]byte(u.User.Username())),
+				Password:    hex.EncodeToString([]byte(p)),
+				PasswordSet: set,
+			}
+		}
+		return result{Out: out}, nil
+	case "Aggregate":
+		var list []json.RawMessage
+		if err := json.Unmarshal(req.In, &list); err != nil {
+			return result{}, err
+		}
+		agg, err := aggregate(list)
+		if err != nil {
+			return result{}, err
+		}
+		if agg == nil {
+			return result{Out: nil}, nil
+		}
+		return result{Out: agg.Error()}, nil
+	case "Chain":
+		e, err := item(req.In)
+		if err != nil {
+			return result{}, err
+		}
+		if e == nil {
+			return result{Out: nil}, nil
+		}
+		return result{Out: e.Error()}, nil
+	case "FormatLabelSelector", "LabelSelectorAsSelector":
+		var sel *metav1.LabelSelector
+		if err := json.Unmarshal(req.In, &sel); err != nil {
+			return result{}, err
+		}
+		if req.Fn == "FormatLabelSelector" {
+			return result{Out: metav1.FormatLabelSelector(sel)}, nil
+		}
+		s, err := metav1.LabelSelectorAsSelector(sel)
+		if err != nil {
+			return fail(err), nil
+		}
+		return result{Out: s.String()}, nil
+	case "Names":
+		var s string
+		if err := json.Unmarshal(req.In, &s); err != nil {
+			return result{}, err
+		}
+		return result{Out: names{
+			DNS1123Label:     validation.IsDNS1123Label(s),
+			DNS1123Subdomain: validation.IsDNS1123Subdomain(s),
+			DNS1035Label:     validation.IsDNS1035Label(s),
+			QualifiedName:    validation.IsQualifiedName(s),
+			LabelValue:       validation.IsValidLabelValue(s),
+		}}, nil
+	case "PortNum":
+		var n int
+		if err := json.Unmarshal(req.In, &n); err != nil {
+			return result{}, err
+		}
+		return result{Out: validation.IsValidPortNum(n)}, nil
+	case "Admission":
+		var c admissionCase
+		if err := json.Unmarshal(req.In, &c); err != nil {
+			return result{}, err
+		}
+		return admit(c)
+	case "ValidateExtensionConfig":
+		var c webhookCase
+		if err := json.Unmarshal(req.In, &c); err != nil {
+			return result{}, err
+		}
+		return validateExtensionConfig(c)
+	}
+	return result{}, fmt.Errorf("unknown function %q", req.Fn)
+}
+
+func validateExtensionConfig(c webhookCase) (result, error) {
+	var config runtimev1.ExtensionConfig
+	if err := json.Unmarshal(c.Object, &config); err != nil {
+		return fail(err), nil
+	}
+	gate := fmt.Sprintf("%s=%t", feature.RuntimeSDK, c.Gate)
+	if err := feature.MutableGates.Set(gate); err != nil {
+		return result{}, err
+	}
+	webhook := &admission.ExtensionConfig{}
+	ctx := context.Background()
+	if err := webhook.Default(ctx, &config); err != nil {
+		return result{}, err
+	}
+	defaulted, err := json.Marshal(&config)
+	if err != nil {
+		return result{}, err
+	}
+	out := webhookResult{Defaulted: defaulted}
+	if _, err := webhook.ValidateCreate(ctx, &config); err != nil {
+		text := err.Error()
+		out.Error = &text
+		var status apierrors.APIStatus
+		if errors.As(err, &status) {
+			s := status.Status()
+			out.Status = &s
+		}
+	}
+	return result{Out: out}, nil
+}
+
+type admissionCase struct {
+	Webhook string                      `json:"webhook"`
+	Gate    bool                        `json:"gate"`
+	Request admissionv1.AdmissionRequest `json:"request"`
+}
+
+// admit runs a request through the webhooks as Cluster API's manager registers them
+// (controller-runtime's typed defaulter and validator around Cluster API's webhook).
+func admit(c admissionCase) (result, error) {
+	gate := fmt.Sprintf("%s=%t", feature.RuntimeSDK, c.Gate)
+	if err := feature.MutableGates.Set(gate); err != nil {
+		return result{}, err
+	}
+	scheme := k8sruntime.NewScheme()
+	if err := runtimev1.AddToScheme(scheme); err != nil {
+		return result{}, err
+	}
+	webhook := &admission.ExtensionConfig{}
+	var handler *ctrladmission.Webhook
+	switch c.Webhook {
+	case "mutate":
+		handler = ctrladmission.WithDefaulter[*runtimev1.ExtensionConfig](scheme, webhook)
+	case "validate":
+		handler = ctrladmission.WithValidator[*runtimev1.ExtensionConfig](scheme, webhook)
+	default:
+		return result{}, fmt.Errorf("unknown webhook %q", c.Webhook)
+	}
+	req := ctrladmission.Request{AdmissionRequest: c.Request}
+	resp := handler.Handle(context.Background(), req)
+	if err := resp.Complete(req); err != nil {
+		return result{}, err
+	}
+	return result{Out: resp.AdmissionResponse}, nil
+}
+
+// printRanges writes the ranges of code points strconv.IsPrint accepts.
+func printRanges(w *bufio.Writer) error {
+	var ranges [][2]rune
+	start := rune(-1)
+	for r := rune(0); r <= utf8.MaxRune+1; r++ {
+		printable := r <= utf8.MaxRune && strconv.IsPrint(r)
+		switch {
+		case printable && start < 0:
+			start = r
+		case !printable && start >= 0:
+			ranges = append(ranges, [2]rune{start, r - 1})
+			start = -1
+		}
+	}
+	return json.NewEncoder(w).Encode(ranges)
+}
+
+func main() {
+	ranges := flag.Bool("print-ranges", false, "print strconv.IsPrint's ranges and exit")
+	flag.Parse()
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	if *ranges {
+		if err := printRanges(out); err != nil {
+			fmt.Fprintln(os.Stderr, "go-rules:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 64<<20)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	line := 0
+	for in.Scan() {
+		line++
+		text := strings.TrimSpace(in.Text())
+		if text == "" {
+			continue
+		}
+		var req request
+		if err := json.Unmarshal([]byte(text), &req); err != nil {
+			fmt.Fprintf(os.Stderr, "go-rules: line %d: %v\n", line, err)
+			os.Exit(2)
+		}
+		res, err := run(req)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "go-rules: line %d (%s): %v\n", line, req.Fn, err)
+			os.Exit(2)
+		}
+		if err := enc.Encode(res); err != nil {
+			fmt.Fprintf(os.Stderr, "go-rules: line %d: %v\n", line, err)
+			os.Exit(2)
+		}
+	}
+	if err := in.Err(); err != nil {
+		fmt.Fprintln(os.Stderr, "go-rules:", err)
+		os.Exit(2)
+	}
+}

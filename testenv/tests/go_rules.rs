@@ -1,0 +1,877 @@
+//! `capi_runtime::go` against Go itself: every function of the module runs over a corpus of
+//! inputs here and, through the `go-rules` oracle (`interop/capi/cmd/go-rules`, built from
+//! the Go module versions Cluster API v1.14.2 uses), in the real Go function; the answers must
+//! be the same, error texts included.
+//!
+//! The corpus is deterministic: hand-picked odd cases (`1.5s`, `µs`, `-0`, overflow,
+//! `http://u@h`, `https://h:0`, IPv6 literals, percent-escapes, ...) and their combinations,
+//! plus cases drawn from a fixed-seed generator. Each test prints its corpus size.
+
+use std::collections::BTreeMap;
+use std::error::Error;
+
+use capi_runtime::go::errors::{Aggregate, BoxError, Message, Wrapped, chain};
+use capi_runtime::go::labels::{format_label_selector, label_selector_as_selector};
+use capi_runtime::go::strconv::{is_print, quote};
+use capi_runtime::go::time::{Duration, format_duration};
+use capi_runtime::go::url::parse_request_uri;
+use capi_runtime::go::validation::{
+    dns1035_label, dns1123_label, dns1123_subdomain, label_value, port_num, qualified_name,
+};
+use capi_runtime_testenv::{go_printable_ranges, go_rules};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
+use serde_json::{Value, json};
+
+/// A small deterministic generator (xorshift64*), so the corpus is the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Self {
+        Rng(seed | 1)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+
+    /// A string of `0..=max` characters drawn from `alphabet`.
+    fn string(&mut self, alphabet: &[&str], max: usize) -> String {
+        let len = self.below(max + 1);
+        (0..len).map(|_| *self.pick(alphabet)).collect()
+    }
+}
+
+fn result(out: Value, err: Option<String>) -> Value {
+    json!({"out": out, "err": err})
+}
+
+/// Sends the cases to Go, computes the Rust answers with `rust`, and fails listing every case
+/// whose answers differ.
+fn compare(function: &str, inputs: Vec<Value>, rust: impl Fn(&Value) -> Value) {
+    let cases: Vec<(&str, Value)> = inputs.iter().map(|i| (function, i.clone())).collect();
+    let go = go_rules(&cases).unwrap_or_else(|e| panic!("{}", chain(&e)));
+    let mut differences = Vec::new();
+    for (input, go) in inputs.iter().zip(&go) {
+        let ours = rust(input);
+        if &ours != go {
+            differences.push(format!("  in:   {input}\n  go:   {go}\n  rust: {ours}"));
+        }
+    }
+    println!(
+        "{function}: {} cases, {} differ",
+        inputs.len(),
+        differences.len()
+    );
+    assert!(
+        differences.is_empty(),
+        "{function}: {} of {} cases differ from Go:\n{}",
+        differences.len(),
+        inputs.len(),
+        differences
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+}
+
+fn strings(values: Vec<String>) -> Vec<Value> {
+    let mut seen = std::collections::BTreeSet::new();
+    values
+        .into_iter()
+        .filter(|v| seen.insert(v.clone()))
+        .map(Value::String)
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// time
+
+fn duration_texts() -> Vec<String> {
+    let mut out: Vec<String> = [
+        "",
+        "0",
+        "-0",
+        "+0",
+        "00",
+        "0s",
+        "-0s",
+        "1.5s",
+        "1.5h",
+        ".5s",
+        "5.s",
+        ".s",
+        "-.s",
+        ".",
+        "1",
+        "10",
+        "1µs",
+        "1μs",
+        "1us",
+        "1µ",
+        "µs",
+        "1h2m3s4ms5us6ns",
+        "1.5h30m",
+        "3.7h",
+        "2562047h47m16.854775807s",
+        "2562047h47m16.854775808s",
+        "-2562047h47m16.854775808s",
+        "-2562047h47m16.854775809s",
+        "9223372036854775807ns",
+        "9223372036854775808ns",
+        "-9223372036854775808ns",
+        "-9223372036854775809ns",
+        "18446744073709551616ns",
+        "9223372036854775807",
+        "0.000000001s",
+        "0.0000000001s",
+        "0.9999999999s",
+        "1.00000000000000000000000000000000001s",
+        "1.1234567890123456789012345678901234567890h",
+        "2562047.7880152155h",
+        "2562048h",
+        "153722867m",
+        "153722868m",
+        "9223372036s",
+        "9223372037s",
+        "1s1s",
+        "1s.5s",
+        "1s-1s",
+        "1 s",
+        " 1s",
+        "1s ",
+        "1S",
+        "1Ms",
+        "1d",
+        "1w",
+        "1y",
+        "s",
+        "ms",
+        "h1",
+        "1h1",
+        "+-1s",
+        "--1s",
+        "++1s",
+        "1e3s",
+        "0x10s",
+        "1,5s",
+        "١s",
+        "1.5.5s",
+        "1..5s",
+        "1sm",
+        "1mm",
+        "1hms",
+        "1nss",
+        "1\u{0}s",
+        "1\"s",
+        "1\\s",
+        "1é",
+        "\u{fffd}",
+        "1\u{fffd}",
+        "12345678901234567890s",
+        "00000000000000000000001s",
+        "1.000000000000000000001h",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let numbers = [
+        "0",
+        "1",
+        "10",
+        "1.5",
+        ".5",
+        "5.",
+        "0.001",
+        "999",
+        "1000000",
+        "4.000000001",
+        "9223372036",
+        "9223372036.854775807",
+        "9223372036.854775808",
+        "0.000000000001",
+    ];
+    let units = [
+        "ns", "us", "µs", "μs", "ms", "s", "m", "h", "", "d", "S", "µ", "x", "sec",
+    ];
+    for sign in ["", "-", "+"] {
+        for n in numbers {
+            for u in units {
+                out.push(format!("{sign}{n}{u}"));
+            }
+        }
+    }
+    let mut rng = Rng::new(20261201);
+    let alphabet = [
+        "0", "1", "2", "5", "9", ".", "-", "+", "h", "m", "s", "n", "u", "µ", "μ", " ", "ms", "ns",
+        "us",
+    ];
+    for _ in 0..800 {
+        out.push(rng.string(&alphabet, 9));
+    }
+    for _ in 0..300 {
+        // Well-formed multi-term durations with random magnitudes.
+        let terms = 1 + rng.below(4);
+        let mut s = String::new();
+        if rng.below(4) == 0 {
+            s.push('-');
+        }
+        for _ in 0..terms {
+            let int = rng.next() % 10u64.pow(1 + rng.below(12) as u32);
+            s.push_str(&int.to_string());
+            if rng.below(2) == 0 {
+                s.push('.');
+                s.push_str(&(rng.next() % 10u64.pow(1 + rng.below(15) as u32)).to_string());
+            }
+            s.push_str(units[rng.below(8)]);
+        }
+        out.push(s);
+    }
+    out
+}
+
+#[test]
+fn parse_duration_is_gos() {
+    compare(
+        "ParseDuration",
+        strings(duration_texts()),
+        |input| match Duration::parse(input.as_str().unwrap()) {
+            Ok(d) => result(json!(d.as_nanos().to_string()), None),
+            Err(e) => result(Value::Null, Some(chain(&e).to_string())),
+        },
+    );
+}
+
+#[test]
+fn duration_string_is_gos() {
+    let mut nanos: Vec<i64> = vec![
+        0,
+        1,
+        -1,
+        999,
+        1000,
+        1001,
+        1500,
+        999_999,
+        1_000_000,
+        1_000_001,
+        999_999_999,
+        1_000_000_000,
+        1_000_000_001,
+        1_500_000_000,
+        59_999_999_999,
+        60_000_000_000,
+        3_599_999_999_999,
+        3_600_000_000_000,
+        86_400_000_000_000,
+        i64::MAX,
+        i64::MIN,
+        i64::MIN + 1,
+    ];
+    let mut rng = Rng::new(7);
+    for _ in 0..600 {
+        let magnitude = rng.below(63) as u32;
+        let v = (rng.next() >> 1) as i64 % (1i64 << magnitude).max(1);
+        nanos.push(if rng.below(3) == 0 { -v } else { v });
+    }
+    let inputs = nanos.iter().map(|n| json!(n.to_string())).collect();
+    compare("DurationString", inputs, |input| {
+        let n: i64 = input.as_str().unwrap().parse().unwrap();
+        let d = Duration::from_nanos(n);
+        let text = d.to_string();
+        // The std::time::Duration shortcut writes the same for the non-negative ones.
+        if let Some(std) = d.to_std() {
+            assert_eq!(format_duration(std), text, "format_duration({n}ns)");
+        }
+        result(json!(text), None)
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// strconv
+
+#[test]
+fn quote_is_gos() {
+    let mut texts: Vec<String> = (0u32..0x100)
+        .filter_map(char::from_u32)
+        .map(String::from)
+        .collect();
+    for c in [
+        '\u{200b}',
+        '\u{2028}',
+        '\u{2029}',
+        '\u{feff}',
+        '\u{e000}',
+        '\u{f8ff}',
+        '\u{1f600}',
+        '\u{10ffff}',
+        '\u{378}',
+        '\u{301}',
+        '\u{3000}',
+        '\u{fffd}',
+        '\u{fffe}',
+        '\u{1d173}',
+        '\u{e0001}',
+        '\u{20000}',
+        '\u{2fa1d}',
+        '\u{30000}',
+        '\u{d7ff}',
+        '\u{a0}',
+        '\u{ad}',
+        '\u{85}',
+        '\u{61c}',
+        '\u{180e}',
+    ] {
+        texts.push(c.to_string());
+    }
+    let mut rng = Rng::new(42);
+    let alphabet = [
+        "a",
+        "Z",
+        " ",
+        "\"",
+        "\\",
+        "'",
+        "\n",
+        "\t",
+        "\u{0}",
+        "\u{7f}",
+        "é",
+        "µ",
+        "\u{200b}",
+        "\u{1f600}",
+        "\u{e000}",
+        "\u{ad}",
+        "%",
+        "/",
+        "日本",
+    ];
+    for _ in 0..500 {
+        texts.push(rng.string(&alphabet, 8));
+    }
+    compare("Quote", strings(texts), |input| {
+        result(json!(quote(input.as_str().unwrap())), None)
+    });
+}
+
+#[test]
+fn is_print_is_gos_for_every_code_point() {
+    let go = go_printable_ranges().unwrap_or_else(|e| panic!("{}", chain(&e)));
+    let mut ours: Vec<(u32, u32)> = Vec::new();
+    for n in 0..=0x10ffffu32 {
+        if char::from_u32(n).is_some_and(is_print) {
+            match ours.last_mut() {
+                Some(last) if last.1 + 1 == n => last.1 = n,
+                _ => ours.push((n, n)),
+            }
+        }
+    }
+    println!("IsPrint: {} ranges from Go", go.len());
+    assert_eq!(
+        ours, go,
+        "src/go/print_ranges.rs differs from Go's strconv.IsPrint: run cargo xtask go-tables"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// url
+
+fn url_texts() -> Vec<String> {
+    let mut out: Vec<String> = [
+        "",
+        "*",
+        "/",
+        "//",
+        "///",
+        "/p",
+        "p",
+        "./p",
+        ":",
+        ":x",
+        "https://x",
+        "HTTPS://X",
+        "https//extension-address.com",
+        "unknown://x.com",
+        "http://u@h",
+        "https://u@h/",
+        "https://u:p@h/",
+        "https://u:@h/",
+        "https://:p@h/",
+        "https://@h/",
+        "https://a@b@h/",
+        "https://u%20@h/",
+        "https://u%zz@h/",
+        "https://u%@h/",
+        "https://u p@h/",
+        "https://ü@h/",
+        "https://h:0",
+        "https://h:0/",
+        "https://h:",
+        "https://h:/",
+        "https://h:x/",
+        "https://h:99999/",
+        "https://h:-1/",
+        "https://h:1:2/",
+        "http://h:1:2/",
+        "ftp://h:1:2/",
+        "ftp://h:x:2/",
+        "https://[::1]/",
+        "https://[::1]:8443/",
+        "https://[::1]:/",
+        "https://[::1]x/",
+        "https://[::1]:x/",
+        "https://[::1",
+        "https://a[::1]/",
+        "https://[fe80::1%25en0]/",
+        "https://[fe80::1%25en0]:80/",
+        "https://[fe80::1%en0]/",
+        "https://[fe80::1%25]/",
+        "https://[fe80::1%25%65n0]/",
+        "https://[fe80::1%25e%20n]/",
+        "https://[fe80::1%25e%0an]/",
+        "https://[1.2.3.4]/",
+        "https://[::ffff:1.2.3.4]/",
+        "https://[::ffff:01.2.3.4]/",
+        "https://[x]/",
+        "https://[]/",
+        "https://[::]/",
+        "https://[1::2::3]/",
+        "https://[1:2:3:4:5:6:7:8:9]/",
+        "https://[12345::]/",
+        "https://[1:2:3:4:5:6:7:8]/",
+        "https://[1:2:3:4:5:6:7::8]/",
+        "https://[::1.2.3]/",
+        "https://[1:2:3:4:5:6:1.2.3.4]/",
+        "https://[1:2:3:4:5:1.2.3.4]/",
+        "https://[%31::]/",
+        "https://[%c3%a9::]/",
+        "https://h%41/",
+        "https://h%c3%a9/",
+        "https://h%zz/",
+        "https://h%/",
+        "https://h%2/",
+        "https://h%25/",
+        "https://é.com/",
+        "https://h h/",
+        "https://h<>/",
+        "https://h\"/",
+        "https://h{}/",
+        "https://h|/",
+        "https://h^/",
+        "https://h`/",
+        "https://h\\/",
+        "https://x/a%20b",
+        "https://x/a%2fb",
+        "https://x/%zz",
+        "https://x/%",
+        "https://x/%e",
+        "https://x/%e9",
+        "https://x/%aé",
+        "https://x/é",
+        "https://x/a b",
+        "https://x/#f",
+        "https://x/a#",
+        "https://x/a?b",
+        "https://x/a?",
+        "https://x/a??",
+        "https://x/a?b?",
+        "https://x?",
+        "https://x??",
+        "https:/p",
+        "https:p",
+        "https:",
+        "mailto:a@b",
+        "h+t-t.p://x/",
+        "1x://x/",
+        "x1://h/",
+        "-x://h/",
+        "https://x\u{7f}/",
+        "https://x/\u{0}",
+        "https://x/\t",
+        "/a%20b?c",
+        "/%",
+        "?x",
+        "https://example.com:443/prefix/hooks",
+        "https://extension.default.svc/",
+        "https://10.0.0.1:8443/p",
+        "https://[2001:db8::68]:8443/p?x#y",
+        "https://user:pa%3Ass@host:1/p%3Fq?r#s",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let schemes = ["", "https:", "HTTPS:", "http:", "h+t.p:", "1x:", ":"];
+    let slashes = ["//", "/", ""];
+    let users = ["", "u@", "u:p@", "u%41@", "u%zz@", "u p@", "a@b@", "ü@"];
+    let hosts = [
+        "h",
+        "example.com",
+        "h:443",
+        "h:",
+        "h:x",
+        "h:0",
+        "h:99999",
+        "h:1:2",
+        "[::1]",
+        "[::1]:80",
+        "[fe80::1%25en0]",
+        "[1.2.3.4]",
+        "[x]",
+        "[::1",
+        "a[::1]",
+        "h%41",
+        "h%c3%a9",
+        "h%zz",
+        "é",
+        "h h",
+        "",
+    ];
+    let paths = [
+        "", "/", "/p", "/a%20b", "/a%2Fb", "/%zz", "/é", "/a b", "/#f", "?q", "/?",
+    ];
+    for scheme in schemes {
+        for slash in slashes {
+            for user in users {
+                for host in hosts {
+                    for path in paths {
+                        out.push(format!("{scheme}{slash}{user}{host}{path}"));
+                    }
+                }
+            }
+        }
+    }
+    let mut rng = Rng::new(99);
+    let alphabet = [
+        "h", "x", ":", "/", "?", "#", "@", "[", "]", "%", "2", "5", "a", "f", "1", "é", " ",
+        "https:", "//", ".", "%25", "%41", "%zz",
+    ];
+    for _ in 0..2000 {
+        out.push(rng.string(&alphabet, 10));
+    }
+    out
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn parse_request_uri_is_gos() {
+    compare(
+        "ParseRequestURI",
+        strings(url_texts()),
+        |input| match parse_request_uri(input.as_str().unwrap()) {
+            Ok(u) => result(
+                json!({
+                    "scheme": u.scheme(),
+                    "opaque": u.opaque(),
+                    "user": u.user().map(|user| json!({
+                        "username": hex(&user.username),
+                        "password": hex(user.password.as_deref().unwrap_or_default()),
+                        "passwordSet": user.password.is_some(),
+                    })),
+                    "host": hex(u.host()),
+                    "path": hex(u.path()),
+                    "rawQuery": u.raw_query(),
+                    "forceQuery": u.force_query(),
+                    "omitHost": u.omit_host(),
+                }),
+                None,
+            ),
+            Err(e) => result(Value::Null, Some(chain(&e).to_string())),
+        },
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// errors
+
+/// A random error tree: a message, a list (a nested aggregate) or a wrapped cause.
+fn error_item(rng: &mut Rng, depth: usize) -> Value {
+    let messages = ["a", "b", "c", "a: b", "[a, b]", ""];
+    match if depth == 0 { 0 } else { rng.below(3) } {
+        0 => json!(rng.pick(&messages)),
+        1 => {
+            // Never empty below the top: Go's NewAggregate drops the nil a nested empty
+            // aggregate is, which would make a wrapped one print Go's `%!w(<nil>)`.
+            let n = 1 + rng.below(3);
+            Value::Array((0..n).map(|_| error_item(rng, depth - 1)).collect())
+        }
+        _ => json!({"wrap": rng.pick(&messages[..4]), "cause": error_item(rng, depth - 1)}),
+    }
+}
+
+/// The Rust error an item describes (`None` for an empty aggregate, which Go's `NewAggregate`
+/// makes `nil`).
+fn rust_error(item: &Value) -> Option<BoxError> {
+    match item {
+        Value::String(s) => Some(Box::new(Message(s.clone()))),
+        Value::Array(items) => {
+            Aggregate::new(items.iter().filter_map(rust_error)).map(|a| Box::new(a) as BoxError)
+        }
+        Value::Object(o) => {
+            let cause = rust_error(&o["cause"]).expect("a wrapped cause");
+            Some(Box::new(Wrapped::new(o["wrap"].as_str().unwrap(), cause)))
+        }
+        other => panic!("not an error item: {other}"),
+    }
+}
+
+fn render(error: Option<BoxError>) -> Value {
+    match error {
+        None => result(Value::Null, None),
+        Some(e) => {
+            let e: &(dyn Error + 'static) = e.as_ref();
+            result(json!(chain(e).to_string()), None)
+        }
+    }
+}
+
+#[test]
+fn aggregates_and_chains_are_gos() {
+    let mut rng = Rng::new(5);
+    let mut lists: Vec<Value> = vec![
+        json!([]),
+        json!(["a"]),
+        json!(["a", "a"]),
+        json!(["a", "b", "a"]),
+        json!([["a", "b"]]),
+        json!([["a"], "a"]),
+        json!([[], "a"]),
+        json!(["", ""]),
+        json!([{"wrap": "x", "cause": ["a", "b"]}]),
+        json!([{"wrap": "x", "cause": "a"}, {"wrap": "x", "cause": "a"}]),
+    ];
+    for _ in 0..400 {
+        let n = rng.below(4);
+        lists.push(Value::Array(
+            (0..n).map(|_| error_item(&mut rng, 3)).collect(),
+        ));
+    }
+    compare("Aggregate", lists, |input| render(rust_error(input)));
+    let mut chains = vec![
+        json!("a"),
+        json!({"wrap": "x", "cause": {"wrap": "", "cause": "b"}}),
+    ];
+    for _ in 0..400 {
+        chains.push(error_item(&mut rng, 4));
+    }
+    // Go writes an empty layer as `: cause`; chain() leaves it out. Only non-empty layers here.
+    chains.retain(|c| !c.to_string().contains("\"wrap\":\"\""));
+    compare("Chain", chains, |input| render(rust_error(input)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// validation
+
+fn name_texts() -> Vec<String> {
+    let mut out: Vec<String> = [
+        "",
+        "a",
+        "A",
+        "a-b",
+        "-a",
+        "a-",
+        "a.b",
+        "a_b",
+        "1a",
+        "a1",
+        "1",
+        "a/b",
+        "example.com/a",
+        "example.com/",
+        "/a",
+        "a/",
+        "a/b/c",
+        "Bad_Prefix/x",
+        "EXAMPLE.com/x",
+        "a..b",
+        ".a",
+        "a.",
+        "é",
+        " ",
+        "a b",
+        "my.name",
+        "MyName",
+        "123-abc",
+        "a/-b",
+        "a/b-",
+        "a/.b",
+        "x.y.z/Name_1.v",
+        "bad.name",
+        "NOT_ALLOWED",
+        "INVALID",
+        "my-extension",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for n in [62, 63, 64, 252, 253, 254] {
+        out.push("a".repeat(n));
+        out.push(format!("{}/x", "a".repeat(n)));
+        out.push(format!("x/{}", "a".repeat(n)));
+    }
+    out.push(format!("{}.{}", "a".repeat(63), "b".repeat(63)));
+    out.push(format!("{}.{}", "a".repeat(64), "b".repeat(10)));
+    let mut rng = Rng::new(3);
+    let alphabet = ["a", "z", "Z", "0", "9", "-", ".", "_", "/", " ", "é", "A"];
+    for _ in 0..1200 {
+        out.push(rng.string(&alphabet, 10));
+    }
+    out
+}
+
+#[test]
+fn name_rules_are_gos() {
+    let list = |v: Vec<String>| if v.is_empty() { Value::Null } else { json!(v) };
+    compare("Names", strings(name_texts()), |input| {
+        let s = input.as_str().unwrap();
+        result(
+            json!({
+                "dns1123Label": list(dns1123_label(s)),
+                "dns1123Subdomain": list(dns1123_subdomain(s)),
+                "dns1035Label": list(dns1035_label(s)),
+                "qualifiedName": list(qualified_name(s)),
+                "labelValue": list(label_value(s)),
+            }),
+            None,
+        )
+    });
+    let ports: Vec<Value> = [
+        i64::from(i32::MIN),
+        -1,
+        0,
+        1,
+        80,
+        65535,
+        65536,
+        90000,
+        i64::from(i32::MAX),
+    ]
+    .iter()
+    .map(|p| json!(p))
+    .collect();
+    compare("PortNum", ports, |input| {
+        let v = port_num(input.as_i64().unwrap());
+        result(if v.is_empty() { Value::Null } else { json!(v) }, None)
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// labels
+
+/// Label keys and values: valid ones first (the first `valid` entries), then bad ones.
+const KEYS: &[&str] = &[
+    "env",
+    "app",
+    "example.com/tier",
+    "a",
+    "Bad_Prefix/x",
+    "",
+    "-x",
+    "a/b/c",
+    "x y",
+];
+const VALID_KEYS: usize = 4;
+const VALUES: &[&str] = &["prod", "", "a.b_c-d", "dev", "-bad", "not valid", "x/y"];
+const VALID_VALUES: usize = 4;
+const OPERATORS: &[&str] = &[
+    "In",
+    "NotIn",
+    "Exists",
+    "DoesNotExist",
+    "in",
+    "bad-operator",
+    "",
+];
+
+fn selectors() -> Vec<Value> {
+    let mut out = vec![
+        Value::Null,
+        json!({}),
+        json!({"matchLabels": {}}),
+        json!({"matchExpressions": []}),
+        json!({"matchExpressions": [{"key": "foo", "operator": "Exists"}]}),
+        json!({"matchExpressions": [{"key": "foo", "operator": "bad-operator"}]}),
+        json!({"matchExpressions": [{"key": "a", "operator": "In", "values": ["x"]}]}),
+        json!({"matchExpressions": [{"key": "a", "operator": "In", "values": []}]}),
+        json!({"matchExpressions": [{"key": "a", "operator": "In"}]}),
+        json!({"matchExpressions": [{"key": "a", "operator": "Exists", "values": ["x"]}]}),
+        json!({"matchExpressions": [
+            {"key": "b", "operator": "NotIn", "values": ["z", "y"]},
+            {"key": "a", "operator": "In", "values": ["x"]},
+            {"key": "a", "operator": "DoesNotExist"},
+        ], "matchLabels": {"c": "d", "a": "b"}}),
+        json!({"matchExpressions": [{"key": "Bad_Prefix/x", "operator": "In", "values": ["-bad", "-bad"]}]}),
+    ];
+    let mut rng = Rng::new(11);
+    for _ in 0..1500 {
+        let mut selector = serde_json::Map::new();
+        let labels = rng.below(4);
+        if labels > 0 {
+            // With several entries, only valid ones: Go visits a map in random order and
+            // reports the first bad entry it meets.
+            let (keys, values) = if labels == 1 {
+                (KEYS, VALUES)
+            } else {
+                (&KEYS[..VALID_KEYS], &VALUES[..VALID_VALUES])
+            };
+            let map: BTreeMap<String, String> = (0..labels)
+                .map(|_| (rng.pick(keys).to_string(), rng.pick(values).to_string()))
+                .collect();
+            selector.insert("matchLabels".into(), json!(map));
+        }
+        let expressions = rng.below(4);
+        if expressions > 0 || rng.below(2) == 0 {
+            let list: Vec<Value> = (0..expressions)
+                .map(|_| {
+                    let mut e = json!({"key": rng.pick(KEYS), "operator": rng.pick(OPERATORS)});
+                    match rng.below(4) {
+                        0 => {}
+                        1 => e["values"] = json!([]),
+                        _ => {
+                            let n = 1 + rng.below(3);
+                            let values: Vec<&str> = (0..n).map(|_| *rng.pick(VALUES)).collect();
+                            e["values"] = json!(values);
+                        }
+                    }
+                    e
+                })
+                .collect();
+            selector.insert("matchExpressions".into(), Value::Array(list));
+        }
+        out.push(Value::Object(selector));
+    }
+    out
+}
+
+fn selector(input: &Value) -> Option<metav1::LabelSelector> {
+    serde_json::from_value(input.clone()).expect("a LabelSelector")
+}
+
+#[test]
+fn label_selectors_are_gos() {
+    compare("FormatLabelSelector", selectors(), |input| {
+        result(json!(format_label_selector(selector(input).as_ref())), None)
+    });
+    compare(
+        "LabelSelectorAsSelector",
+        selectors(),
+        |input| match label_selector_as_selector(selector(input).as_ref()) {
+            Ok(s) => result(json!(s.to_string()), None),
+            Err(e) => result(Value::Null, Some(chain(&e).to_string())),
+        },
+    );
+}
