@@ -50,7 +50,8 @@ pub const WATCH_FILTER_LABEL: &str = "cluster.x-k8s.io/watch-filter";
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Options {
-    /// Reconcile only ExtensionConfigs labelled `cluster.x-k8s.io/watch-filter=<value>`.
+    /// Reconcile only ExtensionConfigs labelled `cluster.x-k8s.io/watch-filter=<value>` (in the
+    /// watch [`run`] makes; [`run_watching`] runs on the caller's watch as it is).
     pub watch_filter: Option<String>,
     /// How many ExtensionConfigs are reconciled at once (default 10).
     pub concurrency: u16,
@@ -245,16 +246,23 @@ async fn reconcile(object: Arc<ExtensionConfig>, ctx: Arc<Ctx>) -> Result<Action
     }
 }
 
-/// What to do after a failed reconcile (see the module documentation).
-fn error_policy(object: Arc<ExtensionConfig>, error: &Error, ctx: Arc<Ctx>) -> Action {
+/// When to try `name` again after `error` (see the module documentation): `None` waits for a
+/// change. Counts the failure in `watched` when it grows the back-off.
+fn retry_after(error: &Error, name: &str, watched: &WatchedConfigs) -> Option<Duration> {
     if error.is_conflict() {
-        return Action::requeue(decide::backoff(0));
+        return Some(decide::backoff(0));
     }
     if !error.is_transient() {
-        return Action::await_change();
+        return None;
     }
-    let failures = ctx.watched.record_failure(&object.name_any());
-    Action::requeue(decide::backoff(failures))
+    Some(decide::backoff(watched.record_failure(name)))
+}
+
+fn error_policy(object: Arc<ExtensionConfig>, error: &Error, ctx: Arc<Ctx>) -> Action {
+    match retry_after(error, &object.name_any(), &ctx.watched) {
+        Some(after) => Action::requeue(after),
+        None => Action::await_change(),
+    }
 }
 
 /// Runs the ExtensionConfig controller and the registry warm-up together until `shutdown`
@@ -374,4 +382,65 @@ pub async fn run_watching(
     let _ = stop_tx.send(());
     running.await;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use capi_runtime::api::runtime::v1beta2::ExtensionConfigSpec;
+    use capi_runtime::client::Client as RuntimeClient;
+    use capi_runtime::registry::Registry;
+    use kube::core::Status;
+
+    use super::*;
+    use crate::error::{CaError, KubeError};
+
+    fn api(code: u16) -> Error {
+        Error::reconcile(Error::Patch {
+            name: "a".into(),
+            source: KubeError(kube::Error::Api(Box::new(
+                Status::failure("answer", "").with_code(code),
+            ))),
+        })
+    }
+
+    #[test]
+    fn conflicts_retry_soon_transient_errors_back_off_permanent_ones_wait() {
+        let runtime =
+            RuntimeClient::builder(Arc::new(capi_runtime::hooks::catalog()), Registry::new())
+                .build()
+                .unwrap();
+        let watched = WatchedConfigs::new();
+        let mut a = ExtensionConfig::new("a", ExtensionConfigSpec::default());
+        a.metadata.uid = Some("ua".into());
+        watched.apply(&Event::Init, &runtime);
+        watched.apply(&Event::InitApply(a), &runtime);
+        watched.apply(&Event::InitDone, &runtime);
+
+        // Conflicts do not grow the back-off.
+        for _ in 0..5 {
+            assert_eq!(
+                retry_after(&api(409), "a", &watched),
+                Some(Duration::from_millis(1005))
+            );
+        }
+        // Transient errors do: 1 s + 5 ms·2^n.
+        let waits: Vec<_> = (0..4)
+            .map(|_| retry_after(&api(503), "a", &watched).unwrap())
+            .collect();
+        assert_eq!(waits, [1005, 1010, 1020, 1040].map(Duration::from_millis));
+        // Permanent ones wait for a change and leave the count alone.
+        let permanent = Error::reconcile(CaError::NoCaEntry("ns/s".into()).into());
+        assert_eq!(retry_after(&permanent, "a", &watched), None);
+        assert_eq!(retry_after(&api(422), "a", &watched), None);
+        assert_eq!(
+            retry_after(&api(500), "a", &watched),
+            Some(Duration::from_millis(1080))
+        );
+        // A success starts the count again.
+        watched.reset_failures("a");
+        assert_eq!(
+            retry_after(&api(500), "a", &watched),
+            Some(Duration::from_millis(1005))
+        );
+    }
 }
