@@ -68,7 +68,9 @@ pub async fn whole_cluster(kube: &kube::Client) -> RwLockWriteGuard<'static, ()>
     guard
 }
 
-async fn allow(_: BeforeClusterCreateRequest) -> Result<BeforeClusterCreateResponse, String> {
+async fn allow(
+    _: BeforeClusterCreateRequest,
+) -> Result<BeforeClusterCreateResponse, std::convert::Infallible> {
     Ok(BeforeClusterCreateResponse::success())
 }
 
