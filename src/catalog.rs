@@ -14,7 +14,7 @@ use crate::api::runtime::validation::{GroupVersionError, parse_group_version};
 use crate::conversion::ConversionError;
 use crate::hook::{Hook, HookMeta};
 use crate::schema::{HookInfo, HookSchema};
-use crate::wire::{self, DecodeError, EncodeError};
+use crate::wire::{self, DecodeError};
 
 /// Identifies a hook in the catalog: API group, version and hook name (Cluster API's
 /// `runtimecatalog.GroupVersionHook`).
@@ -213,7 +213,7 @@ pub struct HookDescriptor {
     hook_type: TypeId,
     request_type: TypeId,
     response_type: TypeId,
-    encode_request: fn(&dyn Any) -> Result<Vec<u8>, EncodeError>,
+    encode_request: fn(&dyn Any) -> Result<Vec<u8>, wire::EncodeError>,
     decode_response: DecodeResponse,
 }
 
@@ -226,10 +226,10 @@ type DecodeResponse = fn(&[u8], &wire::Limits) -> Result<DecodedResponse, Decode
 pub(crate) type DecodedResponse = (Box<dyn Any + Send>, String, wire::BudgetHold);
 
 /// The request of hook `H` (given type-erased) as JSON, with its `apiVersion` and `kind` set.
-fn encode_request<H: Hook>(request: &dyn Any) -> Result<Vec<u8>, EncodeError> {
+fn encode_request<H: Hook>(request: &dyn Any) -> Result<Vec<u8>, wire::EncodeError> {
     let request = request
         .downcast_ref::<H::Request>()
-        .ok_or(EncodeError::wrong_type(H::REQUEST_KIND))?;
+        .ok_or_else(|| wire::EncodeError::other_type(H::REQUEST_KIND))?;
     wire::encode_request::<H>(request)
 }
 
@@ -261,7 +261,7 @@ impl HookDescriptor {
 
     /// Serializes a request of this hook, given type-erased (it must be of
     /// [`HookDescriptor::request_type`]), with its `apiVersion` and `kind` set.
-    pub fn encode_request(&self, request: &dyn Any) -> Result<Vec<u8>, EncodeError> {
+    pub fn encode_request(&self, request: &dyn Any) -> Result<Vec<u8>, wire::EncodeError> {
         (self.encode_request)(request)
     }
 

@@ -12,7 +12,6 @@ pub fn check(model: &Model) -> Result<(), Errors> {
     duplicate_hooks(&cx, model);
     duplicate_components(&cx, model);
     hook_messages(&cx, model);
-    flatten_targets(&cx, model);
     list_map_keys(&cx, model);
     markers_fit(&cx, model);
     cx.check()
@@ -98,28 +97,6 @@ fn hook_messages(cx: &Diagnostics, model: &Model) {
                         "`{}` is already a message of hook `{other}`; each hook needs its own \
                          request and response types",
                         def.ident
-                    ),
-                );
-            }
-        }
-    }
-}
-
-// `#[serde(flatten)]` on a field whose type is not an object:
-//
-//     #[serde(flatten)] pub status: ResponseStatus,
-fn flatten_targets(cx: &Diagnostics, model: &Model) {
-    for def in &model.types {
-        for f in def.fields().iter().filter(|f| f.flatten) {
-            if let Ty::Named(n) = &f.ty
-                && !matches!(model.get(n).shape, Shape::Object { .. })
-            {
-                cx.error(
-                    def.file,
-                    f.span,
-                    format!(
-                        "`{}` is not a struct with named fields and cannot be flattened",
-                        n.path
                     ),
                 );
             }

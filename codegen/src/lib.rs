@@ -128,6 +128,9 @@ pub struct Options {
     /// Write the conversion code of every `#[schema(hub = ...)]` type of `sources`, starting
     /// the file with this preamble.
     pub conversion: Option<String>,
+    /// Write the `new` constructor of every `#[crd(...)]` root of `sources`, starting the file
+    /// with this preamble.
+    pub constructors: Option<String>,
     /// Write the `Schema` impls of the known external types (k8s-openapi, serde_json).
     pub external_impls: bool,
 }
@@ -165,6 +168,12 @@ impl Options {
         self
     }
 
+    /// Asks for the constructors of the custom resource roots, starting with `preamble`.
+    pub fn constructors(mut self, preamble: impl Into<String>) -> Self {
+        self.constructors = Some(preamble.into());
+        self
+    }
+
     /// Asks for the `Schema` impls of the known external types.
     pub fn external_impls(mut self) -> Self {
         self.external_impls = true;
@@ -182,6 +191,8 @@ pub struct Generated {
     pub crds: Vec<CrdFile>,
     /// The conversion code.
     pub conversion: Option<String>,
+    /// The constructors of the custom resource roots.
+    pub constructors: Option<String>,
     /// The `Schema` impls of the external types.
     pub external_impls: Option<String>,
     /// The checked model: every type of the sources and their dependencies, the hooks of the
@@ -240,6 +251,7 @@ pub fn generate(opts: &Options) -> Result<Generated, Failure> {
         openapi: None,
         crds: Vec::new(),
         conversion: None,
+        constructors: None,
         external_impls: None,
         model,
         primary,
@@ -256,6 +268,10 @@ pub fn generate(opts: &Options) -> Result<Generated, Failure> {
         let model = primary_only(&out.model, primary, |t| t.conversion = None);
         out.conversion =
             Some(emit::conversion::conversions(&model, preamble).map_err(|e| out.failure(e))?);
+    }
+    if let Some(preamble) = &opts.constructors {
+        let model = primary_only(&out.model, primary, |t| t.crd = None);
+        out.constructors = Some(emit::object::constructors(&model, preamble));
     }
     if opts.external_impls {
         out.external_impls = Some(external_schema_impls()?);

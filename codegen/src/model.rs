@@ -15,7 +15,7 @@ use crate::diag::FileId;
 /// [`link_derived`](crate::resolve::link_derived) refuses models of any other version, so a
 /// derive and a generator from releases that disagree fail with a message rather than a wrong
 /// document.
-pub const MODEL_FORMAT: u32 = 1;
+pub const MODEL_FORMAT: u32 = 2;
 
 fn call_site() -> Span {
     Span::call_site()
@@ -238,9 +238,6 @@ pub struct Field {
     /// Left out of the JSON when empty (serde `skip_serializing_if`, Go's `omitempty`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub omit_empty: bool,
-    /// The properties of this field's type are merged into the parent (serde `flatten`).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub flatten: bool,
     /// How the schema's `default` is chosen.
     #[serde(default, skip_serializing_if = "DefaultRule::is_implicit")]
     pub default: DefaultRule,

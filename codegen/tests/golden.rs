@@ -2,7 +2,8 @@
 //!
 //! - `testdata/ok/<case>.rs` must load without errors; its OpenAPI fragment goes to
 //!   `golden/ok/<case>/openapi.yaml` and the derive expansion of its items, formatted with
-//!   prettyplease, to `golden/ok/<case>/expand.rs`.
+//!   prettyplease, to `golden/ok/<case>/expand.rs`; a case with custom resources also pins its
+//!   CRD manifests and `constructors.rs`, one with conversions `conversion.rs`.
 //! - `testdata/err/<case>.rs` must fail; its diagnostics, rendered as the CLI prints them
 //!   (`path:line:col: message`), go to `golden/err/<case>.txt`.
 //!
@@ -50,7 +51,8 @@ fn generate_case(src: &SourceFile) -> Result<Generated, Failure> {
         .deps(deps())
         .openapi("golden")
         .crds("golden")
-        .conversion("// golden\n");
+        .conversion("// golden\n")
+        .constructors("// golden\n");
     generate(&opts)
 }
 
@@ -144,6 +146,14 @@ fn ok_cases() {
         {
             let code = out.conversion.as_deref().expect("asked for");
             expect_file![out_dir.join("conversion.rs")].assert_eq(code);
+        }
+        if model
+            .types
+            .iter()
+            .any(|t| t.file == Some(0) && t.crd.is_some())
+        {
+            let code = out.constructors.as_deref().expect("asked for");
+            expect_file![out_dir.join("constructors.rs")].assert_eq(code);
         }
     }
 }

@@ -1,30 +1,47 @@
-//! The kube-runtime controller around [`Reconciler`]: the ExtensionConfig watch (with the
-//! watch-filter label) and its reflector cache, which reconciles read from (writes go to the
-//! API server); a metadata-only Secret watch mapped to the ExtensionConfigs that name the
-//! Secret through a [`SecretIndex`] kept in step with the ExtensionConfig watch; periodic
-//! resync, per-object rate limiting and error back-off, and the warm-up that runs next to it.
+//! The kube-runtime controller around [`Reconciler`]: the ExtensionConfig watch
+//! ([`ConfigWatch`], with the watch-filter label, or one the caller made) and its reflector
+//! cache, which reconciles read from (writes go to the API server); the [`WatchedConfigs`] and
+//! the [`SecretIndex`] fed by the same watch (the first is the one path by which
+//! registrations go away, the second maps a metadata-only Secret watch to the ExtensionConfigs
+//! that name the Secret); periodic resync, per-object rate limiting, the error policy, and the
+//! warm-up that runs next to it.
+//!
+//! The error policy reads [`Error::is_transient`] and [`Error::is_conflict`]:
+//!
+//! * a conflict (the object changed under a write) is retried after the shortest back-off,
+//!   `1.005 s`, without counting as a failure: the next reconcile sees the object as it is;
+//! * any other transient error (the API server, the extension, a registry not warmed up, a
+//!   reconcile that ran out of time) is retried with Cluster API's back-off, `1 s + 5 ms·2^n`
+//!   for the object's `n`-th consecutive failure, at most 1000 s;
+//! * a permanent error (one that only a change of the ExtensionConfig or of its CA Secret
+//!   fixes: a malformed annotation, a missing `ca.crt`, invalid handlers, a read-only check)
+//!   is not retried on a timer: the change is watched and brings the next reconcile, as does
+//!   the periodic resync (`sync_period`). Cluster API retries these with the back-off too,
+//!   and gets the same answer each time.
 
-use std::collections::{HashMap, HashSet};
 use std::future::Future;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
 use capi_runtime::go::errors::chain;
 use capi_runtime::k8s_openapi::api::core::v1::Secret;
-use futures::{StreamExt, future};
+use futures::stream::BoxStream;
+use futures::{Stream, StreamExt, future};
 use kube::api::Api;
 use kube::core::PartialObjectMeta;
 use kube::runtime::controller::{Action, Config as ControllerConfig, Controller};
-use kube::runtime::reflector::{self, Store};
+use kube::runtime::reflector::{self, ObjectRef, Store};
 use kube::runtime::watcher::{self, Event};
 use kube::runtime::{WatchStreamExt, predicates};
 use kube::{Resource, ResourceExt};
 
 use crate::decide;
+use crate::error::Error;
 use crate::index::SecretIndex;
 use crate::metrics::ControllerMetrics;
-use crate::reconcile::{Outcome, ReconcileError, Reconciler};
+use crate::reconcile::{Outcome, Reconciler};
+use crate::watched::WatchedConfigs;
 
 /// The label that, with `--watch-filter`, limits which ExtensionConfigs are reconciled.
 pub const WATCH_FILTER_LABEL: &str = "cluster.x-k8s.io/watch-filter";
@@ -33,7 +50,8 @@ pub const WATCH_FILTER_LABEL: &str = "cluster.x-k8s.io/watch-filter";
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Options {
-    /// Reconcile only ExtensionConfigs labelled `cluster.x-k8s.io/watch-filter=<value>`.
+    /// Reconcile only ExtensionConfigs labelled `cluster.x-k8s.io/watch-filter=<value>` (in the
+    /// watch [`run`] makes; [`run_watching`] runs on the caller's watch as it is).
     pub watch_filter: Option<String>,
     /// How many ExtensionConfigs are reconciled at once (default 10).
     pub concurrency: u16,
@@ -110,59 +128,104 @@ impl Options {
 #[non_exhaustive]
 pub enum ControllerError {
     /// Warm-up did not succeed in time (the process should exit).
-    #[error("{0}")]
-    WarmUp(ReconcileError),
+    #[error(transparent)]
+    WarmUp(Error),
 }
 
-/// State shared by the workers: the reconciler, failure counts for back-off, the time of the
-/// last reconcile of each object for rate limiting.
+/// The ExtensionConfig watch the controller runs on: a reflector's store, which reconciles
+/// read from, and the stream of watch events that fills it, which the controller also feeds
+/// to its [`WatchedConfigs`] and [`SecretIndex`].
+pub struct ConfigWatch {
+    store: Store<ExtensionConfig>,
+    events: BoxStream<'static, Result<Event<ExtensionConfig>, watcher::Error>>,
+}
+
+impl std::fmt::Debug for ConfigWatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConfigWatch").finish_non_exhaustive()
+    }
+}
+
+impl ConfigWatch {
+    /// The watch [`run`] makes: every ExtensionConfig (only those labelled
+    /// `cluster.x-k8s.io/watch-filter=<value>` with a watch filter), with kube-runtime's
+    /// default back-off, into a new store.
+    pub fn new(kube: kube::Client, watch_filter: Option<&str>) -> Self {
+        let api: Api<ExtensionConfig> = Api::all(kube);
+        let mut wc = watcher::Config::default();
+        if let Some(value) = watch_filter {
+            wc = wc.labels(&format!("{WATCH_FILTER_LABEL}={value}"));
+        }
+        let (store, writer) = reflector::store();
+        let events = reflector::reflector(writer, watcher::watcher(api, wc))
+            .default_backoff()
+            .boxed();
+        ConfigWatch { store, events }
+    }
+
+    /// A watch over a reflector the caller made, to share it with other controllers:
+    /// `events` must be the stream of a reflector whose writer fills `store`
+    /// (`reflector::reflector(writer, watcher(..))`, or `watcher(..).reflect_shared(writer)`
+    /// whose writer other controllers subscribe to). The controller polls `events`, so the
+    /// store is filled as long as [`run_watching`] runs.
+    pub fn from_reflector(
+        store: Store<ExtensionConfig>,
+        events: impl Stream<Item = Result<Event<ExtensionConfig>, watcher::Error>> + Send + 'static,
+    ) -> Self {
+        ConfigWatch {
+            store,
+            events: events.boxed(),
+        }
+    }
+
+    /// The store the watch fills, to read the same cache elsewhere.
+    pub fn store(&self) -> Store<ExtensionConfig> {
+        self.store.clone()
+    }
+}
+
+/// State shared by the workers.
 struct Ctx {
     reconciler: Reconciler,
     /// The reflector's cache of ExtensionConfigs, which reconciles read from.
     store: Store<ExtensionConfig>,
+    /// The watched ExtensionConfigs: rate limiting, failure counts, registrations.
+    watched: WatchedConfigs,
     metrics: ControllerMetrics,
-    failures: Mutex<HashMap<String, u32>>,
-    last_started: Mutex<HashMap<String, Instant>>,
     options: Options,
 }
 
-async fn reconcile(object: Arc<ExtensionConfig>, ctx: Arc<Ctx>) -> Result<Action, ReconcileError> {
+async fn reconcile(object: Arc<ExtensionConfig>, ctx: Arc<Ctx>) -> Result<Action, Error> {
     let name = object.name_any();
+    if let Some(wait) = ctx
+        .watched
+        .start(&name, Instant::now(), ctx.options.min_reconcile_interval)
     {
-        let mut last = ctx
-            .last_started
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        let now = Instant::now();
-        if let Some(at) = last.get(&name) {
-            let since = now.duration_since(*at);
-            if since < ctx.options.min_reconcile_interval {
-                return Ok(Action::requeue(ctx.options.min_reconcile_interval - since));
-            }
-        }
-        last.insert(name.clone(), now);
+        return Ok(Action::requeue(wait));
     }
+    // The latest the cache holds; gone means the watch deleted it, and with it its
+    // registrations.
+    let Some(config) = ctx.store.get(&ObjectRef::new(&name)) else {
+        return Ok(Action::await_change());
+    };
     let started = Instant::now();
     let result = match tokio::time::timeout(
         ctx.options.reconcile_timeout,
-        ctx.reconciler.reconcile_cached(&name, &ctx.store),
+        ctx.reconciler.reconcile_watched(&config, &ctx.watched),
     )
     .await
     {
         Ok(r) => r,
-        Err(_) => Err(ReconcileError(format!(
-            "reconcile of ExtensionConfig {name} did not finish within {}",
-            decide::go_duration(ctx.options.reconcile_timeout)
-        ))),
+        Err(_) => Err(Error::Timeout {
+            name: name.clone(),
+            after: ctx.options.reconcile_timeout,
+        }),
     };
     let seconds = started.elapsed().as_secs_f64();
     match result {
         Ok(Outcome::Done) => {
             ctx.metrics.observe("success", seconds);
-            ctx.failures
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .remove(&name);
+            ctx.watched.reset_failures(&name);
             Ok(Action::await_change())
         }
         Ok(Outcome::RequeueAfter(after)) => {
@@ -171,97 +234,87 @@ async fn reconcile(object: Arc<ExtensionConfig>, ctx: Arc<Ctx>) -> Result<Action
         }
         Err(e) => {
             ctx.metrics.observe("error", seconds);
-            tracing::error!(controller = "extensionconfig", ExtensionConfig = %name, error = %e, "Reconciler error");
+            tracing::error!(
+                controller = "extensionconfig",
+                ExtensionConfig = %name,
+                transient = e.is_transient(),
+                error = %chain(&e),
+                "Reconciler error"
+            );
             Err(e)
         }
     }
 }
 
-fn error_policy(object: Arc<ExtensionConfig>, _error: &ReconcileError, ctx: Arc<Ctx>) -> Action {
-    let mut failures = ctx.failures.lock().unwrap_or_else(PoisonError::into_inner);
-    let n = failures.entry(object.name_any()).or_insert(0);
-    let wait = decide::backoff(*n);
-    *n = n.saturating_add(1);
-    Action::requeue(wait)
+/// When to try `name` again after `error` (see the module documentation): `None` waits for a
+/// change. Counts the failure in `watched` when it grows the back-off.
+fn retry_after(error: &Error, name: &str, watched: &WatchedConfigs) -> Option<Duration> {
+    if error.is_conflict() {
+        return Some(decide::backoff(0));
+    }
+    if !error.is_transient() {
+        return None;
+    }
+    Some(decide::backoff(watched.record_failure(name)))
 }
 
-/// Removes the registrations of ExtensionConfigs that are no longer in the store (deleted while
-/// the watch was listing: before its first list completed, or while it re-listed), logging each
-/// as a Delete event is logged.
-fn unregister_missing(reconciler: &Reconciler, store: &Store<ExtensionConfig>) {
-    if !reconciler.runtime().is_ready() {
-        return;
-    }
-    let present: HashSet<String> = store.state().iter().map(|c| c.name_any()).collect();
-    let registered: HashSet<String> = reconciler
-        .runtime()
-        .registry()
-        .snapshot()
-        .iter()
-        .map(|r| r.extension_config_name.clone())
-        .collect();
-    for gone in registered.difference(&present) {
-        // The same line as for a Delete event: deleted while the watch was (re-)listing is
-        // still a deletion (controller-runtime's informer reports it as one to Cluster API).
-        tracing::info!(ExtensionConfig = %gone, "Unregistering ExtensionConfig information from registry");
-        let mut empty = ExtensionConfig::default();
-        empty.metadata.name = Some(gone.clone());
-        if let Err(e) = reconciler.runtime().unregister(&empty) {
-            tracing::error!(ExtensionConfig = %gone, error = %chain(&e), "failed to unregister ExtensionConfig");
-        }
+fn error_policy(object: Arc<ExtensionConfig>, error: &Error, ctx: Arc<Ctx>) -> Action {
+    match retry_after(error, &object.name_any(), &ctx.watched) {
+        Some(after) => Action::requeue(after),
+        None => Action::await_change(),
     }
 }
 
 /// Runs the ExtensionConfig controller and the registry warm-up together until `shutdown`
-/// completes (then returns `Ok`) or warm-up times out (then returns the error, with Cluster
-/// API's message, and the controller stops).
+/// completes (then returns `Ok`) or warm-up times out (then returns the error, whose chain is
+/// Cluster API's message, and the controller stops).
 ///
-/// This is the function to call from your own kube-runtime program: give it the `kube::Client`
-/// it should use, the runtime client whose registry it fills (the same one your controllers
-/// call extensions with), the options and the metrics it records into. Call it once leader
-/// election made this process the leader, as warm-up must run on the leader only; a read-only
-/// [`Reconciler`] may run on every replica.
+/// This is the function to call from your own kube-runtime program: give it the
+/// [`Reconciler`] (with the `kube::Client` it reads, watches and writes with, and the runtime
+/// client whose registry it fills, the same one your controllers call extensions with), the
+/// options and the metrics it records into. It watches ExtensionConfigs itself
+/// ([`ConfigWatch::new`]); to share that watch with other controllers, make it with
+/// [`run_watching`]. Call it once leader election made this process the leader, as warm-up
+/// must run on the leader only; a read-only [`Reconciler`] may run on every replica.
 pub async fn run(
-    kube: kube::Client,
     reconciler: Reconciler,
     options: Options,
     metrics: ControllerMetrics,
     shutdown: impl Future<Output = ()> + Send + Sync + 'static,
 ) -> Result<(), ControllerError> {
-    let api: Api<ExtensionConfig> = Api::all(kube.clone());
-    let mut wc = watcher::Config::default();
-    if let Some(value) = &options.watch_filter {
-        wc = wc.labels(&format!("{WATCH_FILTER_LABEL}={value}"));
-    }
-    let (reader, writer) = reflector::store();
+    let watch = ConfigWatch::new(reconciler.kube().clone(), options.watch_filter.as_deref());
+    run_watching(watch, reconciler, options, metrics, shutdown).await
+}
+
+/// [`run`] on an ExtensionConfig watch the caller gives ([`ConfigWatch::from_reflector`]);
+/// `options.watch_filter` is then the caller's to apply to that watch.
+pub async fn run_watching(
+    watch: ConfigWatch,
+    reconciler: Reconciler,
+    options: Options,
+    metrics: ControllerMetrics,
+    shutdown: impl Future<Output = ()> + Send + Sync + 'static,
+) -> Result<(), ControllerError> {
+    let ConfigWatch { store, events } = watch;
     let index = SecretIndex::new();
-    let on_events = reconciler.clone();
-    let store_for_events = reader.clone();
-    let index_for_events = index.clone();
-    let configs = reflector::reflector(writer, watcher::watcher(api, wc))
-        .default_backoff()
+    let watched = WatchedConfigs::new();
+    let (index_for_events, watched_for_events, runtime) =
+        (index.clone(), watched.clone(), reconciler.runtime().clone());
+    let configs = events
         .inspect(move |event| {
-            let Ok(event) = event else { return };
-            index_for_events.apply(event);
-            match event {
-                Event::Delete(config) if on_events.runtime().is_ready() => {
-                    let name = config.name_any();
-                    tracing::info!(ExtensionConfig = %name, "Unregistering ExtensionConfig information from registry");
-                    if let Err(e) = on_events.runtime().unregister(config) {
-                        tracing::error!(ExtensionConfig = %name, error = %chain(&e), "failed to unregister ExtensionConfig");
-                    }
-                }
-                Event::InitDone => unregister_missing(&on_events, &store_for_events),
-                _ => {}
+            if let Ok(event) = event {
+                index_for_events.apply(event);
+                watched_for_events.apply(event, &runtime);
             }
         })
-        .touched_objects();
-    let mut controller = Controller::for_stream(configs, reader.clone())
+        .applied_objects();
+    let mut controller = Controller::for_stream(configs, store.clone())
         .with_config(ControllerConfig::default().concurrency(options.concurrency));
     if !reconciler.is_read_only() {
+        let kube = reconciler.kube().clone();
         let secrets: Api<PartialObjectMeta<Secret>> = match &options.secret_namespace {
-            Some(ns) => Api::namespaced(kube.clone(), ns),
-            None => Api::all(kube.clone()),
+            Some(ns) => Api::namespaced(kube, ns),
+            None => Api::all(kube),
         };
         let secret_events = watcher::watcher(secrets, watcher::Config::default())
             .default_backoff()
@@ -289,10 +342,9 @@ pub async fn run(
     });
     let ctx = Arc::new(Ctx {
         reconciler: reconciler.clone(),
-        store: reader.clone(),
+        store,
+        watched: watched.clone(),
         metrics: metrics.clone(),
-        failures: Mutex::new(HashMap::new()),
-        last_started: Mutex::new(HashMap::new()),
         options: options.clone(),
     });
     let running = controller
@@ -302,7 +354,12 @@ pub async fn run(
         reconciler
             .warm_up(options.warm_up_interval, options.warm_up_timeout)
             .await
-            .map(|()| metrics.set_ready(true))
+            .map(|()| {
+                // Warm-up loaded what its own list held; what the watch has seen go since
+                // goes now.
+                watched.sweep(reconciler.runtime());
+                metrics.set_ready(true);
+            })
     };
     tokio::pin!(running);
     tokio::pin!(warm_up);
@@ -325,4 +382,65 @@ pub async fn run(
     let _ = stop_tx.send(());
     running.await;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use capi_runtime::api::runtime::v1beta2::ExtensionConfigSpec;
+    use capi_runtime::client::Client as RuntimeClient;
+    use capi_runtime::registry::Registry;
+    use kube::core::Status;
+
+    use super::*;
+    use crate::error::{CaError, KubeError};
+
+    fn api(code: u16) -> Error {
+        Error::reconcile(Error::Patch {
+            name: "a".into(),
+            source: KubeError(kube::Error::Api(Box::new(
+                Status::failure("answer", "").with_code(code),
+            ))),
+        })
+    }
+
+    #[test]
+    fn conflicts_retry_soon_transient_errors_back_off_permanent_ones_wait() {
+        let runtime =
+            RuntimeClient::builder(Arc::new(capi_runtime::hooks::catalog()), Registry::new())
+                .build()
+                .unwrap();
+        let watched = WatchedConfigs::new();
+        let mut a = ExtensionConfig::new("a", ExtensionConfigSpec::default());
+        a.metadata.uid = Some("ua".into());
+        watched.apply(&Event::Init, &runtime);
+        watched.apply(&Event::InitApply(a), &runtime);
+        watched.apply(&Event::InitDone, &runtime);
+
+        // Conflicts do not grow the back-off.
+        for _ in 0..5 {
+            assert_eq!(
+                retry_after(&api(409), "a", &watched),
+                Some(Duration::from_millis(1005))
+            );
+        }
+        // Transient errors do: 1 s + 5 ms·2^n.
+        let waits: Vec<_> = (0..4)
+            .map(|_| retry_after(&api(503), "a", &watched).unwrap())
+            .collect();
+        assert_eq!(waits, [1005, 1010, 1020, 1040].map(Duration::from_millis));
+        // Permanent ones wait for a change and leave the count alone.
+        let permanent = Error::reconcile(CaError::NoCaEntry("ns/s".into()).into());
+        assert_eq!(retry_after(&permanent, "a", &watched), None);
+        assert_eq!(retry_after(&api(422), "a", &watched), None);
+        assert_eq!(
+            retry_after(&api(500), "a", &watched),
+            Some(Duration::from_millis(1080))
+        );
+        // A success starts the count again.
+        watched.reset_failures("a");
+        assert_eq!(
+            retry_after(&api(500), "a", &watched),
+            Some(Duration::from_millis(1005))
+        );
+    }
 }

@@ -2,7 +2,6 @@
 //! here reads or writes the cluster or calls an extension. [`crate::reconcile`] performs the
 //! I/O these functions ask for.
 
-use std::fmt;
 use std::time::Duration;
 
 use capi_runtime::api::runtime::INJECT_CA_FROM_SECRET_ANNOTATION;
@@ -10,11 +9,14 @@ use capi_runtime::api::runtime::v1beta2::{
     DISCOVERED_CONDITION, DISCOVERED_REASON, DISCOVERY_FAILED_V1BETA1_REASON, ExtensionConfig,
     NOT_DISCOVERED_REASON, PAUSED_CONDITION,
 };
+use capi_runtime::client::DiscoveryError;
+use capi_runtime::go::errors::chain;
 use capi_runtime::k8s_openapi::ByteString;
 use capi_runtime::k8s_openapi::jiff::Timestamp;
 use serde_json::{Map, Value, json};
 
 use crate::conditions::{self, FALSE, SEVERITY_ERROR, TRUE};
+use crate::error::{CaError, Error};
 
 /// The annotation that pauses reconciliation of an object.
 pub const PAUSED_ANNOTATION: &str = "cluster.x-k8s.io/paused";
@@ -108,35 +110,6 @@ pub fn ensure_paused_condition(
 // ---------------------------------------------------------------------------------------------
 // CA injection
 
-/// Why the CA bundle could not be injected; the messages are Cluster API's.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CaError {
-    /// The annotation is not `<namespace>/<name>`.
-    #[error(
-        "failed to reconcile caBundle: secret name {0:?} must be in the form <namespace>/<name>"
-    )]
-    BadReference(String),
-    /// Reading the Secret failed.
-    #[error("failed to reconcile caBundle: failed to get secret {reference:?}: {cause}")]
-    Get {
-        /// The annotation's value.
-        reference: String,
-        /// The API server's answer.
-        cause: String,
-    },
-    /// The Secret has no `ca.crt`.
-    #[error("failed to reconcile caBundle: secret {0} does not contain a \"ca.crt\" entry")]
-    NoCaEntry(String),
-    /// Patching the ExtensionConfig with the new bundle failed.
-    #[error("failed to patch ExtensionConfig {name}: {cause}")]
-    Patch {
-        /// The ExtensionConfig's name.
-        name: String,
-        /// The API server's answer.
-        cause: String,
-    },
-}
-
 /// The Secret the CA-injection annotation names, as written.
 pub fn ca_annotation(config: &ExtensionConfig) -> Option<&str> {
     config
@@ -185,12 +158,13 @@ pub fn ca_bundle_patch(config: &ExtensionConfig, bundle: &ByteString) -> Option<
 
 /// The result of discovery applied to an ExtensionConfig: on success the discovered copy
 /// (new handlers) with `Discovered` true; on failure the input with its handlers kept and
-/// `Discovered` false, plus the error message the reconcile returns.
-pub fn apply_discovery<E: fmt::Display>(
+/// `Discovered` false (its message `Error in discovery: <the whole error>`), plus the error
+/// the reconcile returns ([`Error::Discover`]).
+pub fn apply_discovery(
     config: &ExtensionConfig,
-    result: Result<ExtensionConfig, E>,
+    result: Result<ExtensionConfig, DiscoveryError>,
     now: Timestamp,
-) -> (ExtensionConfig, Option<String>) {
+) -> (ExtensionConfig, Option<Error>) {
     let generation = config.metadata.generation;
     match result {
         Ok(mut discovered) => {
@@ -214,7 +188,7 @@ pub fn apply_discovery<E: fmt::Display>(
         }
         Err(e) => {
             let mut out = config.clone();
-            let message = format!("Error in discovery: {e}");
+            let message = format!("Error in discovery: {}", chain(&e));
             conditions::set(
                 &mut out,
                 conditions::condition(
@@ -236,10 +210,10 @@ pub fn apply_discovery<E: fmt::Display>(
                 ),
                 now,
             );
-            let error = format!(
-                "failed to discover ExtensionConfig {}: {e}",
-                name_of(config)
-            );
+            let error = Error::Discover {
+                name: name_of(config).to_string(),
+                source: Box::new(e),
+            };
             (out, Some(error))
         }
     }
@@ -338,59 +312,13 @@ pub fn read_only_paused(config: &ExtensionConfig) -> bool {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Errors, back-off, durations
-
-/// Joins messages the way Kubernetes aggregates errors: one stays as it is, several become
-/// `[m1, m2]` with repeats dropped.
-pub fn aggregate<S: AsRef<str>>(messages: &[S]) -> String {
-    let mut seen: Vec<&str> = Vec::new();
-    for m in messages {
-        if !seen.contains(&m.as_ref()) {
-            seen.push(m.as_ref());
-        }
-    }
-    match seen.as_slice() {
-        [one] => one.to_string(),
-        many => format!("[{}]", many.join(", ")),
-    }
-}
+// Back-off
 
 /// The wait before the next attempt after `failures` consecutive failures of one object:
 /// `1 s + 5 ms · 2^failures`, at most 1000 s (Cluster API's controller defaults).
 pub fn backoff(failures: u32) -> Duration {
     let exp = Duration::from_millis(5).saturating_mul(2u32.saturating_pow(failures.min(31)));
     (Duration::from_secs(1) + exp).min(Duration::from_secs(1000))
-}
-
-/// A duration as Go prints one (`1m0s`, `3s`, `500ms`, `1h0m0s`).
-pub fn go_duration(d: Duration) -> String {
-    if d.is_zero() {
-        return "0s".into();
-    }
-    if d < Duration::from_secs(1) {
-        let ns = d.as_nanos();
-        return if ns.is_multiple_of(1_000_000) {
-            format!("{}ms", ns / 1_000_000)
-        } else if ns.is_multiple_of(1_000) {
-            format!("{}µs", ns / 1_000)
-        } else {
-            format!("{ns}ns")
-        };
-    }
-    let total = d.as_secs();
-    let (h, m, s) = (total / 3600, (total / 60) % 60, total % 60);
-    let frac = d.subsec_nanos();
-    let secs = if frac == 0 {
-        format!("{s}s")
-    } else {
-        let f = format!("{:09}", frac);
-        format!("{s}.{}s", f.trim_end_matches('0'))
-    };
-    match (h, m) {
-        (0, 0) => secs,
-        (0, m) => format!("{m}m{secs}"),
-        (h, m) => format!("{h}h{m}m{secs}"),
-    }
 }
 
 #[cfg(test)]
@@ -486,8 +414,8 @@ mod tests {
 
     #[test]
     fn secret_references_must_have_both_parts() {
-        assert_eq!(parse_secret_reference("ns/name"), Ok(("ns", "name")));
-        assert_eq!(parse_secret_reference("ns/a/b"), Ok(("ns", "a/b")));
+        assert_eq!(parse_secret_reference("ns/name").ok(), Some(("ns", "name")));
+        assert_eq!(parse_secret_reference("ns/a/b").ok(), Some(("ns", "a/b")));
         for bad in ["noslash", "/name", "ns/", ""] {
             assert_eq!(
                 parse_secret_reference(bad).unwrap_err().to_string(),
@@ -506,26 +434,10 @@ mod tests {
                 .to_string(),
             "failed to reconcile caBundle: secret ns/s does not contain a \"ca.crt\" entry"
         );
-        assert_eq!(
-            bundle_from_secret("ns/s", None).unwrap_err(),
-            CaError::NoCaEntry("ns/s".into())
-        );
-        assert_eq!(
-            CaError::Get {
-                reference: "ns/s".into(),
-                cause: "secrets \"s\" not found".into()
-            }
-            .to_string(),
-            "failed to reconcile caBundle: failed to get secret \"ns/s\": secrets \"s\" not found"
-        );
-        assert_eq!(
-            CaError::Patch {
-                name: "ext1".into(),
-                cause: "boom".into()
-            }
-            .to_string(),
-            "failed to patch ExtensionConfig ext1: boom"
-        );
+        assert!(matches!(
+            bundle_from_secret("ns/s", None),
+            Err(CaError::NoCaEntry(reference)) if reference == "ns/s"
+        ));
     }
 
     #[test]
@@ -562,7 +474,7 @@ mod tests {
         let c = config("ext1", 3);
         let mut discovered = c.clone();
         discovered.status.handlers = vec![handler("first.ext1")];
-        let (out, err) = apply_discovery::<String>(&c, Ok(discovered), at(50));
+        let (out, err) = apply_discovery(&c, Ok(discovered), at(50));
         assert!(err.is_none());
         assert_eq!(out.status.handlers, vec![handler("first.ext1")]);
         let d = conditions::get(&out, DISCOVERED_CONDITION).unwrap();
@@ -580,11 +492,19 @@ mod tests {
     fn failed_discovery_keeps_stale_handlers_and_reports() {
         let mut c = config("ext1", 2);
         c.status.handlers = vec![handler("old.ext1")];
-        let (out, err) =
-            apply_discovery(&c, Err::<ExtensionConfig, _>("connection refused"), at(50));
+        let cause = || DiscoveryError::InvalidName {
+            config: "ext1".into(),
+        };
+        let (out, err) = apply_discovery(&c, Err(cause()), at(50));
+        let err = err.unwrap();
+        assert!(matches!(&err, Error::Discover { name, .. } if name == "ext1"));
+        assert_eq!(err.to_string(), "failed to discover ExtensionConfig ext1");
         assert_eq!(
-            err.as_deref(),
-            Some("failed to discover ExtensionConfig ext1: connection refused")
+            chain(&err).to_string(),
+            format!(
+                "failed to discover ExtensionConfig ext1: {}",
+                chain(&cause())
+            )
         );
         assert_eq!(out.status.handlers, vec![handler("old.ext1")]);
         let d = conditions::get(&out, DISCOVERED_CONDITION).unwrap();
@@ -592,7 +512,15 @@ mod tests {
             (d.status.as_str(), d.reason.as_str()),
             ("False", "NotDiscovered")
         );
-        assert_eq!(d.message, "Error in discovery: connection refused");
+        assert_eq!(
+            d.message,
+            format!("Error in discovery: {}", chain(&cause()))
+        );
+        assert!(
+            d.message.contains("not a valid DNS-1123 label"),
+            "{}",
+            d.message
+        );
         let legacy = conditions::get_v1beta1(&out, DISCOVERED_CONDITION).unwrap();
         assert_eq!(
             (
@@ -683,17 +611,6 @@ mod tests {
     #[test]
     fn keys_render_with_an_empty_namespace() {
         assert_eq!(key_of(&config("ext1", 1)), "/ext1");
-    }
-
-    #[test]
-    fn aggregation_and_durations() {
-        assert_eq!(aggregate(&["a"]), "a");
-        assert_eq!(aggregate(&["a", "b", "a"]), "[a, b]");
-        assert_eq!(go_duration(Duration::from_secs(60)), "1m0s");
-        assert_eq!(go_duration(Duration::from_secs(3)), "3s");
-        assert_eq!(go_duration(Duration::from_millis(500)), "500ms");
-        assert_eq!(go_duration(Duration::from_millis(1500)), "1.5s");
-        assert_eq!(go_duration(Duration::from_secs(3725)), "1h2m5s");
     }
 
     #[test]

@@ -3,8 +3,9 @@
 //! manager does; this crate does not need it.
 //!
 //! To embed: build a runtime client over a registry (the one your own controllers call
-//! extensions with), then, on the leader, call [`run`], which runs the ExtensionConfig
-//! controller and the registry warm-up together until your shutdown future completes:
+//! extensions with) and a [`Reconciler`] over it and your `kube::Client`, then, on the leader,
+//! call [`run`], which runs the ExtensionConfig controller and the registry warm-up together
+//! until your shutdown future completes:
 //!
 //! ```no_run
 //! # async fn embed() -> Result<(), Box<dyn std::error::Error>> {
@@ -15,7 +16,6 @@
 //! let kube = kube::Client::try_default().await?;
 //! let runtime = Client::builder(Arc::new(capi_runtime::hooks::catalog()), Registry::new()).build()?;
 //! capi_runtime_controller::run(
-//!     kube.clone(),
 //!     Reconciler::new(kube, runtime.clone()),
 //!     Options::default().concurrency(10),
 //!     ControllerMetrics::new(),
@@ -26,12 +26,24 @@
 //! # }
 //! ```
 //!
+//! [`run`] watches ExtensionConfigs itself; [`controller::run_watching`] runs on a watch you
+//! share with other controllers ([`controller::ConfigWatch::from_reflector`]). The
+//! controller's writes carry the field manager `capi-runtime-controller`
+//! ([`Reconciler::field_manager`]); give your `kube::Client` a User-Agent (its
+//! `Config::headers`) so that the other writes of your program are named too.
+//!
+//! Errors are [`Error`]s that chain: `Display` is one step, `source()` its cause; Cluster
+//! API's one-line texts are `capi_runtime::go::errors::chain(&error)`.
+//!
 //! The webhooks are [`webhook::router`], to serve on `capi_runtime::https::RunningHost`.
 //!
 //! * [`decide`]: the reconcile decisions as pure functions (pausing, CA injection, discovery
 //!   results, status patches, read-only checks, back-off);
 //! * [`reconcile`]: one reconcile and the registry warm-up, doing the I/O those decisions ask
 //!   for;
+//! * [`error`]: the errors of both, and which of them are worth retrying;
+//! * [`watched`]: the ExtensionConfigs the watch holds, the controller's state of each, and
+//!   the registry kept in step with them (where registrations go away);
 //! * [`controller`]: the kube-runtime controller around them ([`controller::run`] is the
 //!   function to embed);
 //! * [`index`]: the Secret → ExtensionConfigs index of the CA-injection annotation;
@@ -42,11 +54,14 @@
 pub mod conditions;
 pub mod controller;
 pub mod decide;
+pub mod error;
 pub mod index;
 pub mod metrics;
 pub mod reconcile;
+pub mod watched;
 pub mod webhook;
 
-pub use controller::{ControllerError, Options, run};
+pub use controller::{ConfigWatch, ControllerError, Options, run, run_watching};
+pub use error::Error;
 pub use metrics::ControllerMetrics;
-pub use reconcile::{Outcome, ReconcileError, Reconciler};
+pub use reconcile::{FIELD_MANAGER, Outcome, Reconciler};

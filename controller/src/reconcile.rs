@@ -10,14 +10,14 @@ use capi_runtime::go::errors::chain;
 use capi_runtime::k8s_openapi::api::core::v1::Secret;
 use capi_runtime::k8s_openapi::jiff::Timestamp;
 use kube::api::{Api, ListParams, Patch, PatchParams};
-use kube::runtime::reflector::{ObjectRef, Store};
 
-use crate::decide::{self, CaError, PausedWrite};
+use crate::decide::{self, PausedWrite};
+use crate::error::{CaError, Error, KubeError};
+use crate::watched::WatchedConfigs;
 
-/// Why a reconcile failed; the message is what Cluster API's reconcile would return.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct ReconcileError(pub String);
+/// The field manager of the controller's writes (the status patches and the CA-injection
+/// patch), so that `managedFields` name it; see [`Reconciler::field_manager`].
+pub const FIELD_MANAGER: &str = "capi-runtime-controller";
 
 /// What a successful reconcile asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,20 +29,30 @@ pub enum Outcome {
 }
 
 /// Reconciles ExtensionConfigs: one per process and mode, shared by the controller's workers
-/// and the warm-up.
+/// and the warm-up. It holds the `kube::Client` the controller reads, watches and writes with,
+/// and the runtime client whose registry it fills.
 #[derive(Clone)]
 pub struct Reconciler {
     kube: kube::Client,
     runtime: RuntimeClient,
     read_only: bool,
+    field_manager: String,
 }
 
 impl std::fmt::Debug for Reconciler {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Reconciler")
             .field("read_only", &self.read_only)
+            .field("field_manager", &self.field_manager)
             .finish_non_exhaustive()
     }
+}
+
+/// How a reconcile registers what it found: straight into the registry, or only while the
+/// watch still holds the object.
+enum Registrar<'a> {
+    Direct,
+    Watched(&'a WatchedConfigs),
 }
 
 impl Reconciler {
@@ -52,6 +62,7 @@ impl Reconciler {
             kube,
             runtime,
             read_only: false,
+            field_manager: FIELD_MANAGER.to_string(),
         }
     }
 
@@ -59,10 +70,15 @@ impl Reconciler {
     /// the object passes the read-only checks ([`decide::validate_read_only`]).
     pub fn read_only(kube: kube::Client, runtime: RuntimeClient) -> Self {
         Reconciler {
-            kube,
-            runtime,
             read_only: true,
+            ..Reconciler::new(kube, runtime)
         }
+    }
+
+    /// Names the field manager of the writes ([`FIELD_MANAGER`] by default).
+    pub fn field_manager(mut self, name: impl Into<String>) -> Self {
+        self.field_manager = name.into();
+        self
     }
 
     /// True for a read-only reconciler.
@@ -75,42 +91,66 @@ impl Reconciler {
         &self.runtime
     }
 
+    /// The Kubernetes client it reads and writes with (the controller watches with it too).
+    pub fn kube(&self) -> &kube::Client {
+        &self.kube
+    }
+
     fn api(&self) -> Api<ExtensionConfig> {
         Api::all(self.kube.clone())
     }
 
-    fn unregister(&self, name: &str) -> Result<(), ReconcileError> {
+    fn patch_params(&self) -> PatchParams {
+        PatchParams {
+            field_manager: Some(self.field_manager.clone()),
+            ..PatchParams::default()
+        }
+    }
+
+    fn unregister(&self, name: &str) -> Result<(), Error> {
         tracing::info!(
-            extension_config = name,
+            ExtensionConfig = name,
             "Unregistering ExtensionConfig information from registry"
         );
-        let mut empty = ExtensionConfig::default();
-        empty.metadata.name = Some(name.to_string());
-        self.runtime.unregister(&empty).map_err(|e| {
-            ReconcileError(format!(
-                "failed to unregister ExtensionConfig {name}: {}",
-                chain(&e)
-            ))
-        })
+        self.runtime
+            .unregister_by_name(name)
+            .map_err(|source| Error::Unregister {
+                name: name.to_string(),
+                source,
+            })
     }
 
-    fn register(&self, config: &ExtensionConfig) -> Result<(), ReconcileError> {
+    fn register(&self, config: &ExtensionConfig, registrar: &Registrar<'_>) -> Result<(), Error> {
+        let name = decide::name_of(config);
         tracing::debug!(
-            extension_config = decide::name_of(config),
+            ExtensionConfig = name,
             "Registering ExtensionConfig information into registry"
         );
-        self.runtime.register(config).map_err(|e| {
-            ReconcileError(format!(
-                "failed to register ExtensionConfig {}: {}",
-                decide::key_of(config),
-                chain(&e)
-            ))
-        })
+        let registered = match registrar {
+            Registrar::Direct => self.runtime.register(config).map(|()| true),
+            Registrar::Watched(watched) => watched.register(&self.runtime, config),
+        };
+        match registered {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                tracing::debug!(
+                    ExtensionConfig = name,
+                    "not registered: the ExtensionConfig is gone or being deleted"
+                );
+                Ok(())
+            }
+            Err(source) => Err(Error::Register {
+                key: decide::key_of(config),
+                source,
+            }),
+        }
     }
 
-    /// Reconciles the ExtensionConfig `name` (runtime.md §4.2), reading it from the API server
-    /// (for callers without a cache; the controller uses [`Reconciler::reconcile_cached`]).
-    pub async fn reconcile(&self, name: &str) -> Result<Outcome, ReconcileError> {
+    /// Reconciles the ExtensionConfig `name` (runtime.md §4.2), reading it from the API server:
+    /// Cluster API's reconcile, for a caller without a watch. Gone or being deleted, its
+    /// registrations are removed here. (The controller reconciles with
+    /// [`Reconciler::reconcile_watched`] instead, where removals follow the watch.)
+    pub async fn reconcile(&self, name: &str) -> Result<Outcome, Error> {
         if !self.runtime.is_ready() {
             return Ok(Outcome::RequeueAfter(decide::NOT_READY_REQUEUE));
         }
@@ -118,47 +158,49 @@ impl Reconciler {
             .api()
             .get_opt(name)
             .await
-            .map_err(|e| ReconcileError(e.to_string()))?;
-        self.reconcile_read(name, config).await
+            .map_err(|e| Error::Get(KubeError(e)))?;
+        match config {
+            Some(config) if config.metadata.deletion_timestamp.is_none() => {
+                self.reconcile_present(config, &Registrar::Direct).await
+            }
+            _ => {
+                self.unregister(name)?;
+                Ok(Outcome::Done)
+            }
+        }
     }
 
-    /// Reconciles the ExtensionConfig `name` as [`Reconciler::reconcile`] does, reading it from
-    /// `store` (a reflector cache of the ExtensionConfig watch, as controller-runtime's cached
-    /// client reads) instead of the API server; absent from the store means deleted. The
-    /// patches still go to the API server.
-    pub async fn reconcile_cached(
+    /// Reconciles `config`, an object of the controller's watch (the latest its cache holds),
+    /// as [`Reconciler::reconcile`] does, except for deletions: those are `watched`'s to apply
+    /// (an object being deleted is left alone here), and what the reconcile found is
+    /// registered only if `watched` still holds the object when it is done.
+    pub async fn reconcile_watched(
         &self,
-        name: &str,
-        store: &Store<ExtensionConfig>,
-    ) -> Result<Outcome, ReconcileError> {
+        config: &ExtensionConfig,
+        watched: &WatchedConfigs,
+    ) -> Result<Outcome, Error> {
         if !self.runtime.is_ready() {
             return Ok(Outcome::RequeueAfter(decide::NOT_READY_REQUEUE));
         }
-        let config = store.get(&ObjectRef::new(name)).map(|c| (*c).clone());
-        self.reconcile_read(name, config).await
-    }
-
-    /// The reconcile after the read: `config` is the object named `name`, `None` if gone.
-    async fn reconcile_read(
-        &self,
-        name: &str,
-        config: Option<ExtensionConfig>,
-    ) -> Result<Outcome, ReconcileError> {
-        let Some(config) = config else {
-            self.unregister(name)?;
-            return Ok(Outcome::Done);
-        };
         if config.metadata.deletion_timestamp.is_some() {
-            self.unregister(name)?;
             return Ok(Outcome::Done);
         }
+        self.reconcile_present(config.clone(), &Registrar::Watched(watched))
+            .await
+    }
+
+    /// The reconcile of an object that is there and not being deleted.
+    async fn reconcile_present(
+        &self,
+        config: ExtensionConfig,
+        registrar: &Registrar<'_>,
+    ) -> Result<Outcome, Error> {
         if self.read_only {
             if decide::read_only_paused(&config) {
                 return Ok(Outcome::Done);
             }
-            decide::validate_read_only(&config)
-                .map_err(|e| ReconcileError(format!("failed to validate ExtensionConfig: {e}")))?;
-            self.register(&config)?;
+            decide::validate_read_only(&config).map_err(Error::Validate)?;
+            self.register(&config, registrar)?;
             return Ok(Outcome::Done);
         }
         let original = config.clone();
@@ -174,8 +216,8 @@ impl Reconciler {
         let updated = self
             .reconcile_extension_config(original, config)
             .await
-            .map_err(|e| ReconcileError(format!("failed to reconcile ExtensionConfig: {e}")))?;
-        self.register(&updated)?;
+            .map_err(Error::reconcile)?;
+        self.register(&updated, registrar)?;
         Ok(Outcome::Done)
     }
 
@@ -183,53 +225,45 @@ impl Reconciler {
         &self,
         original: &ExtensionConfig,
         updated: &ExtensionConfig,
-    ) -> Result<(), ReconcileError> {
+    ) -> Result<(), Error> {
         let Some(patch) = decide::status_patch(original, updated) else {
             return Ok(());
         };
+        let name = decide::name_of(updated);
         self.api()
-            .patch_status(
-                decide::name_of(updated),
-                &PatchParams::default(),
-                &Patch::Merge(&patch),
-            )
+            .patch_status(name, &self.patch_params(), &Patch::Merge(&patch))
             .await
             .map(|_| ())
-            .map_err(|e| {
-                ReconcileError(format!(
-                    "failed to patch ExtensionConfig {}: {e}",
-                    decide::name_of(updated)
-                ))
+            .map_err(|e| Error::Patch {
+                name: name.to_string(),
+                source: KubeError(e),
             })
     }
 
     /// Injects the CA bundle, discovers the extension and patches the status (runtime.md
-    /// §4.3–§4.4). Returns the object to register; any error means: do not register.
+    /// §4.3–§4.4). Returns the object to register; any error means: do not register (the
+    /// errors of discovery and of the status patch come together, as Cluster API aggregates
+    /// them).
     pub async fn reconcile_extension_config(
         &self,
         original: ExtensionConfig,
         mut config: ExtensionConfig,
-    ) -> Result<ExtensionConfig, ReconcileError> {
+    ) -> Result<ExtensionConfig, Error> {
         let mut original = original;
-        if let Some(patched) = self
-            .inject_ca(&mut config)
-            .await
-            .map_err(|e| ReconcileError(e.to_string()))?
-        {
+        if let Some(patched) = self.inject_ca(&mut config).await? {
             original = patched.clone();
             config = patched;
         }
-        let discovered = (self.runtime.discover(&config).await).map_err(|e| chain(&e).to_string());
+        let discovered = self.runtime.discover(&config).await;
         let (updated, discovery_error) =
             decide::apply_discovery(&config, discovered, Timestamp::now());
-        let mut errors: Vec<String> = discovery_error.into_iter().collect();
+        let mut errors: Vec<Error> = discovery_error.into_iter().collect();
         if let Err(e) = self.patch_status(&original, &updated).await {
-            errors.push(e.0);
+            errors.push(e);
         }
-        if errors.is_empty() {
-            Ok(updated)
-        } else {
-            Err(ReconcileError(decide::aggregate(&errors)))
+        match Error::aggregate(errors) {
+            None => Ok(updated),
+            Some(e) => Err(e),
         }
     }
 
@@ -248,7 +282,7 @@ impl Reconciler {
             .await
             .map_err(|e| CaError::Get {
                 reference: reference.clone(),
-                cause: kube_message(&e),
+                source: KubeError(e),
             })?;
         let bundle = decide::bundle_from_secret(&reference, secret.data.as_ref())?;
         let patch = decide::ca_bundle_patch(config, &bundle);
@@ -259,30 +293,30 @@ impl Reconciler {
         let config_name = decide::name_of(config).to_string();
         let patched = self
             .api()
-            .patch(&config_name, &PatchParams::default(), &Patch::Merge(&patch))
+            .patch(&config_name, &self.patch_params(), &Patch::Merge(&patch))
             .await
             .map_err(|e| CaError::Patch {
                 name: config_name.clone(),
-                cause: kube_message(&e),
+                source: KubeError(e),
             })?;
         Ok(Some(patched))
     }
 
     /// One warm-up pass (runtime.md §4.8): list every ExtensionConfig, reconcile (or, read-only,
     /// validate) each, then load them all into the registry.
-    pub async fn warm_up_once(&self) -> Result<(), ReconcileError> {
+    pub async fn warm_up_once(&self) -> Result<(), Error> {
         let list = self
             .api()
             .list(&ListParams::default())
             .await
-            .map_err(|e| ReconcileError(e.to_string()))?;
+            .map_err(|e| Error::List(KubeError(e)))?;
         let mut errors = Vec::new();
         let mut configs = Vec::with_capacity(list.items.len());
         for config in list.items {
             if self.read_only {
                 match decide::validate_read_only(&config) {
                     Ok(()) => configs.push(config),
-                    Err(e) => errors.push(format!("failed to validate ExtensionConfig: {e}")),
+                    Err(e) => errors.push(Error::Validate(e)),
                 }
             } else {
                 match self
@@ -290,26 +324,23 @@ impl Reconciler {
                     .await
                 {
                     Ok(updated) => configs.push(updated),
-                    Err(e) => errors.push(format!("failed to reconcile ExtensionConfig: {e}")),
+                    Err(e) => errors.push(Error::reconcile(e)),
                 }
             }
         }
-        if !errors.is_empty() {
-            return Err(ReconcileError(decide::aggregate(&errors)));
+        if let Some(e) = Error::aggregate(errors) {
+            return Err(e);
         }
         self.runtime
             .warm_up(configs.iter())
-            .map_err(|e| ReconcileError(chain(&e).to_string()))
+            .map_err(Error::WarmUpRegistry)
     }
 
     /// Warms the registry up: a pass at once, then one every `interval`, until one succeeds or
-    /// `timeout` has passed; then fails with Cluster API's message and the last pass's error.
-    pub async fn warm_up(
-        &self,
-        interval: Duration,
-        timeout: Duration,
-    ) -> Result<(), ReconcileError> {
-        let mut last: Option<String> = None;
+    /// `timeout` has passed; then fails with [`Error::WarmUpTimeout`] over the last pass's
+    /// error (Cluster API's `ExtensionConfig registry warmup timed out after 1m0s: <cause>`).
+    pub async fn warm_up(&self, interval: Duration, timeout: Duration) -> Result<(), Error> {
+        let mut last: Option<Error> = None;
         let attempts = async {
             loop {
                 match self.warm_up_once().await {
@@ -318,8 +349,8 @@ impl Reconciler {
                         return;
                     }
                     Err(e) => {
-                        tracing::error!(error = %e, "ExtensionConfig registry warmup failed");
-                        last = Some(e.0);
+                        tracing::error!(error = %chain(&e), "ExtensionConfig registry warmup failed");
+                        last = Some(e);
                     }
                 }
                 tokio::time::sleep(interval).await;
@@ -327,20 +358,10 @@ impl Reconciler {
         };
         match tokio::time::timeout(timeout, attempts).await {
             Ok(()) => Ok(()),
-            Err(_) => Err(ReconcileError(format!(
-                "ExtensionConfig registry warmup timed out after {}: {}",
-                decide::go_duration(timeout),
-                last.unwrap_or_else(|| "context deadline exceeded".into())
-            ))),
+            Err(_) => Err(Error::WarmUpTimeout {
+                timeout,
+                last: Box::new(last.unwrap_or(Error::DeadlineExceeded)),
+            }),
         }
-    }
-}
-
-/// The message of an API error as Kubernetes' clients print it (the Status message for API
-/// answers).
-pub fn kube_message(e: &kube::Error) -> String {
-    match e {
-        kube::Error::Api(status) => status.message.clone(),
-        other => other.to_string(),
     }
 }

@@ -17,13 +17,15 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use anyhow::Context as _;
 use axum::Router;
 use axum::extract::State;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
 use capi_runtime::client::{Client as RuntimeClient, Metrics};
 use capi_runtime::go::errors::chain;
+use capi_runtime::go::time::parse_duration;
 use capi_runtime::https::{HostOptions, RunningHost, TlsFiles, shutdown_signal};
 use capi_runtime::registry::Registry;
 use capi_runtime_controller::webhook::{self, WebhookOptions};
@@ -48,7 +50,8 @@ struct Flags {
     /// Reconcile only ExtensionConfigs labelled `cluster.x-k8s.io/watch-filter=<value>`.
     #[arg(long)]
     watch_filter: Option<String>,
-    /// How often every ExtensionConfig is reconciled without events (`10m`, `90s`, `1h`).
+    /// How often every ExtensionConfig is reconciled without events, a Go duration (`10m`,
+    /// `90s`, `1.5h`).
     #[arg(long, default_value = "10m", value_parser = parse_duration)]
     sync_period: Duration,
     /// Watch the CA Secrets in this namespace only (default: all namespaces).
@@ -92,51 +95,38 @@ struct Flags {
     runtime_extension_client_key_file: String,
 }
 
-/// Parses `500ms`, `90s`, `10m`, `1h` and combinations such as `1m30s`.
-fn parse_duration(text: &str) -> Result<Duration, String> {
-    let mut total = Duration::ZERO;
-    let mut rest = text.trim();
-    if rest.is_empty() {
-        return Err("empty duration".into());
-    }
-    while !rest.is_empty() {
-        let digits = rest
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(rest.len());
-        if digits == 0 {
-            return Err(format!("invalid duration {text:?}"));
-        }
-        let n: u64 = rest[..digits]
-            .parse()
-            .map_err(|_| format!("invalid duration {text:?}"))?;
-        rest = &rest[digits..];
-        let unit_len = rest
-            .find(|c: char| c.is_ascii_digit())
-            .unwrap_or(rest.len());
-        let part = match &rest[..unit_len] {
-            "ms" => Duration::from_millis(n),
-            "s" => Duration::from_secs(n),
-            "m" => Duration::from_secs(n * 60),
-            "h" => Duration::from_secs(n * 3600),
-            other => return Err(format!("unknown unit {other:?} in duration {text:?}")),
-        };
-        total += part;
-        rest = &rest[unit_len..];
-    }
-    Ok(total)
+/// Why a `--feature-gates` value is refused (component-base's messages).
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+enum FeatureGateError {
+    /// An item without `=`.
+    #[error("missing bool value for {0}")]
+    MissingValue(String),
+    /// A value that is not a bool.
+    #[error("invalid value of {name}={value}")]
+    InvalidValue {
+        name: String,
+        value: String,
+        #[source]
+        source: std::str::ParseBoolError,
+    },
 }
 
 /// Whether `RuntimeSDK` is on in a `--feature-gates` value.
-fn runtime_sdk_enabled(gates: &str) -> Result<bool, String> {
+fn runtime_sdk_enabled(gates: &str) -> Result<bool, FeatureGateError> {
     let mut enabled = false;
     for item in gates.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (name, value) = item
             .split_once('=')
-            .ok_or_else(|| format!("missing bool value for {item}"))?;
-        let value: bool = value
-            .trim()
-            .parse()
-            .map_err(|_| format!("invalid value of {name}={value}"))?;
+            .ok_or_else(|| FeatureGateError::MissingValue(item.to_string()))?;
+        let value: bool =
+            value
+                .trim()
+                .parse()
+                .map_err(|source| FeatureGateError::InvalidValue {
+                    name: name.to_string(),
+                    value: value.to_string(),
+                    source,
+                })?;
         if name.trim() == "RuntimeSDK" {
             enabled = value;
         }
@@ -181,22 +171,31 @@ async fn metrics(State(registry): State<Arc<MetricsRegistry>>) -> impl IntoRespo
     }
 }
 
-async fn kube_client(flags: &Flags) -> Result<kube::Client, String> {
-    let config = match &flags.kubeconfig {
+/// The User-Agent of the manager's requests: the API server names the writes that carry no
+/// field manager of their own after it (in `managedFields`, as `capi-runtime-manager`).
+const USER_AGENT: &str = concat!("capi-runtime-manager/", env!("CARGO_PKG_VERSION"));
+
+async fn kube_client(flags: &Flags) -> anyhow::Result<kube::Client> {
+    let mut config = match &flags.kubeconfig {
         Some(path) => {
-            let kubeconfig =
-                kube::config::Kubeconfig::read_from(path).map_err(|e| e.to_string())?;
+            let kubeconfig = kube::config::Kubeconfig::read_from(path)
+                .with_context(|| format!("reading the kubeconfig {}", path.display()))?;
             kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default())
                 .await
-                .map_err(|e| e.to_string())?
+                .context("loading the kubeconfig")?
         }
-        None => kube::Config::infer().await.map_err(|e| e.to_string())?,
+        None => kube::Config::infer()
+            .await
+            .context("finding the cluster configuration")?,
     };
-    kube::Client::try_from(config).map_err(|e| e.to_string())
+    config
+        .headers
+        .push((header::USER_AGENT, HeaderValue::from_static(USER_AGENT)));
+    kube::Client::try_from(config).context("building the Kubernetes client")
 }
 
-async fn run(flags: Flags) -> Result<(), String> {
-    let gate = runtime_sdk_enabled(&flags.feature_gates)?;
+async fn run(flags: Flags) -> anyhow::Result<()> {
+    let gate = runtime_sdk_enabled(&flags.feature_gates).context("invalid --feature-gates")?;
     let kube = kube_client(&flags).await?;
 
     let mut metrics_registry = MetricsRegistry::default();
@@ -216,7 +215,7 @@ async fn run(flags: Flags) -> Result<(), String> {
             &flags.runtime_extension_client_key_file,
         );
     }
-    let runtime = builder.build().map_err(|e| chain(&e).to_string())?;
+    let runtime = builder.build()?;
 
     let mut host = HostOptions::new(
         SocketAddr::new(flags.webhook_host, flags.webhook_port),
@@ -241,7 +240,7 @@ async fn run(flags: Flags) -> Result<(), String> {
         ops,
     )
     .await
-    .map_err(|e| format!("failed to start the webhook server: {}", chain(&e)))?;
+    .context("failed to start the webhook server")?;
     tracing::info!(addr = %webhooks.local_addr(), "serving webhooks");
     if let Some(addr) = webhooks.health_addr() {
         tracing::info!(addr = %addr, "serving probes");
@@ -251,11 +250,11 @@ async fn run(flags: Flags) -> Result<(), String> {
         let addr: SocketAddr = flags
             .metrics_bind_addr
             .parse()
-            .map_err(|e| format!("invalid --metrics-bind-addr: {e}"))?;
+            .context("invalid --metrics-bind-addr")?;
         let listener = tokio::net::TcpListener::bind(addr)
             .await
-            .map_err(|e| format!("failed to listen on {addr}: {e}"))?;
-        tracing::info!(addr = %listener.local_addr().map_err(|e| e.to_string())?, "serving metrics");
+            .with_context(|| format!("failed to listen on {addr}"))?;
+        tracing::info!(addr = %listener.local_addr()?, "serving metrics");
         let app = Router::new()
             .route("/metrics", get(metrics))
             .with_state(metrics_registry.clone());
@@ -278,7 +277,7 @@ async fn run(flags: Flags) -> Result<(), String> {
     if !gate {
         tracing::info!("the RuntimeSDK feature gate is off: serving webhooks only");
         stopped(stop_rx).await;
-        return webhooks.shutdown().await.map_err(|e| e.to_string());
+        return Ok(webhooks.shutdown().await?);
     }
 
     let mut lost_leadership: Option<tokio::sync::watch::Receiver<bool>> = None;
@@ -298,13 +297,13 @@ async fn run(flags: Flags) -> Result<(), String> {
             ))
             .build()
             .await
-            .map_err(|e| format!("leader election: {e}"))?;
+            .context("leader election")?;
         let (mut leader, task) = manager.watch().await;
         tracing::info!(lease = %flags.leader_election_id, "waiting to become the leader");
         let mut stop = stop_rx.clone();
         tokio::select! {
-            r = leader.wait_for(|is| *is) => { r.map_err(|_| "leader election stopped".to_string())?; }
-            _ = stop.wait_for(|s| *s) => { return webhooks.shutdown().await.map_err(|e| e.to_string()); }
+            r = leader.wait_for(|is| *is) => { r.context("leader election stopped")?; }
+            _ = stop.wait_for(|s| *s) => { return Ok(webhooks.shutdown().await?); }
         }
         tracing::info!("became the leader");
         lost_leadership = Some(leader);
@@ -343,7 +342,6 @@ async fn run(flags: Flags) -> Result<(), String> {
         }
     };
     let result = capi_runtime_controller::run(
-        kube.clone(),
         Reconciler::new(kube, runtime),
         options,
         controller_metrics,
@@ -356,9 +354,9 @@ async fn run(flags: Flags) -> Result<(), String> {
         let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
     }
     let _ = webhooks.shutdown().await;
-    result.map_err(|e| e.to_string())?;
+    result?;
     if lost_rx.try_recv().is_ok() {
-        return Err("leader election lost".into());
+        anyhow::bail!("leader election lost");
     }
     Ok(())
 }
@@ -386,8 +384,10 @@ fn main() -> ExitCode {
     match runtime.block_on(run(flags)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            tracing::error!(error = %e, "manager stopped");
-            eprintln!("error: {e}");
+            // Cluster API's one-line text: the error and its causes.
+            let text = chain(e.as_ref()).to_string();
+            tracing::error!(error = %text, "manager stopped");
+            eprintln!("error: {text}");
             ExitCode::FAILURE
         }
     }
@@ -397,13 +397,30 @@ fn main() -> ExitCode {
 mod tests {
     use super::*;
 
+    fn flags(args: &[&str]) -> Result<Flags, clap::Error> {
+        Flags::try_parse_from(std::iter::once("capi-runtime-manager").chain(args.iter().copied()))
+    }
+
     #[test]
     fn durations_parse_like_go_flags() {
-        assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
-        assert_eq!(parse_duration("1m30s"), Ok(Duration::from_secs(90)));
-        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
-        assert!(parse_duration("10").is_err());
-        assert!(parse_duration("x").is_err());
+        for (text, expected) in [
+            ("10m", Duration::from_secs(600)),
+            ("1m30s", Duration::from_secs(90)),
+            ("1.5m", Duration::from_secs(90)),
+            ("500ms", Duration::from_millis(500)),
+            ("1h0.5s", Duration::from_millis(3_600_500)),
+        ] {
+            let f = flags(&[&format!("--sync-period={text}")]).unwrap();
+            assert_eq!(f.sync_period, expected, "{text}");
+        }
+        assert_eq!(flags(&[]).unwrap().sync_period, Duration::from_secs(600));
+        let refused = flags(&["--sync-period=10"]).unwrap_err().to_string();
+        assert!(
+            refused.contains("time: missing unit in duration \"10\""),
+            "{refused}"
+        );
+        assert!(flags(&["--leader-elect-lease-duration=x"]).is_err());
+        assert!(flags(&["--sync-period=-1s"]).is_err());
     }
 
     #[test]
@@ -445,7 +462,14 @@ mod tests {
             runtime_sdk_enabled("ClusterTopology=true, RuntimeSDK=false"),
             Ok(false)
         );
-        assert!(runtime_sdk_enabled("RuntimeSDK").is_err());
-        assert!(runtime_sdk_enabled("RuntimeSDK=maybe").is_err());
+        assert_eq!(
+            runtime_sdk_enabled("RuntimeSDK"),
+            Err(FeatureGateError::MissingValue("RuntimeSDK".into()))
+        );
+        let e = runtime_sdk_enabled("RuntimeSDK=maybe").unwrap_err();
+        assert_eq!(
+            chain(&e).to_string(),
+            "invalid value of RuntimeSDK=maybe: provided string was not `true` or `false`"
+        );
     }
 }

@@ -6,7 +6,7 @@
 
 // The controller crate's test helpers (control plane, test CA, loopback extensions), shared
 // rather than copied.
-#[path = "../../controller/tests/support/mod.rs"]
+#[path = "../../controller/tests/it/support/mod.rs"]
 mod support;
 
 use std::io::{BufRead, BufReader};
@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use capi_runtime::k8s_openapi::ByteString;
 use capi_runtime::k8s_openapi::api::coordination::v1::Lease;
 use capi_runtime::k8s_openapi::api::core::v1::Secret;
+use capi_runtime_controller::FIELD_MANAGER;
 use capi_runtime_controller::decide::PAUSED_ANNOTATION;
 use kube::api::{Api, Patch, PatchParams};
 use serde_json::json;
@@ -183,6 +184,25 @@ async fn manager_end_to_end() {
         status_handlers(&c),
         [format!("first.{name}"), format!("second.{name}")]
     );
+    // The manager's writes are named: the status and the CA injection by the controller.
+    let managers: Vec<(String, String)> = c
+        .metadata
+        .managed_fields
+        .iter()
+        .flatten()
+        .map(|f| {
+            (
+                f.manager.clone().unwrap_or_default(),
+                f.subresource.clone().unwrap_or_default(),
+            )
+        })
+        .collect();
+    for subresource in ["", "status"] {
+        assert!(
+            managers.contains(&(FIELD_MANAGER.to_string(), subresource.to_string())),
+            "{managers:?}"
+        );
+    }
     eprintln!("created → Discovered=True in {discovered_after:?}");
 
     // The Secret changes: the caBundle follows (discovery then fails against the old cert).

@@ -291,7 +291,7 @@ impl Client {
         };
         let outgoing = outgoing_request::<H>(registration, request);
         let body = match peer {
-            None => serde_json::to_vec(&outgoing).map_err(cause),
+            None => crate::wire::encode_request::<H>(&outgoing).map_err(cause),
             Some(peer) => catalog
                 .convert_any(&outgoing, TypeId::of::<H::Request>(), peer.request_type())
                 .expect("the conversion was checked above")
@@ -362,8 +362,8 @@ impl Client {
                 return Err(exchange_error(error));
             }
         };
-        match status.as_str() {
-            "Success" => {
+        match crate::wire::parse_status(&status) {
+            Some(ResponseStatus::Success) => {
                 response.set_status(ResponseStatus::Success);
                 match response.retry_after_seconds() {
                     Some(seconds) if seconds != 0 => tracing::debug!(
@@ -375,7 +375,7 @@ impl Client {
                 }
                 Ok((response, false, hold))
             }
-            "Failure" => Err(CallError::Failure {
+            Some(ResponseStatus::Failure) => Err(CallError::Failure {
                 handler: handler.to_string(),
                 hook: Box::new(gvh.clone()),
                 url: url.to_string(),

@@ -162,9 +162,11 @@ impl Client {
             })?;
         let mut request = DiscoveryRequest::default();
         request.set_type_meta(Discovery::API_VERSION, Discovery::REQUEST_KIND);
-        let body = serde_json::to_vec(&request).map_err(|e| DiscoveryError::Exchange {
-            config: config_name.clone(),
-            source: ExchangeError::Encode(crate::tls::cause(e)),
+        let body = crate::wire::encode_request::<Discovery>(&request).map_err(|e| {
+            DiscoveryError::Exchange {
+                config: config_name.clone(),
+                source: ExchangeError::Encode(crate::tls::cause(e)),
+            }
         })?;
         let span = tracing::debug_span!(
             "discover_extension",
@@ -195,9 +197,9 @@ impl Client {
             config: config_name.clone(),
             source,
         })?;
-        match status.as_str() {
-            "Success" => {}
-            "Failure" => {
+        match crate::wire::parse_status(&status) {
+            Some(crate::hook::ResponseStatus::Success) => {}
+            Some(crate::hook::ResponseStatus::Failure) => {
                 return Err(DiscoveryError::Failure {
                     config: config_name,
                     message: response.message,

@@ -90,10 +90,7 @@ impl Metrics {
 
     /// Records the request counter: `code` is `None` when no response arrived.
     pub(crate) fn count(&self, gvh: &HookId, host: &str, code: Option<u16>, status: &str) {
-        let status = match status {
-            "Success" | "Failure" => status,
-            _ => "Unknown",
-        };
+        let status = crate::wire::parse_status(status).map_or("Unknown", |s| s.as_str());
         self.requests
             .get_or_create(&RequestLabels {
                 code: code.map_or_else(|| ERROR_CODE.to_string(), |c| c.to_string()),

@@ -254,7 +254,14 @@ impl Client {
     /// Removes the ExtensionConfig's handlers, then drops the HTTP clients no registration
     /// uses any more.
     pub fn unregister(&self, config: &ExtensionConfig) -> Result<(), RegistryError> {
-        self.inner.registry.remove(config)?;
+        self.unregister_by_name(config.metadata.name.as_deref().unwrap_or_default())
+    }
+
+    /// Removes the handlers of the ExtensionConfig named `config_name` (see
+    /// [`Registry::remove_by_name`]), then drops the HTTP clients no registration uses any
+    /// more: for a caller that knows only the name of an ExtensionConfig that is gone.
+    pub fn unregister_by_name(&self, config_name: &str) -> Result<(), RegistryError> {
+        self.inner.registry.remove_by_name(config_name)?;
         self.prune_http_clients();
         Ok(())
     }

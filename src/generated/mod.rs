@@ -1,6 +1,8 @@
 //! Code written by `cargo xtask codegen`; never edited by hand (a test fails when it is stale).
 
 #[rustfmt::skip]
+mod constructors;
+#[rustfmt::skip]
 pub(crate) mod conversion;
 #[rustfmt::skip]
 mod external_schemas;

@@ -125,8 +125,8 @@ impl Metrics {
             })
             .clone();
         EndpointMetrics {
-            success: request("Success"),
-            failure: request("Failure"),
+            success: request(crate::hook::ResponseStatus::Success.as_str()),
+            failure: request(crate::hook::ResponseStatus::Failure.as_str()),
             failures: Arc::new(failures),
             duration,
         }

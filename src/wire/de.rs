@@ -6,9 +6,14 @@
 //! token of look-ahead: a struct key that repeats (Go applies every occurrence in turn, so the
 //! last one decides) and the byte offsets of values. The decoder therefore runs in one of two
 //! modes. The fast mode streams and refuses nothing Go accepts, except that a struct field
-//! seen twice aborts the pass; the whole message is then decoded again in the careful mode,
+//! seen twice abandons the pass; the whole message is then decoded again in the careful mode,
 //! where each struct object is first scanned for its keys (values are skipped, not decoded),
-//! and every field is decoded once from its occurrences with Go's rules for that type.
+//! and every field is decoded once from its occurrences with Go's rules for that type. The
+//! fast pass asks for the careful one by setting a flag in the decoder's state, which the
+//! caller reads whatever the pass returned: the error that unwinds the pass goes through the
+//! types' `Deserialize` impls, and one that maps or drops errors must not be able to keep the
+//! message from being decoded again. Once the flag is set, the pass fails at the next key or
+//! level it reaches.
 //!
 //! Memory is charged as values are produced: every sequence element costs twice the size of
 //! its Rust value (a `Vec` grows by doubling), every map entry twice the size of its key and
@@ -85,7 +90,6 @@ pub(crate) struct Error(Box<Inner>);
 
 struct Inner {
     kind: Kind,
-    restart: bool,
     message: String,
     offset: Option<usize>,
     /// Innermost segment first.
@@ -104,28 +108,26 @@ impl Error {
     fn new(kind: Kind, message: impl Into<String>, offset: Option<usize>) -> Self {
         Error(Box::new(Inner {
             kind,
-            restart: false,
             message: message.into(),
             offset,
             path: Vec::new(),
         }))
     }
 
-    fn restart() -> Self {
-        let mut e = Error::new(Kind::Syntax, "restart", None);
-        e.0.restart = true;
-        e
-    }
-
-    pub(crate) fn is_restart(&self) -> bool {
-        self.0.restart
+    /// What the fast pass returns once it has asked for the careful mode. The caller looks at
+    /// [`De::needs_careful`] first, so this error is never shown, whatever a `Deserialize`
+    /// impl on the way out did with it.
+    fn abandoned() -> Self {
+        Error::new(
+            Kind::Syntax,
+            "a struct key repeats: the message is decoded again in the careful mode",
+            None,
+        )
     }
 
     fn within(mut self, seg: Seg, start: usize) -> Self {
-        if !self.0.restart {
-            self.0.path.push(seg);
-            self.0.offset.get_or_insert(start);
-        }
+        self.0.path.push(seg);
+        self.0.offset.get_or_insert(start);
         self
     }
 
@@ -274,6 +276,10 @@ pub(crate) struct De<'de> {
     charged: usize,
     budget: usize,
     careful: bool,
+    /// Set by the fast pass when a struct key repeats: the pass is abandoned and the message
+    /// decoded again in the careful mode. A flag, not an error, so that a `Deserialize` impl
+    /// that maps or drops errors cannot hide it.
+    needs_careful: bool,
     scratch: Vec<u8>,
     /// The outermost struct's field that is the response status, read as a plain string.
     status_field: Option<&'static str>,
@@ -303,6 +309,7 @@ impl<'de> De<'de> {
             charged: 0,
             budget,
             careful,
+            needs_careful: false,
             scratch: Vec::new(),
             status_field: None,
             status: String::new(),
@@ -346,6 +353,19 @@ impl<'de> De<'de> {
     pub(crate) fn with_status_field(mut self, name: &'static str) -> Self {
         self.status_field = Some(name);
         self
+    }
+
+    /// True when the fast pass found a repeated struct key: whatever it returned, the message
+    /// must be decoded again with `careful` set.
+    pub(crate) fn needs_careful(&self) -> bool {
+        self.needs_careful
+    }
+
+    /// Records that the fast pass cannot go on (a repeated struct key) and returns the error
+    /// that unwinds it.
+    fn ask_careful(&mut self) -> Error {
+        self.needs_careful = true;
+        Error::abandoned()
     }
 
     /// Bytes charged so far.
@@ -411,6 +431,11 @@ impl<'de> De<'de> {
     }
 
     fn enter(&mut self) -> Result<()> {
+        // A pass that is to be run again stops at the next level, even if a `Deserialize`
+        // impl swallowed the error that was to end it.
+        if self.needs_careful {
+            return Err(Error::abandoned());
+        }
         self.depth += 1;
         if self.depth > self.max_depth {
             return Err(Error::new(
@@ -1484,9 +1509,32 @@ impl<'de> MapAccess<'de> for Map<'_, 'de> {
     }
 }
 
-/// A map key: always a JSON string.
+/// A map key: always a JSON string. For a map with integer keys, the string is read as Go
+/// reads the key of a `map[int64]T` (see [`integer_key`]).
 struct MapKey<'a, 'de> {
     de: &'a mut De<'de>,
+}
+
+macro_rules! integer_key {
+    ($method:ident, $visit:ident, $ty:ty, $go:literal) => {
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let at = self.de.pos;
+            let key = self.de.parse_str()?;
+            let unsigned = $go.starts_with('u');
+            match integer_key::<$ty>(key.as_str(), unsigned) {
+                Some(v) => visitor.$visit(v),
+                None => Err(Error::new(
+                    Kind::Number,
+                    format!(
+                        "cannot unmarshal number {} into Go value of type {}",
+                        key.as_str(),
+                        $go
+                    ),
+                    Some(at),
+                )),
+            }
+        }
+    };
 }
 
 impl<'de> de::Deserializer<'de> for MapKey<'_, 'de> {
@@ -1496,11 +1544,39 @@ impl<'de> de::Deserializer<'de> for MapKey<'_, 'de> {
         self.de.visit_string(visitor)
     }
 
+    integer_key!(deserialize_i8, visit_i8, i8, "int8");
+    integer_key!(deserialize_i16, visit_i16, i16, "int16");
+    integer_key!(deserialize_i32, visit_i32, i32, "int32");
+    integer_key!(deserialize_i64, visit_i64, i64, "int64");
+    integer_key!(deserialize_u8, visit_u8, u8, "uint8");
+    integer_key!(deserialize_u16, visit_u16, u16, "uint16");
+    integer_key!(deserialize_u32, visit_u32, u32, "uint32");
+    integer_key!(deserialize_u64, visit_u64, u64, "uint64");
+
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bool i128 u128 f32 f64 char str string
         bytes byte_buf option unit unit_struct newtype_struct seq tuple
         tuple_struct map struct enum identifier ignored_any
     }
+}
+
+/// The map key `text` as Go's `encoding/json` reads it into an integer key type: for a signed
+/// type `strconv.ParseInt(text, 10, 64)` (an optional `+` or `-`, then decimal digits, leading
+/// zeros allowed), for an unsigned one `strconv.ParseUint(text, 10, 64)` (digits only), then
+/// refused when the value overflows `T`. Nothing else is accepted: no white space, no
+/// fraction or exponent, no `0x` or `_`. `None` when Go would refuse the key.
+fn integer_key<T: TryFrom<i128>>(text: &str, unsigned: bool) -> Option<T> {
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') if !unsigned => (true, &text[1..]),
+        Some(b'+') if !unsigned => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // More digits than a u128 holds is out of range for every key type.
+    let magnitude = i128::try_from(digits.parse::<u128>().ok()?).ok()?;
+    T::try_from(if negative { -magnitude } else { magnitude }).ok()
 }
 
 /// The fields of a struct object, streamed (fast mode).
@@ -1543,6 +1619,9 @@ impl<'de> MapAccess<'de> for Struct<'_, 'de> {
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         loop {
             let de = &mut *self.de;
+            if de.needs_careful {
+                return Err(Error::abandoned());
+            }
             match de.peek() {
                 Some(b'}') => {
                     let yielded = self.yielded;
@@ -1586,12 +1665,12 @@ impl<'de> MapAccess<'de> for Struct<'_, 'de> {
                 // null leaves the field as it is: its zero value, as the field is new.
                 de.literal(b"null")?;
                 if !self.mark(f) {
-                    return Err(Error::restart());
+                    return Err(self.de.ask_careful());
                 }
                 continue;
             }
             if !self.mark(f) {
-                return Err(Error::restart());
+                return Err(self.de.ask_careful());
             }
             if f < 128 {
                 self.yielded |= 1u128 << f;

@@ -6,7 +6,7 @@
 //! [`decode_response`] (the client's side) read a body straight into the typed message, with
 //! no tree of the whole body in between, following these rules:
 //!
-//! | Go's rule | here | test (`tests/wire_go_*.rs`) |
+//! | Go's rule | here | test (`tests/it/wire_go_*.rs`, else `src/wire/tests.rs`) |
 //! |---|---|---|
 //! | a key sets the field with exactly that name, else the first field whose name is equal under Go's case folding (`strings.EqualFold`, so `K` U+212A is `k` and `ſ` U+017F is `s`) | the same; map keys (labels, settings) are never folded | `field_names_fold_like_go`, `unicode_folding_like_go` |
 //! | unknown keys are ignored | the same (their values are still checked for syntax) | `unknown_fields_are_ignored` |
@@ -14,6 +14,7 @@
 //! | a repeated key is applied again: scalars and slices take the last value, repeated objects merge into the struct or map, a later `null` resets slices, maps and pointers | the same, also when the repeats differ only in case | `repeated_keys_last_wins` |
 //! | numbers are parsed for the Go type: an integer field refuses a fraction or an exponent (`1.0`, `1e2`) and values out of range, an unsigned one refuses a sign; a float field refuses what overflows it | the same | `numbers_are_read_as_go_reads_them` |
 //! | a string field refuses a number, a number field a string, and so on | the same | `wrong_json_types_are_refused` |
+//! | the keys of a map with integer keys (`map[int64]T`, `map[uint32]T`, ...) are read with `strconv.ParseInt` (or `ParseUint`) in base 10, then checked against the key type's range: `+1`, `-1` and `01` are keys of a signed map, an unsigned one takes digits only; a key that does not parse or overflows is refused | the same for maps keyed by `i8` to `i64` and `u8` to `u64` (`serde_json` differs: it refuses `+1` and `01`, and takes `-0` as an unsigned key) | `integer_map_keys_are_read_as_go_reads_them` |
 //! | invalid UTF-8 in a string becomes U+FFFD, per byte; so does an unpaired surrogate escape | the same | `invalid_utf8_becomes_replacement` |
 //! | a string type with named constants (`PatchType`) takes any string | `PatchType` has an `Other` variant that carries an unknown value to the caller | `open_string_enums_reach_the_caller` |
 //! | such a string left out or `null` stays `""`, its zero value | a missing or `null` `patchType` is `PatchType::Other("")` (the type's default, [`PatchType::is_empty`](crate::hooks::v1alpha1::PatchType::is_empty)), never `JSONPatch`; an in-place `Patch` has `None` | `missing_or_null_patch_type_is_empty_like_go` |
@@ -53,7 +54,6 @@
 mod de;
 mod fold;
 
-use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -344,8 +344,8 @@ fn decode_with<T: DeserializeOwned>(
     // decoder that stops after the first value.
     let trailing_allowed = status_field.is_some();
     // An error carries whether it is the shared budget's refusal: an over-budget charge that is
-    // still within the message's own budget.
-    let run = |careful: bool| -> Result<Decoded<T>, (de::Error, bool)> {
+    // still within the message's own budget. `Ok(None)`: the fast pass asked for the careful one.
+    let run = |careful: bool| -> Result<Option<Decoded<T>>, (de::Error, bool)> {
         let mut de = de::De::new(bytes, limits.memory_budget, limits.max_depth, careful)
             .with_deadline(limits.deadline)
             .with_shared(limits.shared.clone());
@@ -359,22 +359,29 @@ fn decode_with<T: DeserializeOwned>(
             (e, shared)
         };
         de.check_deadline().map_err(|e| (e, false))?;
-        let message = T::deserialize(&mut de).map_err(|e| shared_refusal(e, &de))?;
+        let result = T::deserialize(&mut de);
+        // Read before the result: a `Deserialize` impl may have turned the fast pass's
+        // abandonment into any error, or into a value.
+        if de.needs_careful() {
+            return Ok(None);
+        }
+        let message = result.map_err(|e| shared_refusal(e, &de))?;
         if !trailing_allowed {
             de.end().map_err(|e| (e, false))?;
         }
-        Ok(Decoded {
+        Ok(Some(Decoded {
             message,
             status: de.take_status(),
             charged: de.charged(),
             hold: de.take_hold(),
-        })
+        }))
     };
-    match run(false) {
-        Err((e, _)) if e.is_restart() => run(true),
-        other => other,
-    }
-    .map_err(|(e, shared)| DecodeError::from_de(e, bytes, shared))
+    let decoded = match run(false) {
+        Ok(None) => run(true).map(|careful| careful.expect("the careful mode never restarts")),
+        Ok(Some(decoded)) => Ok(decoded),
+        Err(e) => Err(e),
+    };
+    decoded.map_err(|(e, shared)| DecodeError::from_de(e, bytes, shared))
 }
 
 /// Decodes any value with Go's rules; with a `status_field`, as a response (see
@@ -421,68 +428,59 @@ pub fn decode_response_with<H: Hook>(
     Ok(decoded)
 }
 
-/// `Success` or `Failure`, exactly (Go compares the status case-sensitively).
+/// The status a response's raw `status` stands for: `Success` or `Failure`, exactly as
+/// [`ResponseStatus::as_str`] writes them (Go compares the status case-sensitively); `None`
+/// for anything else. Every reader of a raw status goes through here.
 pub fn parse_status(raw: &str) -> Option<ResponseStatus> {
-    match raw {
-        "Success" => Some(ResponseStatus::Success),
-        "Failure" => Some(ResponseStatus::Failure),
-        _ => None,
-    }
+    [ResponseStatus::Success, ResponseStatus::Failure]
+        .into_iter()
+        .find(|status| status.as_str() == raw)
 }
 
-/// Why a message could not be encoded: the serializer's error is the source; without one, the
-/// value given was not of the message's type.
-#[derive(Debug)]
-pub struct EncodeError {
-    kind: &'static str,
-    source: Option<serde_json::Error>,
+/// Why a message could not be encoded; the serializer's error, when there is one, is the
+/// [`source`](std::error::Error::source).
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct EncodeError(EncodeErrorInner);
+
+#[derive(Debug, thiserror::Error)]
+enum EncodeErrorInner {
+    #[error("cannot encode {kind}")]
+    Json {
+        kind: &'static str,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("cannot encode a value of another type as a {kind}")]
+    OtherType { kind: &'static str },
 }
 
 impl EncodeError {
-    /// A value that is not a `kind` was given to encode as one.
-    pub(crate) fn wrong_type(kind: &'static str) -> Self {
-        EncodeError { kind, source: None }
-    }
-
-    /// The kind of the message that could not be encoded.
-    pub fn kind(&self) -> &'static str {
-        self.kind
+    /// A message handed over type-erased was not of the type its hook sends.
+    pub(crate) fn other_type(kind: &'static str) -> Self {
+        EncodeError(EncodeErrorInner::OtherType { kind })
     }
 }
 
-impl fmt::Display for EncodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.source {
-            Some(_) => write!(f, "cannot encode {}", self.kind),
-            None => write!(f, "cannot encode {0}: the value is not a {0}", self.kind),
-        }
-    }
-}
-
-impl std::error::Error for EncodeError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.source.as_ref().map(|e| e as _)
-    }
-}
-
-/// A request of hook `H` as JSON, with its `apiVersion` and `kind` set.
+/// A request of hook `H` as JSON, with its `apiVersion` and `kind` set. Every request this
+/// crate sends is encoded here (the client, typed or through the catalog for another
+/// version of the hook, and Discovery).
 pub fn encode_request<H: Hook>(request: &H::Request) -> Result<Vec<u8>, EncodeError> {
     let mut typed = request.clone();
     typed.set_type_meta(H::API_VERSION, H::REQUEST_KIND);
-    serde_json::to_vec(&typed).map_err(|source| EncodeError {
-        kind: H::REQUEST_KIND,
-        source: Some(source),
-    })
+    encode(&typed, H::REQUEST_KIND)
 }
 
 /// A response of hook `H` as JSON, with its `apiVersion` and `kind` set.
 pub fn encode_response<H: Hook>(response: &H::Response) -> Result<Vec<u8>, EncodeError> {
     let mut typed = response.clone();
     typed.set_type_meta(H::API_VERSION, H::RESPONSE_KIND);
-    serde_json::to_vec(&typed).map_err(|source| EncodeError {
-        kind: H::RESPONSE_KIND,
-        source: Some(source),
-    })
+    encode(&typed, H::RESPONSE_KIND)
+}
+
+fn encode(message: &impl serde::Serialize, kind: &'static str) -> Result<Vec<u8>, EncodeError> {
+    serde_json::to_vec(message)
+        .map_err(|source| EncodeError(EncodeErrorInner::Json { kind, source }))
 }
 
 /// The `status` of a response as the extension wrote it (empty when absent or null).

@@ -1,5 +1,6 @@
-//! Unit tests of the decoder's mechanics; the Go rules are tested over the server and the
-//! client in `tests/wire_go_server.rs` and `tests/wire_go_client.rs`.
+//! Unit tests of the decoder's mechanics, and of the Go rules no hook message reaches (integer
+//! map keys); the others are tested over the server and the client in
+//! `tests/it/wire_go_server.rs` and `tests/it/wire_go_client.rs`.
 
 use std::collections::BTreeMap;
 
@@ -72,6 +73,159 @@ fn repeated_objects_merge_and_null_resets_slices_maps_and_pointers() {
     .unwrap();
     assert_eq!(o.items[0].labels.len(), 1);
     assert_eq!(o.items[0].labels["c"], "3");
+}
+
+/// An `Inner` that decodes to its default on any error, as a lenient user type might.
+#[derive(Debug, Default, PartialEq)]
+struct Lenient(Inner);
+
+impl<'de> Deserialize<'de> for Lenient {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Lenient(Inner::deserialize(d).unwrap_or_default()))
+    }
+}
+
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(default)]
+struct HoldsLenient {
+    lenient: Lenient,
+    after: String,
+}
+
+#[test]
+fn a_deserialize_impl_that_drops_errors_cannot_stop_the_careful_pass() {
+    // The key repeats inside the lenient value: the error that ends the fast pass reaches
+    // `Lenient`'s impl first, which drops it; the careful pass still runs.
+    let body = br#"{"lenient":{"name":"a","Name":"b","labels":{"k":"v"}},"after":"x"}"#;
+    let d = decode_value::<HoldsLenient>(body, &Limits::default(), None).unwrap();
+    assert_eq!(
+        d.message.lenient.0.name, "b",
+        "the last occurrence wins, as in Go"
+    );
+    assert_eq!(d.message.lenient.0.labels["k"], "v");
+    assert_eq!(d.message.after, "x");
+    // A repeat after the lenient value, and one inside a list of them.
+    let body = br#"{"lenient":{"name":"a"},"after":"x","after":"y"}"#;
+    let d = decode_value::<HoldsLenient>(body, &Limits::default(), None).unwrap();
+    assert_eq!(
+        (d.message.lenient.0.name.as_str(), d.message.after.as_str()),
+        ("a", "y")
+    );
+    let body = br#"[{"name":"a"},{"name":"b","name":"c"},{"name":"d"}]"#;
+    let d = decode_value::<Vec<Lenient>>(body, &Limits::default(), None).unwrap();
+    let names: Vec<&str> = d.message.iter().map(|l| l.0.name.as_str()).collect();
+    assert_eq!(names, ["a", "c", "d"]);
+}
+
+/// The keys of a one-entry object `{<key>: true}` decoded into a map with keys `K`, or the
+/// error's message.
+fn one_key<K: DeserializeOwned + Ord>(key: &str) -> Result<Vec<K>, String> {
+    let body = format!("{{{key}:true}}");
+    decode_value::<BTreeMap<K, bool>>(body.as_bytes(), &Limits::default(), None)
+        .map(|d| d.message.into_keys().collect())
+        .map_err(|e| {
+            assert_eq!(e.kind(), DecodeErrorKind::Number, "{key}: {e}");
+            e.message().to_owned()
+        })
+}
+
+#[test]
+fn integer_map_keys_are_read_as_go_reads_them() {
+    // What Go 1.26's encoding/json does with these keys (checked with a Go program): ParseInt
+    // or ParseUint in base 10, then the range of the key type.
+    let refused = |key: &str, go: &str| {
+        let number = serde_json::from_str::<String>(key).unwrap();
+        format!("cannot unmarshal number {number} into Go value of type {go}")
+    };
+    for (key, value) in [
+        (r#""1""#, 1),
+        (r#""-1""#, -1),
+        (r#""+1""#, 1),
+        (r#""01""#, 1),
+        (r#""-0""#, 0),
+        (r#""\u0031""#, 1),
+        (r#""9223372036854775807""#, i64::MAX),
+        (r#""-9223372036854775808""#, i64::MIN),
+    ] {
+        assert_eq!(one_key::<i64>(key), Ok(vec![value]), "{key}");
+    }
+    for key in [
+        r#"" 1""#,
+        r#""1 ""#,
+        r#""""#,
+        r#""1.0""#,
+        r#""1e2""#,
+        r#""0x1""#,
+        r#""1_0""#,
+        r#""abc""#,
+        r#""--1""#,
+        r#""9223372036854775808""#,
+        r#""-9223372036854775809""#,
+        r#""1000000000000000000000000000000000000000000""#,
+    ] {
+        assert_eq!(one_key::<i64>(key), Err(refused(key, "int64")), "{key}");
+    }
+    assert_eq!(one_key::<i8>(r#""127""#), Ok(vec![127]));
+    assert_eq!(one_key::<i8>(r#""-128""#), Ok(vec![-128]));
+    assert_eq!(one_key::<i8>(r#""128""#), Err(refused(r#""128""#, "int8")));
+    assert_eq!(
+        one_key::<i8>(r#""-129""#),
+        Err(refused(r#""-129""#, "int8"))
+    );
+    assert_eq!(one_key::<i32>(r#""-2147483648""#), Ok(vec![i32::MIN]));
+    assert_eq!(
+        one_key::<i32>(r#""2147483648""#),
+        Err(refused(r#""2147483648""#, "int32"))
+    );
+    // Unsigned keys take no sign at all, not even `-0` or `+1`.
+    assert_eq!(one_key::<u64>(r#""01""#), Ok(vec![1]));
+    assert_eq!(
+        one_key::<u64>(r#""18446744073709551615""#),
+        Ok(vec![u64::MAX])
+    );
+    for key in [r#""-1""#, r#""+1""#, r#""-0""#, r#""18446744073709551616""#] {
+        assert_eq!(one_key::<u64>(key), Err(refused(key, "uint64")), "{key}");
+    }
+    assert_eq!(one_key::<u32>(r#""4294967295""#), Ok(vec![u32::MAX]));
+    assert_eq!(
+        one_key::<u32>(r#""4294967296""#),
+        Err(refused(r#""4294967296""#, "uint32"))
+    );
+    assert_eq!(one_key::<u8>(r#""255""#), Ok(vec![255]));
+    assert_eq!(one_key::<u8>(r#""256""#), Err(refused(r#""256""#, "uint8")));
+    assert_eq!(one_key::<u16>(r#""65535""#), Ok(vec![u16::MAX]));
+
+    // Where serde_json agrees (plain decimal keys), the maps are the same; it parts from Go on
+    // `+1`, `01` (refused) and `-0` (taken for an unsigned key), and there Go's rule is kept.
+    let body = br#"{"7":"a","-3":"b","0":"c"}"#;
+    let ours = decode_value::<BTreeMap<i32, String>>(body, &Limits::default(), None).unwrap();
+    let theirs: BTreeMap<i32, String> = serde_json::from_slice(body).unwrap();
+    assert_eq!(ours.message, theirs);
+    let body = br#"{"7":"a","8":"c"}"#;
+    let ours =
+        decode_value::<std::collections::HashMap<u32, String>>(body, &Limits::default(), None)
+            .unwrap();
+    let theirs: std::collections::HashMap<u32, String> = serde_json::from_slice(body).unwrap();
+    assert_eq!(ours.message, theirs);
+    assert!(serde_json::from_slice::<BTreeMap<i32, bool>>(br#"{"+1":true}"#).is_err());
+    assert!(serde_json::from_slice::<BTreeMap<i32, bool>>(br#"{"01":true}"#).is_err());
+
+    // Keys that are equal as numbers are one key, the later value winning; a repeated map
+    // field merges (careful mode), as Go does.
+    let d =
+        decode_value::<BTreeMap<i64, bool>>(br#"{"1":true,"01":false}"#, &Limits::default(), None)
+            .unwrap();
+    assert_eq!(d.message, BTreeMap::from([(1, false)]));
+    #[derive(Debug, Default, Deserialize)]
+    #[serde(default)]
+    struct WithMap {
+        m: BTreeMap<i64, bool>,
+    }
+    let body = br#"{"m":{"1":true},"M":{"2":false,"+1":false}}"#;
+    let d = decode_value::<WithMap>(body, &Limits::default(), None).unwrap();
+    assert_eq!(d.message.m, BTreeMap::from([(1, false), (2, false)]));
+    let e = decode_value::<WithMap>(br#"{"m":{"x":true}}"#, &Limits::default(), None).unwrap_err();
+    assert_eq!(e.path(), ".m");
 }
 
 #[test]

@@ -1,4 +1,4 @@
-// Wire names come from serde: rename, rename_all, skip, flatten.
+// Wire names come from serde: rename, rename_all, skip, skip_serializing.
 use capi_runtime::Schema;
 use serde::{Deserialize, Serialize};
 
@@ -20,8 +20,7 @@ pub struct Renamed {
     pub legacy: String,
     /// A raw identifier.
     pub r#type: String,
-    /// Merged into this object.
-    #[serde(flatten)]
+    /// A nested object with names of its own.
     pub common: Common,
 }
 

@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::{Error, Result};
+use crate::{MissingBinary, Result};
 
 /// The two binaries a control plane needs.
 #[derive(Clone, Debug)]
@@ -52,10 +52,11 @@ fn one(name: &str, value: Option<OsString>, var: &str, dir: &Dir) -> Result<Path
         return if is_executable(&p) {
             Ok(p)
         } else {
-            Err(Error::MissingBinary(format!(
-                "{var}={} is not an executable file",
-                p.display()
-            )))
+            Err(MissingBinary::NotExecutable {
+                var: var.to_string(),
+                path: p,
+            }
+            .into())
         };
     }
     let (d, hint) = match dir {
@@ -69,10 +70,12 @@ fn one(name: &str, value: Option<OsString>, var: &str, dir: &Dir) -> Result<Path
     if is_executable(&p) {
         Ok(p)
     } else {
-        Err(Error::MissingBinary(format!(
-            "{name} not found at {}: {hint}",
-            p.display()
-        )))
+        Err(MissingBinary::NotFound {
+            name: name.to_string(),
+            path: p,
+            hint,
+        }
+        .into())
     }
 }
 
@@ -88,10 +91,12 @@ pub fn program(name: &str) -> Result<PathBuf> {
     if is_executable(&p) {
         Ok(p)
     } else {
-        Err(Error::MissingBinary(format!(
-            "{name} not found at {}: run `cargo xtask testenv` (needs Go on the PATH)",
-            p.display()
-        )))
+        Err(MissingBinary::NotFound {
+            name: name.to_string(),
+            path: p,
+            hint: "run `cargo xtask testenv` (needs Go on the PATH)",
+        }
+        .into())
     }
 }
 

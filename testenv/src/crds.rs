@@ -1,13 +1,13 @@
 //! Installing CustomResourceDefinitions and waiting until the API server serves them.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kube::Client;
 use kube::api::{Api, Patch, PatchParams};
 
-use crate::{Error, Result};
+use crate::{CrdError, NotServedYet, Result};
 
 /// The field manager of the harness's server-side applies.
 const MANAGER: &str = "capi-testenv";
@@ -21,18 +21,17 @@ pub async fn install(client: &Client, files: &[PathBuf], timeout: Duration) -> R
     let api: Api<CustomResourceDefinition> = Api::all(client.clone());
     let mut names = Vec::new();
     for crd in &crds {
-        let name = crd
-            .metadata
-            .name
-            .clone()
-            .ok_or_else(|| Error::Crd("a CRD without metadata.name".to_string()))?;
+        let name = crd.metadata.name.clone().ok_or(CrdError::NoName)?;
         api.patch(
             &name,
             &PatchParams::apply(MANAGER).force(),
             &Patch::Apply(crd),
         )
         .await
-        .map_err(|e| Error::Crd(format!("applying CRD {name}: {e}")))?;
+        .map_err(|source| CrdError::Apply {
+            name: name.clone(),
+            source,
+        })?;
         names.push(name);
     }
     let deadline = Instant::now() + timeout;
@@ -43,27 +42,36 @@ pub async fn install(client: &Client, files: &[PathBuf], timeout: Duration) -> R
 }
 
 /// The CRDs of one YAML file (other kinds of documents are an error).
-fn read(file: &PathBuf) -> Result<Vec<CustomResourceDefinition>> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| Error::Crd(format!("reading {}: {e}", file.display())))?;
-    let docs: Vec<serde_json::Value> = serde_saphyr::from_multiple(&text)
-        .map_err(|e| Error::Crd(format!("{}: not YAML: {e}", file.display())))?;
+fn read(file: &Path) -> Result<Vec<CustomResourceDefinition>, CrdError> {
+    let text = std::fs::read_to_string(file).map_err(|source| CrdError::Read {
+        file: file.to_path_buf(),
+        source,
+    })?;
+    let docs: Vec<serde_json::Value> =
+        serde_saphyr::from_multiple(&text).map_err(|source| CrdError::NotYaml {
+            file: file.to_path_buf(),
+            source: Box::new(source),
+        })?;
     let mut out = Vec::new();
     for doc in docs.into_iter().filter(|d| !d.is_null()) {
         let kind = doc.get("kind").and_then(|k| k.as_str()).unwrap_or_default();
         if kind != "CustomResourceDefinition" {
-            return Err(Error::Crd(format!(
-                "{}: a document of kind {kind:?}, not CustomResourceDefinition",
-                file.display()
-            )));
+            return Err(CrdError::WrongKind {
+                file: file.to_path_buf(),
+                kind: kind.to_string(),
+            });
         }
         out.push(
-            serde_json::from_value(doc)
-                .map_err(|e| Error::Crd(format!("{}: not a CRD: {e}", file.display())))?,
+            serde_json::from_value(doc).map_err(|source| CrdError::NotCrd {
+                file: file.to_path_buf(),
+                source,
+            })?,
         );
     }
     if out.is_empty() {
-        return Err(Error::Crd(format!("{}: no CRD in it", file.display())));
+        return Err(CrdError::Empty {
+            file: file.to_path_buf(),
+        });
     }
     Ok(out)
 }
@@ -87,9 +95,12 @@ async fn wait_served(
             Err(why) => last = why,
         }
         if Instant::now() >= deadline {
-            return Err(Error::Crd(format!(
-                "CRD {name} not served after {timeout:?}: {last}"
-            )));
+            return Err(CrdError::NotServed {
+                name: name.to_string(),
+                after: timeout,
+                last: Box::new(last),
+            }
+            .into());
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -102,20 +113,18 @@ async fn state(
     group: &str,
     plural: &str,
     crd: &CustomResourceDefinition,
-) -> std::result::Result<(), String> {
-    let live = api
-        .get(name)
-        .await
-        .map_err(|e| format!("reading it: {e}"))?;
+) -> std::result::Result<(), NotServedYet> {
+    let live = api.get(name).await.map_err(NotServedYet::Read)?;
     let conditions = live.status.and_then(|s| s.conditions).unwrap_or_default();
     for wanted in ["NamesAccepted", "Established"] {
         let c = conditions.iter().find(|c| c.type_ == wanted);
         if c.is_none_or(|c| c.status != "True") {
-            return Err(format!(
-                "condition {wanted} is {}",
-                c.map(|c| format!("{} ({})", c.status, c.message.as_deref().unwrap_or("")))
-                    .unwrap_or_else(|| "missing".to_string())
-            ));
+            return Err(NotServedYet::Condition {
+                condition: wanted,
+                state: c
+                    .map(|c| format!("{} ({})", c.status, c.message.as_deref().unwrap_or("")))
+                    .unwrap_or_else(|| "missing".to_string()),
+            });
         }
     }
     for v in crd.spec.versions.iter().filter(|v| v.served) {
@@ -123,9 +132,15 @@ async fn state(
         let list = client
             .list_api_group_resources(&gv)
             .await
-            .map_err(|e| format!("discovery of {gv}: {e}"))?;
+            .map_err(|source| NotServedYet::Discovery {
+                group_version: gv.clone(),
+                source,
+            })?;
         if !list.resources.iter().any(|r| r.name == plural) {
-            return Err(format!("{gv} does not list {plural} yet"));
+            return Err(NotServedYet::NotListed {
+                group_version: gv,
+                plural: plural.to_string(),
+            });
         }
     }
     Ok(())

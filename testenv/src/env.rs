@@ -10,13 +10,14 @@ use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
+use capi_runtime::go::errors::chain;
 use kube::Client;
 use kube::config::{Config, KubeConfigOptions, Kubeconfig};
 
 use crate::assets::{Assets, target_dir};
 use crate::certs::Pki;
-use crate::process::{Process, free_port};
-use crate::{Error, Result, crds};
+use crate::process::{Process, free_port, port_taken};
+use crate::{Error, Result, StartupError, crds};
 
 /// How many times a server is started again after it lost the race for a port.
 const PORT_ATTEMPTS: usize = 5;
@@ -273,23 +274,18 @@ pub fn new_log_dir(name: &str) -> Result<PathBuf> {
 /// The environment shared by the tests of one test binary, started on first use with the
 /// builder `configure` returns (later calls' arguments are ignored). It is never dropped: the
 /// supervisors stop the processes and remove its files when the test process exits. Panics
-/// with the start-up error (also in every later test).
+/// with the start-up error and its causes (also in every later test).
 pub fn shared(name: &str, configure: impl FnOnce(Builder) -> Builder) -> &'static TestEnv {
-    static ENV: OnceLock<std::result::Result<TestEnv, String>> = OnceLock::new();
-    let env = ENV.get_or_init(|| {
-        configure(Builder::new(name))
-            .start()
-            .map_err(|e| e.to_string())
-    });
-    match env {
+    static ENV: OnceLock<Result<TestEnv>> = OnceLock::new();
+    match ENV.get_or_init(|| configure(Builder::new(name)).start()) {
         Ok(env) => env,
-        Err(e) => panic!("the test environment did not start: {e}"),
+        Err(e) => panic!("the test environment did not start: {}", chain(e)),
     }
 }
 
 fn start_etcd(binary: &Path, data: &Path, logs: &Path) -> Result<(Process, u16)> {
     let log = logs.join("etcd.log");
-    let mut last = String::new();
+    let mut last = None;
     for _ in 0..PORT_ATTEMPTS {
         if data.exists() {
             std::fs::remove_dir_all(data)
@@ -311,26 +307,26 @@ fn start_etcd(binary: &Path, data: &Path, logs: &Path) -> Result<(Process, u16)>
         loop {
             if p.exited().is_some() {
                 if p.port_was_taken() {
-                    last = p.report();
+                    last = Some(p.report());
                     break;
                 }
-                return Err(Error::Startup(p.report()));
+                return Err(StartupError::Exited(p.report()).into());
             }
             if etcd_healthy(port) && p.exited().is_none() {
                 return Ok((p, port));
             }
             if Instant::now() >= deadline {
-                return Err(Error::Startup(format!(
-                    "etcd not healthy after {ETCD_READY:?}: {}",
-                    p.report()
-                )));
+                return Err(StartupError::NotReady {
+                    after: ETCD_READY,
+                    last: "/health does not answer healthy".to_string(),
+                    report: p.report(),
+                }
+                .into());
             }
             std::thread::sleep(Duration::from_millis(50));
         }
     }
-    Err(Error::Startup(format!(
-        "etcd lost the race for a port {PORT_ATTEMPTS} times: {last}"
-    )))
+    Err(port_taken(PORT_ATTEMPTS, last, "etcd", &log))
 }
 
 fn etcd_healthy(port: u16) -> bool {
@@ -348,7 +344,7 @@ fn start_apiserver(
 ) -> Result<(Process, serde_json::Value, String)> {
     let log = logs.join("kube-apiserver.log");
     let file = |f: &str| pki_dir.join(f).display().to_string();
-    let mut last = String::new();
+    let mut last = None;
     for _ in 0..PORT_ATTEMPTS {
         let port = free_port()?;
         let server = format!("https://127.0.0.1:{port}");
@@ -376,27 +372,30 @@ fn start_apiserver(
         let mut p = Process::spawn("kube-apiserver", binary, &args, &log)?;
         match block_on(wait_ready(&mut p, &kubeconfig)) {
             Ok(()) => return Ok((p, kubeconfig, server)),
-            Err(Ready::PortTaken) => last = p.report(),
-            Err(Ready::Failed(why)) => return Err(Error::Startup(why)),
+            Err(Ready::PortTaken) => last = Some(p.report()),
+            Err(Ready::Failed(why)) => return Err(why.into()),
         }
     }
-    Err(Error::Startup(format!(
-        "kube-apiserver lost the race for a port {PORT_ATTEMPTS} times: {last}"
-    )))
+    Err(port_taken(PORT_ATTEMPTS, last, "kube-apiserver", &log))
 }
 
 enum Ready {
     PortTaken,
-    Failed(String),
+    Failed(StartupError),
 }
 
 async fn wait_ready(p: &mut Process, kubeconfig: &serde_json::Value) -> Result<(), Ready> {
-    let fail = |e: &dyn std::fmt::Display| Ready::Failed(format!("kube client: {e}"));
-    let kc = Kubeconfig::from_yaml(&kubeconfig.to_string()).map_err(|e| fail(&e))?;
+    fn fail(e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Ready {
+        Ready::Failed(StartupError::Client {
+            what: "kube-apiserver",
+            source: e.into(),
+        })
+    }
+    let kc = Kubeconfig::from_yaml(&kubeconfig.to_string()).map_err(fail)?;
     let config = Config::from_custom_kubeconfig(kc, &KubeConfigOptions::default())
         .await
-        .map_err(|e| fail(&e))?;
-    let client = Client::try_from(config).map_err(|e| fail(&e))?;
+        .map_err(fail)?;
+    let client = Client::try_from(config).map_err(fail)?;
     let deadline = Instant::now() + APISERVER_READY;
     let mut last;
     loop {
@@ -404,7 +403,7 @@ async fn wait_ready(p: &mut Process, kubeconfig: &serde_json::Value) -> Result<(
             return Err(if p.port_was_taken() {
                 Ready::PortTaken
             } else {
-                Ready::Failed(p.report())
+                Ready::Failed(StartupError::Exited(p.report()))
             });
         }
         let req = http::Request::get("/readyz")
@@ -416,10 +415,11 @@ async fn wait_ready(p: &mut Process, kubeconfig: &serde_json::Value) -> Result<(
             Err(_) => last = "/readyz did not answer within 10s".to_string(),
         }
         if Instant::now() >= deadline {
-            return Err(Ready::Failed(format!(
-                "kube-apiserver not ready after {APISERVER_READY:?} (last: {last}): {}",
-                p.report()
-            )));
+            return Err(Ready::Failed(StartupError::NotReady {
+                after: APISERVER_READY,
+                last,
+                report: p.report(),
+            }));
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::{Error, Process, Result, free_port, new_log_dir, program};
+use crate::process::port_taken;
+use crate::{Process, Result, StartupError, free_port, new_log_dir, program};
 
 /// How long the Go extension may take to print "serving".
 const START_DEADLINE: Duration = Duration::from_secs(60);
@@ -33,7 +34,7 @@ impl GoExtension {
         let binary = program("go-extension")?;
         let logs = new_log_dir("go-extension")?;
         let log = logs.join("go-extension.log");
-        let mut last = String::new();
+        let mut last = None;
         for _ in 0..PORT_TRIES {
             let port = free_port()?;
             let args = vec![
@@ -46,13 +47,10 @@ impl GoExtension {
             loop {
                 if process.exited().is_some() {
                     if process.port_was_taken() {
-                        last = process.report();
+                        last = Some(process.report());
                         break;
                     }
-                    return Err(Error::Startup(format!(
-                        "the Go extension did not start: {}",
-                        process.report()
-                    )));
+                    return Err(StartupError::Exited(process.report()).into());
                 }
                 if std::fs::read_to_string(&log).is_ok_and(|l| l.lines().any(|l| l == "serving")) {
                     let server_pid = child_running(process.pid(), &binary);
@@ -63,18 +61,17 @@ impl GoExtension {
                     });
                 }
                 if Instant::now() >= deadline {
-                    return Err(Error::Startup(format!(
-                        "the Go extension is not serving after {}s: {}",
-                        START_DEADLINE.as_secs(),
-                        process.report()
-                    )));
+                    return Err(StartupError::NotReady {
+                        after: START_DEADLINE,
+                        last: "no \"serving\" line in its log".to_string(),
+                        report: process.report(),
+                    }
+                    .into());
                 }
                 std::thread::sleep(Duration::from_millis(20));
             }
         }
-        Err(Error::Startup(format!(
-            "the Go extension lost the race for a port {PORT_TRIES} times: {last}"
-        )))
+        Err(port_taken(PORT_TRIES, last, "go-extension", &log))
     }
 
     /// `https://127.0.0.1:<port>`.

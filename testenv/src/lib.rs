@@ -31,6 +31,7 @@ mod assets;
 mod certs;
 mod crds;
 mod env;
+mod error;
 mod go_extension;
 mod go_rules;
 mod process;
@@ -41,43 +42,7 @@ pub use go_extension::{GoExtension, topology_cluster};
 pub use go_rules::{OracleError, go_printable_ranges, go_rules};
 pub use process::{Process, free_port, tail};
 
-/// What can go wrong while starting or using the environment.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// A binary is not where it was looked for.
-    #[error("{0}")]
-    MissingBinary(String),
-    /// A file or process operation failed.
-    #[error("{what}: {source}")]
-    Io {
-        /// What was being done.
-        what: String,
-        /// The underlying error.
-        source: std::io::Error,
-    },
-    /// A process did not start or did not become ready; the message has its log's tail.
-    #[error("{0}")]
-    Startup(String),
-    /// Making the certificates failed.
-    #[error("certificates: {0}")]
-    Certs(#[from] rcgen::Error),
-    /// A CRD file could not be read or installed, or did not become Established in time.
-    #[error("{0}")]
-    Crd(String),
-    /// Building a client or talking to the API server failed.
-    #[error("kube: {0}")]
-    Kube(#[from] kube::Error),
-    /// The kubeconfig could not be turned into a client configuration.
-    #[error("kubeconfig: {0}")]
-    Kubeconfig(#[from] kube::config::KubeconfigError),
-}
-
-impl Error {
-    fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> Error {
-        let what = what.into();
-        move |source| Error::Io { what, source }
-    }
-}
+pub use error::{CrdError, Error, MissingBinary, NotServedYet, ProcessReport, StartupError};
 
 /// The result type of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

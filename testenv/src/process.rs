@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::{Error, Result};
+use crate::{Error, ProcessReport, Result, StartupError};
 
 /// The supervisor. Arguments: the server's command line. It starts the server, and a watcher that blocks
 /// reading the supervisor's stdin, a pipe whose only writer is the test process: when that
@@ -111,18 +111,18 @@ impl Process {
         std::fs::read_to_string(&self.log).is_ok_and(|l| l.contains("address already in use"))
     }
 
-    /// A description of the process for error messages: name, exit status if any, log tail.
-    pub fn report(&mut self) -> String {
+    /// The process as it stands, for error messages: name, exit status if any, log tail.
+    pub fn report(&mut self) -> ProcessReport {
         let state = match self.exited() {
             Some(s) => format!("exited ({s})"),
             None => "still running".to_string(),
         };
-        format!(
-            "{} {state}; last lines of {}:\n{}",
-            self.name,
-            self.log.display(),
-            tail(&self.log, 40)
-        )
+        ProcessReport {
+            name: self.name.clone(),
+            state,
+            log: self.log.clone(),
+            tail: tail(&self.log, 40),
+        }
     }
 
     /// Stops the server: closes the supervisor's pipe, waits for it, and kills the whole
@@ -167,6 +167,23 @@ pub fn tail(path: &Path, n: usize) -> String {
     let text = String::from_utf8_lossy(&buf);
     let lines: Vec<&str> = text.lines().collect();
     lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
+/// The error of a server that lost the race for a port `attempts` times; `last` is the
+/// process at the last attempt (the log of `name` at `log` when there was none).
+pub(crate) fn port_taken(
+    attempts: usize,
+    last: Option<ProcessReport>,
+    name: &str,
+    log: &Path,
+) -> Error {
+    let report = last.unwrap_or_else(|| ProcessReport {
+        name: name.to_string(),
+        state: "not started".to_string(),
+        log: log.to_path_buf(),
+        tail: tail(log, 40),
+    });
+    StartupError::PortTaken { attempts, report }.into()
 }
 
 /// A loopback port that was free a moment ago. Another process may take it before the server

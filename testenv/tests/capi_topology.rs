@@ -10,6 +10,8 @@
 //! - while BeforeClusterCreate answers `retryAfterSeconds`, Cluster API calls it again and
 //!   again, creates nothing, and the Cluster's `TopologyReconciled` condition is False with
 //!   reason `ClusterCreating` and a message naming the hook and our message;
+//! - the Cluster reads with `kube::Api` into the SDK's own `Cluster` type, the one hook requests
+//!   carry;
 //! - once it answers 0, Cluster API calls GeneratePatches with the two templates (holders,
 //!   template content, builtin variables), then ValidateTopology with the patched templates,
 //!   and creates the infrastructure cluster and control plane with our patches in them;
@@ -695,6 +697,23 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
         }
     })
     .await;
+
+    // The SDK's own Cluster type is a kube Resource: the Cluster Cluster API reconciled reads
+    // with a typed Api and goes into a hook request as it is, with no second type.
+    let typed: Api<capi_runtime::api::core::v1beta2::Cluster> = Api::namespaced(kube.clone(), ns);
+    let read = typed.get(cluster).await.unwrap();
+    let dynamic = clusters.get(cluster).await.unwrap();
+    assert_eq!(read.metadata.uid, dynamic.metadata.uid);
+    assert_eq!(
+        json!(read.spec.topology.class_ref.name),
+        dynamic.data["spec"]["topology"]["classRef"]["name"]
+    );
+    assert_eq!(read.spec.topology.control_plane.replicas, Some(1));
+    let request = BeforeClusterCreateRequest {
+        cluster: read,
+        ..Default::default()
+    };
+    assert_eq!(request.cluster.metadata.name.as_deref(), Some(cluster));
 
     // ValidateTopology says no: a change of the topology is not applied, and the condition
     // carries our message.

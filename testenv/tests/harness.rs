@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use capi_runtime::go::errors::chain;
 use capi_runtime_testenv::{Assets, Error, TestEnv};
 use k8s_openapi::api::core::v1::Namespace;
 use kube::api::{Api, PostParams};
@@ -240,7 +241,7 @@ fn a_server_that_fails_to_start_is_reported_with_its_log() {
         .apiserver_arg("--no-such-flag=1")
         .start()
         .unwrap_err();
-    let text = err.to_string();
+    let text = chain(&err).to_string();
     assert!(matches!(err, Error::Startup(_)), "{text}");
     assert!(text.contains("kube-apiserver exited"), "{text}");
     assert!(text.contains("unknown flag: --no-such-flag"), "{text}");

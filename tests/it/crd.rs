@@ -692,6 +692,34 @@ mod kube {
     }
 
     #[test]
+    fn the_core_objects_hooks_carry_are_namespaced_kube_resources() {
+        use capi_runtime::__private::kube_core::NamespaceResourceScope;
+        use capi_runtime::api::core::v1beta2::{Cluster, Machine, MachineSet};
+
+        fn namespaced<K: Resource<DynamicType = (), Scope = NamespaceResourceScope>>(
+            ns: &str,
+        ) -> String {
+            K::url_path(&(), Some(ns))
+        }
+        assert_eq!(
+            namespaced::<Cluster>("ns"),
+            "/apis/cluster.x-k8s.io/v1beta2/namespaces/ns/clusters"
+        );
+        assert_eq!(
+            namespaced::<Machine>("ns"),
+            "/apis/cluster.x-k8s.io/v1beta2/namespaces/ns/machines"
+        );
+        assert_eq!(
+            namespaced::<MachineSet>("ns"),
+            "/apis/cluster.x-k8s.io/v1beta2/namespaces/ns/machinesets"
+        );
+        assert_eq!(Machine::kind(&()), "Machine");
+        let mut cluster = Cluster::default();
+        cluster.meta_mut().name = Some("c".into());
+        assert_eq!(cluster.metadata.name.as_deref(), Some("c"));
+    }
+
+    #[test]
     fn meta_is_the_metadata_field() {
         let metadata = ObjectMeta {
             name: Some("ext".into()),
@@ -734,5 +762,22 @@ mod kube {
         );
         assert_eq!(x.spec, spec);
         assert_eq!(x.status, v1beta2::ExtensionConfigStatus::default());
+
+        let spec = v1alpha1::ExtensionConfigSpec {
+            settings: [("k".to_string(), "v".to_string())].into(),
+            ..Default::default()
+        };
+        let y = v1alpha1::ExtensionConfig::new(String::from("old"), spec.clone());
+        assert_eq!(y.api_version, v1alpha1::ExtensionConfig::api_version(&()));
+        assert_eq!(y.kind, v1alpha1::ExtensionConfig::kind(&()));
+        assert_eq!(
+            y.metadata,
+            ObjectMeta {
+                name: Some("old".into()),
+                ..Default::default()
+            }
+        );
+        assert_eq!(y.spec, spec);
+        assert_eq!(y.status, v1alpha1::ExtensionConfigStatus::default());
     }
 }

@@ -30,6 +30,9 @@ pub fn artifacts(root: &Path) -> Result<Vec<Artifact>, String> {
             .conversion(format!(
                 "{PREAMBLE}//! Conversions between the ExtensionConfig versions (hub: v1beta2).\n"
             ))
+            .constructors(format!(
+                "{PREAMBLE}//! `new` for the ExtensionConfig versions (every custom resource root).\n"
+            ))
             .external_impls(),
     )
     .map_err(|f| f.render())?;
@@ -37,6 +40,7 @@ pub fn artifacts(root: &Path) -> Result<Vec<Artifact>, String> {
     let external = sdk.external_impls.as_deref().expect("asked for");
     let crds = sdk.crd_yaml();
     let conversion = sdk.conversion.clone().expect("asked for");
+    let constructors = sdk.constructors.clone().expect("asked for");
     let test_hooks = SourceFile::in_crate(
         "tests/it/support/test_hooks.rs",
         "support/test_hooks.rs",
@@ -71,6 +75,10 @@ pub fn artifacts(root: &Path) -> Result<Vec<Artifact>, String> {
     out.push(Artifact {
         path: "src/generated/conversion.rs".into(),
         contents: conversion,
+    });
+    out.push(Artifact {
+        path: "src/generated/constructors.rs".into(),
+        contents: constructors,
     });
     out.push(Artifact {
         path: "src/generated/json_schema.rs".into(),

@@ -9,7 +9,9 @@
 //! The binaries come from `cargo test --no-run --message-format=json` (already built by the
 //! normal run, so nothing is compiled again); each test is listed with `--list` and run with
 //! `--exact` (a test of a gathered binary by its module path, `it --exact client_calls::…`),
-//! from its package's directory as cargo would, two at a time.
+//! from its package's directory as cargo would, two at a time. Several packages may have a
+//! binary of the same name (the runtime crate's and the controller's are both `it`):
+//! `package/binary` names one of them.
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -40,6 +42,8 @@ fn skipped(binary: &str, test: Option<&str>) -> bool {
 
 /// One test binary.
 struct Binary {
+    /// The package it belongs to.
+    package: String,
     name: String,
     executable: PathBuf,
     package_dir: PathBuf,
@@ -51,12 +55,35 @@ struct Case<'a> {
     test: String,
 }
 
+impl Binary {
+    /// Whether `only` (`binary` or `package/binary`) names this binary.
+    fn is(&self, only: &str) -> bool {
+        match only.split_once('/') {
+            Some((package, name)) => self.package == package && self.name == name,
+            None => self.name == only,
+        }
+    }
+}
+
+/// The package name in a cargo package id: `path+file:///…/dir#name@version`,
+/// `path+file:///…/name#version` (the name is the directory's), or the older
+/// `name version (source)`.
+fn package_name(id: &str) -> &str {
+    match id.split_once('#') {
+        Some((url, spec)) => match spec.split_once('@') {
+            Some((name, _)) => name,
+            None => url.rsplit('/').next().unwrap_or(url),
+        },
+        None => id.split(' ').next().unwrap_or(id),
+    }
+}
+
 /// Runs every test of every integration-test binary alone in its own process (of the binary
-/// named `only`, when given).
+/// `only` names, `binary` or `package/binary`, when given).
 pub fn run(root: &Path, cargo: &str, only: Option<&str>) -> Result<(), String> {
     let mut binaries = binaries(root, cargo)?;
     if let Some(only) = only {
-        binaries.retain(|b| b.name == only);
+        binaries.retain(|b| b.is(only));
         if binaries.is_empty() {
             return Err(format!("no integration-test binary named {only}"));
         }
@@ -85,10 +112,10 @@ pub fn run(root: &Path, cargo: &str, only: Option<&str>) -> Result<(), String> {
                         return;
                     };
                     if let Err(output) = run_alone(root, &case) {
-                        failures
-                            .lock()
-                            .unwrap()
-                            .push(format!("{} {}\n{output}", case.binary.name, case.test));
+                        failures.lock().unwrap().push(format!(
+                            "{}/{} {}\n{output}",
+                            case.binary.package, case.binary.name, case.test
+                        ));
                     }
                 }
             });
@@ -151,6 +178,7 @@ fn binaries(root: &Path, cargo: &str) -> Result<Vec<Binary>, String> {
             continue;
         }
         binaries.push(Binary {
+            package: package_name(message["package_id"].as_str().unwrap_or_default()).to_string(),
             name: name.to_string(),
             executable: PathBuf::from(executable),
             package_dir: Path::new(manifest)
@@ -159,7 +187,7 @@ fn binaries(root: &Path, cargo: &str) -> Result<Vec<Binary>, String> {
                 .to_path_buf(),
         });
     }
-    binaries.sort_by(|a, b| a.name.cmp(&b.name));
+    binaries.sort_by(|a, b| (&a.name, &a.package).cmp(&(&b.name, &b.package)));
     if binaries.is_empty() {
         return Err("no integration-test binaries found".into());
     }
@@ -188,13 +216,12 @@ fn list(binary: &Binary) -> Result<Vec<String>, String> {
 
 /// Runs one test alone; on failure, returns what it printed.
 fn run_alone(root: &Path, case: &Case<'_>) -> Result<(), String> {
-    let output = Command::new(&case.binary.executable)
+    let mut command = Command::new(&case.binary.executable);
+    command
         .args(["--exact", &case.test, "--test-threads=1"])
         .current_dir(&case.binary.package_dir)
-        .env("CARGO_MANIFEST_DIR", &case.binary.package_dir)
-        .env("PROPTEST_RNG_SEED", crate::test::proptest_seed())
-        .env("CAPI_TOOLS_DIR", root.join("target/tools"))
-        .env("REDOCLY_TELEMETRY", "off")
+        .env("CARGO_MANIFEST_DIR", &case.binary.package_dir);
+    let output = crate::validators::test_env(&mut command, root)
         .stdin(Stdio::null())
         .output()
         .map_err(|e| format!("cannot run {}: {e}", case.binary.executable.display()))?;
@@ -214,7 +241,7 @@ fn run_alone(root: &Path, case: &Case<'_>) -> Result<(), String> {
 /// `cargo xtask isolation [BINARY]`: the order-independence pass alone (of one test binary).
 pub fn command(args: &[String]) -> Result<(), String> {
     if args.len() > 1 {
-        return Err("usage: cargo xtask isolation [TEST-BINARY]".into());
+        return Err("usage: cargo xtask isolation [[PACKAGE/]TEST-BINARY]".into());
     }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     run(&crate::root(), &cargo, args.first().map(String::as_str))
@@ -222,7 +249,34 @@ pub fn command(args: &[String]) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use super::skipped;
+    use super::{Binary, package_name, skipped};
+
+    #[test]
+    fn package_ids_name_their_package() {
+        assert_eq!(
+            package_name("path+file:///w/controller#capi-runtime-controller@0.1.0"),
+            "capi-runtime-controller"
+        );
+        assert_eq!(package_name("path+file:///w/xtask#0.1.0"), "xtask");
+        assert_eq!(
+            package_name("capi-runtime 0.1.0 (path+file:///w)"),
+            "capi-runtime"
+        );
+    }
+
+    #[test]
+    fn binaries_are_named_alone_or_with_their_package() {
+        let it = Binary {
+            package: "capi-runtime-controller".into(),
+            name: "it".into(),
+            executable: Default::default(),
+            package_dir: Default::default(),
+        };
+        assert!(it.is("it"));
+        assert!(it.is("capi-runtime-controller/it"));
+        assert!(!it.is("capi-runtime/it"));
+        assert!(!it.is("manager"));
+    }
 
     #[test]
     fn skips_whole_binaries_and_modules_of_gathered_ones() {

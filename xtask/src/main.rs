@@ -3,11 +3,11 @@
 //! - `codegen [--check]` regenerates every checked-in generated artifact, or with `--check`
 //!   fails when one is stale.
 //! - `test` installs the external validators (once) and runs every test of the project.
-//! - `tools` installs the external validators only.
+//! - `tools` installs the external validators only (see `validators.rs`).
 //! - `downstream` builds and runs the README's "Using this crate" example from outside the
 //!   workspace (see `downstream.rs`).
-//! - `isolation [BINARY]` runs the order-independence pass of `test` alone: every integration
-//!   test (of one test binary) in its own process (see `isolation.rs`).
+//! - `isolation [[PACKAGE/]BINARY]` runs the order-independence pass of `test` alone: every
+//!   integration test (of one test binary) in its own process (see `isolation.rs`).
 //! - `testenv` builds etcd and kube-apiserver for the tests from `interop/` (see `goenv.rs`).
 //! - `go-tables [--check]` writes `src/go/print_ranges.rs` from Go's `strconv.IsPrint` (see
 //!   `gotables.rs`).
@@ -21,6 +21,7 @@ mod goenv;
 mod gotables;
 mod isolation;
 mod test;
+mod validators;
 
 use std::process::ExitCode;
 
@@ -29,14 +30,14 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("codegen") => codegen::run(&args[1..]),
         Some("test") => test::run(&args[1..]),
-        Some("tools") => test::tools(&args[1..]),
+        Some("tools") => validators::command(&args[1..]),
         Some("downstream") => test::downstream(&args[1..]),
         Some("isolation") => isolation::command(&args[1..]),
         Some("testenv") => goenv::run(&args[1..]),
         Some("go-tables") => gotables::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some(c @ ("docs" | "dist" | "site-check")) => docs::main(c, &args[1..]),
-        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask isolation [TEST-BINARY] | cargo xtask testenv | cargo xtask go-tables [--check] | cargo xtask bench <generator|derive>".to_string()),
+        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask isolation [[PACKAGE/]TEST-BINARY] | cargo xtask testenv | cargo xtask go-tables [--check] | cargo xtask bench <generator|derive>".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

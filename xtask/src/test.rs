@@ -13,11 +13,16 @@
 //! `cargo xtask tools` does step 1 only.
 //!
 //! The verdict is a function of the commit: property tests draw their cases from a fixed seed
-//! here ([`proptest_seed`]), while a plain `cargo test` keeps exploring with random seeds. A
-//! failure found by exploring becomes a regression case of its test, not a coin toss in CI.
+//! here (`validators::proptest_seed`), while a plain `cargo test` keeps exploring with random
+//! seeds. A failure found by exploring becomes a regression case of its test, not a coin toss
+//! in CI.
+//!
+//! The validators and the environment of the test processes live in `validators.rs`, which the
+//! isolation pass and the documentation build use too.
 
 use std::path::Path;
-use std::process::Command;
+
+use crate::validators::step;
 
 /// Runs the whole test suite.
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -25,7 +30,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return Err("usage: cargo xtask test".into());
     }
     let root = crate::root();
-    install_tools(&root)?;
+    crate::validators::install(&root)?;
     crate::goenv::prepare(&root)?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     step(
@@ -52,7 +57,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     feature_matrix(&root, &cargo)?;
     eprintln!(
         "xtask test: property tests use seed {} (PROPTEST_RNG_SEED)",
-        proptest_seed()
+        crate::validators::proptest_seed()
     );
     step(
         &root,
@@ -113,93 +118,4 @@ pub fn downstream(args: &[String]) -> Result<(), String> {
     }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     crate::downstream::run(&crate::root(), &cargo)
-}
-
-/// Installs the validators only.
-pub fn tools(args: &[String]) -> Result<(), String> {
-    if !args.is_empty() {
-        return Err("usage: cargo xtask tools".into());
-    }
-    install_tools(&crate::root())
-}
-
-/// The seed every property test of the test command starts from: `PROPTEST_RNG_SEED` when set
-/// (to explore, or to replay a run), else a fixed one.
-pub fn proptest_seed() -> String {
-    std::env::var("PROPTEST_RNG_SEED").unwrap_or_else(|_| "20261201".into())
-}
-
-fn step(root: &Path, program: &str, args: &[&str], what: &str) -> Result<(), String> {
-    eprintln!("xtask test: {program} {}", args.join(" "));
-    let status = Command::new(program)
-        .args(args)
-        .current_dir(root)
-        .env("PROPTEST_RNG_SEED", proptest_seed())
-        .env("CAPI_TOOLS_DIR", root.join("target/tools"))
-        .env("REDOCLY_TELEMETRY", "off")
-        .status()
-        .map_err(|e| format!("cannot run {program}: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{what} failed ({status})"))
-    }
-}
-
-/// Creates `target/tools/venv` and `target/tools/node` from the pinned lists, unless a stamp
-/// says they are already installed from the same lists.
-fn install_tools(root: &Path) -> Result<(), String> {
-    let pins = root.join("xtask/tools");
-    let requirements =
-        std::fs::read_to_string(pins.join("requirements.txt")).map_err(|e| e.to_string())?;
-    let package = std::fs::read_to_string(pins.join("package.json")).map_err(|e| e.to_string())?;
-    let wanted = format!("{requirements}\n{package}");
-    let dir = root.join("target/tools");
-    let stamp = dir.join(".installed");
-    if std::fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) {
-        return Ok(());
-    }
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    eprintln!(
-        "xtask: installing the external validators into {}",
-        dir.display()
-    );
-    let venv = dir.join("venv");
-    if !venv.join("bin/pip").exists() {
-        step(
-            root,
-            "python3",
-            &["-m", "venv", venv.to_str().unwrap()],
-            "creating the Python venv",
-        )?;
-    }
-    let pip = venv.join("bin/pip");
-    step(
-        root,
-        pip.to_str().unwrap(),
-        &[
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "-r",
-            pins.join("requirements.txt").to_str().unwrap(),
-        ],
-        "pip install",
-    )?;
-    let node = dir.join("node");
-    std::fs::create_dir_all(&node).map_err(|e| e.to_string())?;
-    std::fs::write(node.join("package.json"), &package).map_err(|e| e.to_string())?;
-    step(
-        root,
-        "npm",
-        &[
-            "install",
-            "--no-audit",
-            "--no-fund",
-            "--prefix",
-            node.to_str().unwrap(),
-        ],
-        "npm install",
-    )?;
-    std::fs::write(&stamp, wanted).map_err(|e| e.to_string())
 }

@@ -187,10 +187,6 @@ impl Gen<'_> {
                 manual.push(df.ident.clone());
                 continue;
             };
-            if sf.flatten || df.flatten {
-                manual.push(df.ident.clone());
-                continue;
-            }
             let sident = format_ident!("{}", raw(&sf.ident));
             match self.expr(&sf.ty, &df.ty, quote!(src.#sident), false) {
                 Some(Conv::Plain(e)) => inits.push(quote!(#ident: #e)),

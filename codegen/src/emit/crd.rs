@@ -280,12 +280,6 @@ impl<'a> Schemas<'a> {
         depth: usize,
     ) {
         for field in def.fields() {
-            if field.flatten {
-                if let Ty::Named(n) = &field.ty {
-                    self.fields(self.model.get(n), properties, required, depth);
-                }
-                continue;
-            }
             properties.insert(
                 field.name.clone(),
                 Value::Object(self.property(field, depth)),

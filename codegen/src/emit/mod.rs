@@ -4,6 +4,7 @@
 pub mod conversion;
 pub mod crd;
 pub mod doc;
+pub mod object;
 pub mod openapi;
 pub mod rust;
 pub mod schemars;

@@ -243,7 +243,7 @@ impl<'a> Components<'a> {
     fn object(&mut self, def: &TypeDef) -> Map<String, Value> {
         let mut properties = Map::new();
         let mut required = Vec::new();
-        self.collect_fields(def, &mut properties, &mut required, 0);
+        self.collect_fields(def, &mut properties, &mut required);
         let mut schema = Map::new();
         schema.insert("type".into(), json!("object"));
         if !properties.is_empty() {
@@ -260,16 +260,8 @@ impl<'a> Components<'a> {
         def: &TypeDef,
         properties: &mut Map<String, Value>,
         required: &mut Vec<String>,
-        depth: usize,
     ) {
         for field in def.fields() {
-            if field.flatten {
-                if let (Ty::Named(n), true) = (&field.ty, depth < 16) {
-                    let inner = &self.model.types[n.id.unwrap()];
-                    self.collect_fields(inner, properties, required, depth + 1);
-                }
-                continue;
-            }
             properties.insert(field.name.clone(), self.property(field));
             if field.required {
                 required.push(field.name.clone());

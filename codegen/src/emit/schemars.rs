@@ -29,7 +29,7 @@ use serde_json::{Value, json};
 use super::crd;
 use super::rust::raw_str;
 use crate::diag::{Diagnostics, Errors};
-use crate::model::{Model, Named, Shape, Ty, TypeDef, Validation};
+use crate::model::{Model, Named, Shape, TypeDef, Validation};
 
 /// The key of the marker that stands for another type's schema in an impl's JSON; its value is
 /// the index of that type in the impl's list of subschemas.
@@ -48,13 +48,10 @@ pub fn impls(
         .collect();
     check_cycles(&cx, model, &ids);
     cx.check()?;
-    let flattened = flattened(model);
     // Every primary type but the one being written stands for itself as a marker.
     let mut marked = model.clone();
     for &id in &ids {
-        if !flattened.contains(&id) {
-            marked.types[id] = marker(&model.types[id], id);
-        }
+        marked.types[id] = marker(&model.types[id], id);
     }
     let mut items = Vec::new();
     let mut all = Vec::new();
@@ -101,20 +98,6 @@ fn marker(def: &TypeDef, id: usize) -> TypeDef {
         crd_schema: None,
         ..def.clone()
     }
-}
-
-/// The types some field flattens into its parent: the CRD emitter reads their fields, so they
-/// stay as they are.
-fn flattened(model: &Model) -> BTreeSet<usize> {
-    let mut out = BTreeSet::new();
-    for def in &model.types {
-        for field in def.fields() {
-            if let (true, Ty::Named(n)) = (field.flatten, &field.ty) {
-                out.extend(n.id);
-            }
-        }
-    }
-    out
 }
 
 /// Replaces the model indices in the markers of `schema` by indices into `subs`, the list of

@@ -7,6 +7,7 @@ pub mod doc;
 pub mod file;
 mod hook;
 mod meta;
+mod serde_attrs;
 pub mod symbol;
 pub mod ty;
 mod validation;
@@ -122,18 +123,7 @@ pub fn schema(
     }
     let container = container?;
 
-    if container.attrs.type_from().is_some()
-        || container.attrs.type_try_from().is_some()
-        || container.attrs.type_into().is_some()
-        || container.attrs.remote().is_some()
-    {
-        cx.error(
-            file,
-            input.ident.span(),
-            "serde `from`, `try_from`, `into` and `remote` hide the wire shape from the schema; \
-             derive Schema on the type that is serialized instead",
-        );
-    }
+    serde_attrs::container(cx, file, input, &container);
 
     if let (Some(span), None) = (attrs.inline, &attrs.opaque) {
         cx.error(
@@ -305,13 +295,9 @@ fn struct_shape(
             syn::Member::Named(i) => unraw(i),
             syn::Member::Unnamed(_) => continue,
         };
+        serde_attrs::field(cx, file, f);
         if f.attrs.serialize_with().is_some() {
-            cx.error(
-                file,
-                f.original.span(),
-                "serde `serialize_with`/`with` hides the wire shape from the schema; \
-                 use a type whose Serialize impl matches its schema",
-            );
+            // Its type need not have a schema; nothing more to say about it.
             continue;
         }
         let Some(ty) = ty::parse(cx, file, f.ty) else {
@@ -329,14 +315,6 @@ fn struct_shape(
             _ => DefaultRule::Implicit,
         };
         let ty_for_check = ty.clone();
-        if f.attrs.flatten() && !matches!(ty, crate::model::Ty::Named(_)) {
-            cx.error(
-                file,
-                f.ty.span(),
-                "only a named struct type can be flattened into a schema",
-            );
-            continue;
-        }
         out.push(Field {
             ident,
             name: f.attrs.name().serialize_name().value.clone(),
@@ -344,7 +322,6 @@ fn struct_shape(
             doc: doc::doc_lines(&f.original.attrs),
             required,
             omit_empty,
-            flatten: f.attrs.flatten(),
             default,
             list_type: fa.list_type,
             list_map_keys: fa.list_map_keys,
@@ -383,6 +360,7 @@ fn enum_shape(
     let mut out = Vec::new();
     for v in variants {
         attr::reject(cx, file, &v.original.attrs, "enum variants");
+        serde_attrs::variant(cx, file, v);
         if v.attrs.untagged() && matches!(v.style, ast::Style::Newtype) {
             // An open string enum (Go's string type with named constants): the untagged
             // newtype variant carries any other value; it has no wire name to list.

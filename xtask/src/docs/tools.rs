@@ -48,7 +48,7 @@ pub fn mdbook(root: &Path) -> Result<PathBuf, String> {
 
 /// A binary of the pinned npm tools, installing them first when needed.
 pub fn node_bin(root: &Path, name: &str) -> Result<PathBuf, String> {
-    crate::test::tools(&[])?;
+    crate::validators::install(root)?;
     let bin = root.join("target/tools/node/node_modules/.bin").join(name);
     if bin.exists() {
         Ok(bin)
@@ -63,7 +63,7 @@ pub fn node_bin(root: &Path, name: &str) -> Result<PathBuf, String> {
 /// The directory of an installed npm package of the pinned tools, installing them first when
 /// needed.
 pub fn node_module(root: &Path, name: &str) -> Result<PathBuf, String> {
-    crate::test::tools(&[])?;
+    crate::validators::install(root)?;
     let dir = root.join("target/tools/node/node_modules").join(name);
     if dir.join("package.json").exists() {
         Ok(dir)

@@ -1,7 +1,8 @@
 //! Cluster API core types of `cluster.x-k8s.io/v1beta2` that hook messages embed: Cluster,
 //! Machine, MachineSet and ClusterClass variables, with everything their schemas reach.
 //!
-//! These are wire types (serde data, no behaviour). Their shapes follow Cluster API's Go types:
+//! These are wire types (serde data, no behaviour); Cluster, Machine and MachineSet also carry
+//! their object identity (`object::KubeObject`, and kube's `Resource` with feature `kube`). Their shapes follow Cluster API's Go types:
 //! optional scalars are `Option`, optional strings and collections are left out when empty,
 //! and struct values are left out when zero.
 
@@ -11,6 +12,7 @@ pub(crate) mod cluster_class;
 pub(crate) mod common;
 pub(crate) mod machine;
 pub(crate) mod machine_set;
+mod objects;
 pub(crate) mod topology;
 
 pub use cluster::*;

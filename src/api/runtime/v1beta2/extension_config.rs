@@ -68,24 +68,6 @@ pub struct ExtensionConfig {
     pub status: ExtensionConfigStatus,
 }
 
-impl ExtensionConfig {
-    /// An ExtensionConfig named `name` with `spec` and an empty status; `apiVersion` and
-    /// `kind` are this version's. Other metadata (labels, annotations, ...) can be set on the
-    /// result.
-    pub fn new(name: impl Into<String>, spec: ExtensionConfigSpec) -> Self {
-        ExtensionConfig {
-            api_version: super::API_VERSION.to_string(),
-            kind: "ExtensionConfig".to_string(),
-            metadata: metav1::ObjectMeta {
-                name: Some(name.into()),
-                ..metav1::ObjectMeta::default()
-            },
-            spec,
-            status: ExtensionConfigStatus::default(),
-        }
-    }
-}
-
 /// Where the extension is and which Clusters it serves.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(

@@ -2,30 +2,29 @@
 //! kube-apiserver + etcd, with real HTTPS extensions on loopback: normal and read-only
 //! reconcilers, CA injection from Secrets, updates, deletion, pausing, and discovery failures.
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use crate::support::*;
 use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
+use capi_runtime::go::errors::chain;
 use capi_runtime::k8s_openapi::ByteString;
 use capi_runtime::k8s_openapi::api::core::v1::Secret;
 use capi_runtime_controller::decide::{self, PAUSED_ANNOTATION};
-use capi_runtime_controller::{Outcome, Reconciler};
+use capi_runtime_controller::error::KubeError;
+use capi_runtime_controller::{FIELD_MANAGER, Outcome, Reconciler};
 use kube::api::{Api, Patch, PatchParams};
 use serde_json::json;
-use support::*;
-
-const ENV: &str = "controller-reconcile";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn before_warm_up_reconcile_requeues_after_ten_seconds() {
     let env = env(ENV);
     let kube = env.client().await.unwrap();
+    let _cluster = own_objects().await;
     let r = Reconciler::new(kube, runtime_client());
     assert_eq!(
-        r.reconcile("does-not-matter").await,
-        Ok(Outcome::RequeueAfter(Duration::from_secs(10)))
+        r.reconcile("does-not-matter").await.ok(),
+        Some(Outcome::RequeueAfter(Duration::from_secs(10)))
     );
 }
 
@@ -33,6 +32,7 @@ async fn before_warm_up_reconcile_requeues_after_ten_seconds() {
 async fn create_update_delete_with_normal_and_read_only_reconcilers() {
     let env = env(ENV);
     let kube = env.client().await.unwrap();
+    let _cluster = own_objects().await;
     let ns = env.unique_name("ca");
     namespace(&kube, &ns).await;
     let ca = TestCa::new("ext-ca");
@@ -49,7 +49,7 @@ async fn create_update_delete_with_normal_and_read_only_reconcilers() {
     let read_only = Reconciler::read_only(kube.clone(), ready_runtime_client());
 
     // The first reconcile only sets the Paused condition.
-    assert_eq!(normal.reconcile(&name).await, Ok(Outcome::Done));
+    assert_done(normal.reconcile(&name).await);
     let c = get(&kube, &name).await;
     assert_eq!(
         conditions_of(&c),
@@ -62,13 +62,13 @@ async fn create_update_delete_with_normal_and_read_only_reconcilers() {
     assert!(registered(normal.runtime()).is_empty());
 
     assert_eq!(
-        read_only.reconcile(&name).await.unwrap_err().to_string(),
+        chain(&read_only.reconcile(&name).await.unwrap_err()).to_string(),
         format!(
             "failed to validate ExtensionConfig: caBundle is not set on ExtensionConfig {name}"
         )
     );
 
-    assert_eq!(normal.reconcile(&name).await, Ok(Outcome::Done));
+    assert_done(normal.reconcile(&name).await);
     let handlers: Vec<String> = ["first", "second", "third"]
         .iter()
         .map(|h| format!("{h}.{name}"))
@@ -86,7 +86,7 @@ async fn create_update_delete_with_normal_and_read_only_reconcilers() {
             handlers[0]
         )
     );
-    assert_eq!(read_only.reconcile(&name).await, Ok(Outcome::Done));
+    assert_done(read_only.reconcile(&name).await);
     assert_eq!(registered(read_only.runtime()), handlers);
 
     let c = get(&kube, &name).await;
@@ -119,8 +119,8 @@ async fn create_update_delete_with_normal_and_read_only_reconcilers() {
         )
         .await
         .unwrap();
-    assert_eq!(normal.reconcile(&name).await, Ok(Outcome::Done));
-    assert_eq!(read_only.reconcile(&name).await, Ok(Outcome::Done));
+    assert_done(normal.reconcile(&name).await);
+    assert_done(read_only.reconcile(&name).await);
     let two = vec![handlers[0].clone(), handlers[2].clone()];
     assert_eq!(registered(normal.runtime()), two);
     assert_eq!(registered(read_only.runtime()), two);
@@ -140,8 +140,8 @@ async fn create_update_delete_with_normal_and_read_only_reconcilers() {
 
     // Delete: both reconcilers succeed and forget the handlers.
     delete(&kube, &name).await;
-    assert_eq!(normal.reconcile(&name).await, Ok(Outcome::Done));
-    assert_eq!(read_only.reconcile(&name).await, Ok(Outcome::Done));
+    assert_done(normal.reconcile(&name).await);
+    assert_done(read_only.reconcile(&name).await);
     assert!(registered(normal.runtime()).is_empty());
     assert!(registered(read_only.runtime()).is_empty());
     ext.stop().await;
@@ -152,6 +152,7 @@ async fn create_update_delete_with_normal_and_read_only_reconcilers() {
 async fn discovery_success_and_failure_on_the_object() {
     let env = env(ENV);
     let kube = env.client().await.unwrap();
+    let _cluster = own_objects().await;
     let ca = TestCa::new("disc-ca");
     let ext = Extension::start(&ca, &["first"]).await;
     let r = Reconciler::new(kube.clone(), ready_runtime_client());
@@ -184,9 +185,15 @@ async fn discovery_success_and_failure_on_the_object() {
         .await
         .unwrap_err();
     assert!(
-        err.0
+        err.is_transient(),
+        "an unreachable extension is retried: {err:?}"
+    );
+    assert!(
+        chain(&err)
+            .to_string()
             .starts_with(&format!("failed to discover ExtensionConfig {broken}: ")),
-        "{err}"
+        "{}",
+        chain(&err)
     );
     let c = get(&kube, &broken).await;
     assert!(c.status.handlers.is_empty());
@@ -216,12 +223,14 @@ async fn discovery_success_and_failure_on_the_object() {
         .await
         .unwrap();
     // The first reconcile of this object only sets its Paused condition.
-    assert_eq!(r.reconcile(&name).await, Ok(Outcome::Done));
+    assert_done(r.reconcile(&name).await);
     let err = r.reconcile(&name).await.unwrap_err();
     assert!(
-        err.0
+        chain(&err)
+            .to_string()
             .starts_with("failed to reconcile ExtensionConfig: failed to discover ExtensionConfig"),
-        "{err}"
+        "{}",
+        chain(&err)
     );
     let c = get(&kube, &name).await;
     assert_eq!(status_handlers(&c), [format!("first.{name}")]);
@@ -234,6 +243,7 @@ async fn discovery_success_and_failure_on_the_object() {
 async fn ca_bundle_injection_cases() {
     let env = env(ENV);
     let kube = env.client().await.unwrap();
+    let _cluster = own_objects().await;
     let ns = env.unique_name("ca");
     namespace(&kube, &ns).await;
     let ca = TestCa::new("inject-ca");
@@ -287,12 +297,19 @@ async fn ca_bundle_injection_cases() {
         &inject_from(config(&missing, &ext.url, None), &ns, "absent"),
     )
     .await;
+    let err = run(c).await.unwrap_err();
     assert_eq!(
-        run(c).await.unwrap_err().0,
+        chain(&err).to_string(),
         format!(
             "failed to reconcile caBundle: failed to get secret \"{ns}/absent\": secrets \"absent\" not found"
         )
     );
+    // Only the Secret's creation (watched) fixes it: not retried on a timer.
+    assert!(!err.is_transient(), "{err:?}");
+    let kube_error = std::error::Error::source(&err)
+        .and_then(|e| e.downcast_ref::<KubeError>())
+        .expect("the API server's answer is the cause");
+    assert_eq!(kube_error.code(), Some(404));
     assert!(get(&kube, &missing).await.status.conditions.is_empty());
     create_ca_secret(&kube, &ns, "no-ca", None).await;
     let no_ca = env.unique_name("ext");
@@ -302,7 +319,7 @@ async fn ca_bundle_injection_cases() {
     )
     .await;
     assert_eq!(
-        run(c).await.unwrap_err().0,
+        chain(&run(c).await.unwrap_err()).to_string(),
         format!(
             "failed to reconcile caBundle: secret {ns}/no-ca does not contain a \"ca.crt\" entry"
         )
@@ -315,7 +332,7 @@ async fn ca_bundle_injection_cases() {
     )]));
     let c = create(&kube, &c).await;
     assert_eq!(
-        run(c).await.unwrap_err().0,
+        chain(&run(c).await.unwrap_err()).to_string(),
         "failed to reconcile caBundle: secret name \"no-namespace\" must be in the form <namespace>/<name>"
     );
 
@@ -342,6 +359,7 @@ async fn ca_bundle_injection_cases() {
 async fn paused_configs_are_not_discovered_and_stay_registered() {
     let env = env(ENV);
     let kube = env.client().await.unwrap();
+    let _cluster = own_objects().await;
     let ca = TestCa::new("pause-ca");
     let ext = Extension::start(&ca, &["first"]).await;
     let r = Reconciler::new(kube.clone(), ready_runtime_client());
@@ -361,8 +379,8 @@ async fn paused_configs_are_not_discovered_and_stay_registered() {
         .unwrap();
     ext.stop().await;
     // Paused: the condition flips, discovery is not tried (the extension is gone, yet no error).
-    assert_eq!(r.reconcile(&name).await, Ok(Outcome::Done));
-    assert_eq!(r.reconcile(&name).await, Ok(Outcome::Done));
+    assert_done(r.reconcile(&name).await);
+    assert_done(r.reconcile(&name).await);
     let c = get(&kube, &name).await;
     let paused = capi_runtime_controller::conditions::get(&c, "Paused").unwrap();
     assert_eq!(
@@ -388,7 +406,7 @@ async fn paused_configs_are_not_discovered_and_stay_registered() {
         )
         .await
         .unwrap();
-    assert_eq!(r.reconcile(&name).await, Ok(Outcome::Done));
+    assert_done(r.reconcile(&name).await);
     assert!(r.reconcile(&name).await.is_err());
     let c = get(&kube, &name).await;
     assert_eq!(
@@ -403,4 +421,86 @@ async fn paused_configs_are_not_discovered_and_stay_registered() {
     r.reconcile(&name).await.unwrap();
     assert!(registered(r.runtime()).is_empty());
     assert_eq!(decide::key_of(&c), format!("/{name}"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn managed_fields_name_the_controller() {
+    let env = env(ENV);
+    let kube = env.client().await.unwrap();
+    let _cluster = own_objects().await;
+    let ns = env.unique_name("ca");
+    namespace(&kube, &ns).await;
+    let ca = TestCa::new("fields-ca");
+    create_ca_secret(&kube, &ns, "ca", Some(&ca.pem())).await;
+    let ext = Extension::start(&ca, &["first"]).await;
+
+    // The default field manager: the Paused patch, then the CA injection and the status.
+    let name = env.unique_name("ext");
+    create(
+        &kube,
+        &inject_from(config(&name, &ext.url, None), &ns, "ca"),
+    )
+    .await;
+    let r = Reconciler::new(kube.clone(), ready_runtime_client());
+    assert_done(r.reconcile(&name).await);
+    assert_done(r.reconcile(&name).await);
+    let managers = |c: &ExtensionConfig| -> Vec<(String, String, String)> {
+        let mut m: Vec<_> = c
+            .metadata
+            .managed_fields
+            .iter()
+            .flatten()
+            .map(|f| {
+                (
+                    f.manager.clone().unwrap_or_default(),
+                    f.operation.clone().unwrap_or_default(),
+                    f.subresource.clone().unwrap_or_default(),
+                )
+            })
+            .collect();
+        m.sort();
+        m
+    };
+    let c = get(&kube, &name).await;
+    let ours: Vec<_> = managers(&c)
+        .into_iter()
+        .filter(|(m, _, _)| m == FIELD_MANAGER)
+        .collect();
+    assert_eq!(
+        ours,
+        [
+            (
+                FIELD_MANAGER.to_string(),
+                "Update".to_string(),
+                String::new()
+            ),
+            (
+                FIELD_MANAGER.to_string(),
+                "Update".to_string(),
+                "status".to_string()
+            ),
+        ],
+        "{:?}",
+        managers(&c)
+    );
+
+    // A field manager of the caller's choice.
+    let other = env.unique_name("ext");
+    create(
+        &kube,
+        &inject_from(config(&other, &ext.url, None), &ns, "ca"),
+    )
+    .await;
+    let r = Reconciler::new(kube.clone(), ready_runtime_client()).field_manager("my-manager");
+    assert_done(r.reconcile(&other).await);
+    assert_done(r.reconcile(&other).await);
+    let c = get(&kube, &other).await;
+    let mine: Vec<_> = managers(&c)
+        .into_iter()
+        .filter(|(m, _, _)| m == "my-manager")
+        .map(|(_, _, s)| s)
+        .collect();
+    assert_eq!(mine, ["", "status"], "{:?}", managers(&c));
+    assert!(!managers(&c).iter().any(|(m, _, _)| m == FIELD_MANAGER));
+    ext.stop().await;
 }

@@ -1,7 +1,7 @@
 //! What the controller's tests share: the control plane (a real etcd + kube-apiserver from
-//! `capi-runtime-testenv`, with the ExtensionConfig CRD), the workspace's test CA
-//! (`capi-runtime-test-pki`), real HTTPS extensions on loopback built with the crate's server
-//! kit, and polling with deadlines.
+//! `capi-runtime-testenv`, with the ExtensionConfig CRD) and the locks that share it between
+//! tests, the workspace's test CA (`capi-runtime-test-pki`), real HTTPS extensions on loopback
+//! built with the crate's server kit, and polling with deadlines.
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
@@ -13,6 +13,7 @@ use capi_runtime::HookResponse;
 use capi_runtime::api::runtime::INJECT_CA_FROM_SECRET_ANNOTATION;
 use capi_runtime::api::runtime::v1beta2::{ExtensionConfig, ExtensionConfigSpec};
 use capi_runtime::client::Client as RuntimeClient;
+use capi_runtime::go::errors::chain;
 use capi_runtime::hooks::v1alpha1::{
     BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse,
 };
@@ -21,8 +22,10 @@ use capi_runtime::k8s_openapi::api::core::v1::Secret;
 use capi_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use capi_runtime::registry::Registry;
 use capi_runtime::server::{RunningServer, Server};
+use capi_runtime_controller::Outcome;
 use capi_runtime_testenv::TestEnv;
-use kube::api::{Api, DeleteParams, PostParams};
+use kube::api::{Api, DeleteParams, ListParams, PostParams};
+use tokio::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 pub use capi_runtime_test_pki::TestCa;
 
@@ -32,6 +35,9 @@ pub fn crd_file() -> PathBuf {
         .join("../golden/sdk/crd/runtime.cluster.x-k8s.io_extensionconfigs.yaml")
 }
 
+/// The name of the control plane of the controller's `it` binary.
+pub const ENV: &str = "controller-it";
+
 /// The control plane shared by the tests of one test binary. Panics with one line when the
 /// binaries are missing (run `cargo xtask testenv` or `cargo xtask test`).
 pub fn env(name: &str) -> &'static TestEnv {
@@ -39,7 +45,32 @@ pub fn env(name: &str) -> &'static TestEnv {
     capi_runtime_testenv::shared(name, |b| b.crd(crd_file()))
 }
 
-async fn allow(_: BeforeClusterCreateRequest) -> Result<BeforeClusterCreateResponse, String> {
+/// Who uses the shared cluster: many tests touching only their own objects, or one test that
+/// needs the whole of it.
+static CLUSTER: RwLock<()> = RwLock::const_new(());
+
+/// For a test that touches only the ExtensionConfigs it creates: held while it runs, so that
+/// no [`whole_cluster`] test runs meanwhile.
+pub async fn own_objects() -> RwLockReadGuard<'static, ()> {
+    CLUSTER.read().await
+}
+
+/// For a test that needs the cluster's ExtensionConfigs to be its own (warm-up lists them all,
+/// a watch sees them all) or changes what all tests share (the CRD): waits until no other test
+/// of this process uses the cluster, then deletes every ExtensionConfig the others left, and
+/// keeps the others out while held.
+pub async fn whole_cluster(kube: &kube::Client) -> RwLockWriteGuard<'static, ()> {
+    let guard = CLUSTER.write().await;
+    let left = configs(kube).list(&ListParams::default()).await.unwrap();
+    for c in left.items {
+        delete(kube, c.metadata.name.as_deref().unwrap()).await;
+    }
+    guard
+}
+
+async fn allow(
+    _: BeforeClusterCreateRequest,
+) -> Result<BeforeClusterCreateResponse, std::convert::Infallible> {
     Ok(BeforeClusterCreateResponse::success())
 }
 
@@ -187,6 +218,16 @@ where
             "condition not met within {limit:?}"
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Asserts that a reconcile ended with [`Outcome::Done`]; shows the error's chain otherwise.
+#[track_caller]
+pub fn assert_done(result: Result<Outcome, capi_runtime_controller::Error>) {
+    match result {
+        Ok(Outcome::Done) => {}
+        Ok(other) => panic!("expected Done, got {other:?}"),
+        Err(e) => panic!("expected Done, got the error {}", chain(&e)),
     }
 }
 

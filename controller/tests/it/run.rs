@@ -1,20 +1,24 @@
 //! `capi_runtime_controller::run`, the function a kube-runtime program embeds, in-process
 //! against a real kube-apiserver: warm-up failure stops it with upstream's message; with
-//! `--watch-filter` only labelled ExtensionConfigs are reconciled; shutdown returns `Ok`.
+//! `--watch-filter` only labelled ExtensionConfigs are reconciled (on a watch the test made
+//! and shares); deleting one unregisters it; shutdown returns `Ok`.
 //! (Warm-up lists every ExtensionConfig, so the cases run in order in one test.)
-
-mod support;
 
 use std::time::Duration;
 
+use crate::support::*;
+use capi_runtime::go::errors::chain;
 use capi_runtime_controller::controller::WATCH_FILTER_LABEL;
-use capi_runtime_controller::{ControllerError, ControllerMetrics, Options, Reconciler};
-use support::*;
+use capi_runtime_controller::{
+    ConfigWatch, ControllerError, ControllerMetrics, Options, Reconciler,
+};
+use kube::ResourceExt;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn run_warm_up_failure_watch_filter_and_shutdown() {
-    let env = env("controller-run");
+    let env = env(ENV);
     let kube = env.client().await.unwrap();
+    let _cluster = whole_cluster(&kube).await;
     let ca = TestCa::new("run-ca");
 
     // An unreachable extension: warm-up times out and run() returns its error. The timeout
@@ -23,7 +27,6 @@ async fn run_warm_up_failure_watch_filter_and_shutdown() {
     let broken = env.unique_name("broken");
     create(&kube, &config(&broken, &unreachable_url(), Some(&ca.pem()))).await;
     let result = capi_runtime_controller::run(
-        kube.clone(),
         Reconciler::new(kube.clone(), runtime_client()),
         Options::default().warm_up(Duration::from_millis(200), Duration::from_secs(10)),
         ControllerMetrics::new(),
@@ -32,24 +35,28 @@ async fn run_warm_up_failure_watch_filter_and_shutdown() {
     .await;
     match result {
         Err(ControllerError::WarmUp(e)) => assert!(
-            e.0.starts_with(&format!(
+            chain(&e).to_string().starts_with(&format!(
                 "ExtensionConfig registry warmup timed out after 10s: failed to reconcile ExtensionConfig: failed to discover ExtensionConfig {broken}: "
             )),
-            "{e}"
+            "{}",
+            chain(&e)
         ),
         other => panic!("expected a warm-up error, got {other:?}"),
     }
     delete(&kube, &broken).await;
 
-    // The watch filter: only labelled objects are reconciled.
+    // The watch filter: only labelled objects are reconciled. The watch is made here and
+    // given to the controller, so that this test reads the same cache.
     let ext = Extension::start(&ca, &["first"]).await;
     let runtime = runtime_client();
     let metrics = ControllerMetrics::new();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let running = tokio::spawn(capi_runtime_controller::run(
-        kube.clone(),
+    let watch = ConfigWatch::new(kube.clone(), Some("mine"));
+    let cache = watch.store();
+    let running = tokio::spawn(capi_runtime_controller::run_watching(
+        watch,
         Reconciler::new(kube.clone(), runtime.clone()),
-        Options::default().watch_filter("mine"),
+        Options::default(),
         metrics.clone(),
         async move {
             let _ = stopped.await;
@@ -80,6 +87,13 @@ async fn run_warm_up_failure_watch_filter_and_shutdown() {
     assert_eq!(
         registered(&runtime),
         [format!("first.{first}"), format!("first.{second}")]
+    );
+    let mut cached: Vec<String> = cache.state().iter().map(|c| c.name_any()).collect();
+    cached.sort();
+    assert_eq!(
+        cached,
+        [first.clone(), second.clone()],
+        "the shared cache holds the labelled ones"
     );
     assert!(metrics.reconciles("success") >= 4);
 

@@ -2,18 +2,18 @@
 //! real HTTPS extensions. Warm-up lists every ExtensionConfig of the cluster, so the cases run
 //! one after another in one test, each deleting what it created.
 
-mod support;
-
 use std::time::Duration;
 
+use crate::support::*;
 use capi_runtime::catalog::GroupHook;
+use capi_runtime::go::errors::chain;
 use capi_runtime_controller::Reconciler;
-use support::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn warm_up_cases() {
-    let env = env("controller-warmup");
+    let env = env(ENV);
     let kube = env.client().await.unwrap();
+    let _cluster = whole_cluster(&kube).await;
     let ns = env.unique_name("ca");
     namespace(&kube, &ns).await;
     let ca = TestCa::new("warm-ca");
@@ -33,7 +33,7 @@ async fn warm_up_cases() {
         .await
         .unwrap_err();
     assert_eq!(
-        err.0,
+        chain(&err).to_string(),
         "ExtensionConfig registry warmup timed out after 10s: [failed to validate ExtensionConfig: caBundle is not set on ExtensionConfig ext1, failed to validate ExtensionConfig: caBundle is not set on ExtensionConfig ext2, failed to validate ExtensionConfig: caBundle is not set on ExtensionConfig ext3]"
     );
     assert!(!read_only.runtime().is_ready());
@@ -101,11 +101,12 @@ async fn warm_up_cases() {
         .await
         .unwrap_err();
     assert!(
-        err.0.starts_with(&format!(
+        chain(&err).to_string().starts_with(&format!(
             "ExtensionConfig registry warmup timed out after 15s: failed to reconcile ExtensionConfig: failed to discover ExtensionConfig {}: ",
             broken_names[1]
         )),
-        "{err}"
+        "{}",
+        chain(&err)
     );
     assert!(!third.runtime().is_ready());
     let broken = get(&kube, &broken_names[1]).await;

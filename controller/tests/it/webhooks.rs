@@ -4,12 +4,11 @@
 //! HTTPS with a test CA. Objects created through `kube::Api` are defaulted, validated and
 //! converted by our handlers, and the API server reports our messages.
 
-mod support;
-
 use std::net::SocketAddr;
 use std::path::Path;
 use std::time::Duration;
 
+use crate::support::*;
 use axum::Router;
 use capi_runtime::api::runtime::v1alpha1;
 use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
@@ -25,7 +24,6 @@ use capi_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::{
 use capi_runtime_controller::webhook::{self, WebhookOptions};
 use kube::api::{Api, Patch, PatchParams, PostParams};
 use serde_json::{Value, json};
-use support::*;
 
 const LABEL: &str = "capi-test/gate";
 
@@ -99,8 +97,10 @@ const DENIED: &str = "admission webhook \"validation.extensionconfig.runtime.clu
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn webhooks_registered_with_the_api_server() {
-    let env = env("controller-webhooks");
+    let env = env(ENV);
     let kube = env.client().await.unwrap();
+    // It changes the CRD (its conversion) every test of this process uses.
+    let _cluster = whole_cluster(&kube).await;
     let ca = TestCa::new("webhook-ca");
     let (on, on_url, _on_certs) = serve(&ca, true).await;
     let (off, off_url, _off_certs) = serve(&ca, false).await;
@@ -348,6 +348,26 @@ async fn webhooks_registered_with_the_api_server() {
     assert_eq!(back.status, expected.status);
     assert_eq!(back.metadata.labels, expected.metadata.labels);
 
+    // Leave the cluster as the other tests of this process expect it: no webhooks, and the
+    // CRD without a conversion webhook.
+    Api::<MutatingWebhookConfiguration>::all(kube.clone())
+        .delete("capi-test-mutating", &Default::default())
+        .await
+        .unwrap();
+    for name in ["capi-test-validating", "capi-test-validating-gate-off"] {
+        validating_api
+            .delete(name, &Default::default())
+            .await
+            .unwrap();
+    }
+    Api::<CustomResourceDefinition>::all(kube.clone())
+        .patch(
+            "extensionconfigs.runtime.cluster.x-k8s.io",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"spec": {"conversion": {"strategy": "None", "webhook": null}}})),
+        )
+        .await
+        .unwrap();
     on.shutdown().await.unwrap();
     off.shutdown().await.unwrap();
 }
