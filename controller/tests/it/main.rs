@@ -4,7 +4,8 @@
 //! dependencies are linked once, and one control plane (a real etcd + kube-apiserver from
 //! `capi-runtime-testenv`, with the ExtensionConfig CRD) serves every module that needs one
 //! instead of one per file (`go_webhook` needs none: it compares our webhooks with Cluster
-//! API's through the Go oracle). Run one module with `cargo test -p capi-runtime-controller --test it -- warmup::`, one
+//! API's through the Go oracle; nor does `validation_table`, which holds the webhook, the registry
+//! and the client to the same rules). Run one module with `cargo test -p capi-runtime-controller --test it -- warmup::`, one
 //! test with `-- --exact reconcile::paused_configs_are_not_discovered_and_stay_registered`.
 //!
 //! The tests share one process and one API server, so none may rely on process-wide state
@@ -21,5 +22,6 @@ mod support;
 mod go_webhook;
 mod reconcile;
 mod run;
+mod validation_table;
 mod warmup;
 mod webhooks;
