@@ -32,6 +32,8 @@ pub mod catalog;
 pub mod wire;
 #[cfg(any(feature = "client", feature = "server"))]
 pub mod tls;
+#[cfg(any(feature = "client", feature = "server"))]
+pub mod signal;
 #[cfg(feature = "client")]
 pub mod registry;
 #[cfg(feature = "client")]

@@ -27,8 +27,9 @@ use std::io;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+pub use crate::signal::shutdown_signal;
 pub use crate::tls::TlsError;
-pub use serve::{RunningHost, shutdown_signal};
+pub use serve::RunningHost;
 pub use tls::TlsFiles;
 
 /// Connection deadlines of a host; see the [module docs](self).
