@@ -388,7 +388,7 @@ pub async fn run_watching(
 mod tests {
     use capi_runtime::api::runtime::v1beta2::ExtensionConfigSpec;
     use capi_runtime::client::Client as RuntimeClient;
-    use capi_runtime::registry::Registry;
+    
     use kube::core::Status;
 
     use super::*;
@@ -406,7 +406,7 @@ mod tests {
     #[test]
     fn conflicts_retry_soon_transient_errors_back_off_permanent_ones_wait() {
         let runtime =
-            RuntimeClient::builder(Arc::new(capi_runtime::hooks::catalog()), Registry::new())
+            RuntimeClient::builder()
                 .build()
                 .unwrap();
         let watched = WatchedConfigs::new();

@@ -14,7 +14,7 @@
 //! use capi_runtime_controller::{ControllerMetrics, Options, Reconciler};
 //!
 //! let kube = kube::Client::try_default().await?;
-//! let runtime = Client::builder(Arc::new(capi_runtime::hooks::catalog()), Registry::new()).build()?;
+//! let runtime = Client::builder().build()?;
 //! capi_runtime_controller::run(
 //!     Reconciler::new(kube, runtime.clone()),
 //!     Options::default().concurrency(10),

@@ -245,19 +245,19 @@ fn sweep_locked(state: &State, runtime: &RuntimeClient) {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
+    
 
     use capi_runtime::api::runtime::v1beta2::{
         ExtensionConfigSpec, ExtensionHandler, GroupVersionHook,
     };
     use capi_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, Time};
     use capi_runtime::k8s_openapi::jiff::Timestamp;
-    use capi_runtime::registry::Registry;
+    
 
     use super::*;
 
     fn runtime() -> RuntimeClient {
-        let c = RuntimeClient::builder(Arc::new(capi_runtime::hooks::catalog()), Registry::new())
+        let c = RuntimeClient::builder()
             .build()
             .unwrap();
         c.warm_up([]).unwrap();
@@ -382,7 +382,7 @@ mod tests {
     fn warm_up_loaded_registrations_are_swept_once_both_are_ready() {
         let watched = WatchedConfigs::new();
         let cold =
-            RuntimeClient::builder(Arc::new(capi_runtime::hooks::catalog()), Registry::new())
+            RuntimeClient::builder()
                 .build()
                 .unwrap();
         let (a, gone) = (config("a", "ua"), config("gone", "ug"));
@@ -398,7 +398,7 @@ mod tests {
         // The other order: warm-up first, then the watch's first list.
         let watched = WatchedConfigs::new();
         let runtime =
-            RuntimeClient::builder(Arc::new(capi_runtime::hooks::catalog()), Registry::new())
+            RuntimeClient::builder()
                 .build()
                 .unwrap();
         runtime.warm_up([&a, &gone]).unwrap();

@@ -16,7 +16,6 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use capi_runtime::HookResponse;
 use capi_runtime::api::runtime::v1beta2::{ExtensionConfig, ExtensionConfigSpec};
 use capi_runtime::hooks::v1alpha1::{
     BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse,

@@ -207,7 +207,7 @@ async fn run(flags: Flags) -> anyhow::Result<()> {
 
     let registry = Registry::new();
     let mut builder =
-        RuntimeClient::builder(Arc::new(capi_runtime::hooks::catalog()), registry.clone())
+        RuntimeClient::builder().registry(registry.clone())
             .metrics(client_metrics);
     if !flags.runtime_extension_client_cert_file.is_empty() {
         builder = builder.client_certificate(

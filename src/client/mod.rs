@@ -1,6 +1,7 @@
 //! The runtime client: discovers extensions and calls their handlers over HTTPS.
 //!
-//! A [`Client`] is built once per process from the hook [`Catalog`] and the [`Registry`]
+//! A [`Client`] is built once per process (`Client::builder().registry(registry).build()?`)
+//! over the hook [`Catalog`] (this crate's hooks unless told otherwise) and the [`Registry`]
 //! shared with the ExtensionConfig controller, and cloned into every controller that calls
 //! hooks. Calls are typed by hook:
 //!
@@ -84,11 +85,15 @@ pub const DEFAULT_MAX_DECODE_BYTES: usize = 512 << 20;
 /// The deadline of a Discovery call.
 pub const DISCOVERY_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Builds a [`Client`].
+/// Builds a [`Client`]: [`Client::builder()`], then the options that differ from the defaults.
+///
+/// Unless told otherwise, the client resolves hooks in this crate's catalog
+/// ([`crate::hooks::catalog`]) and reads handlers from a registry of its own; pass the
+/// registry your ExtensionConfig controller fills with [`registry`](ClientBuilder::registry).
 #[derive(Debug)]
 pub struct ClientBuilder {
-    catalog: Arc<Catalog>,
-    registry: Registry,
+    catalog: Option<Arc<Catalog>>,
+    registry: Option<Registry>,
     identity: Option<IdentityFiles>,
     identity_check_interval: Duration,
     metrics: Metrics,
@@ -97,7 +102,37 @@ pub struct ClientBuilder {
     call_all_options: CallAllOptions,
 }
 
+impl Default for ClientBuilder {
+    fn default() -> Self {
+        ClientBuilder {
+            catalog: None,
+            registry: None,
+            identity: None,
+            identity_check_interval: http_clients::DEFAULT_IDENTITY_CHECK_INTERVAL,
+            metrics: Metrics::new(),
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            max_decode_bytes: DEFAULT_MAX_DECODE_BYTES,
+            call_all_options: CallAllOptions::default(),
+        }
+    }
+}
+
 impl ClientBuilder {
+    /// The hooks the client knows: their paths, versions and conversions (by default
+    /// [`crate::hooks::catalog`], every hook of this crate). Takes a [`Catalog`] or an
+    /// `Arc<Catalog>` shared with other parts of the program.
+    pub fn catalog(mut self, catalog: impl Into<Arc<Catalog>>) -> Self {
+        self.catalog = Some(catalog.into());
+        self
+    }
+
+    /// The registry the client reads handlers from (by default a new, empty one). Pass a clone
+    /// of the registry the ExtensionConfig controller fills: clones share their registrations.
+    pub fn registry(mut self, registry: Registry) -> Self {
+        self.registry = Some(registry);
+        self
+    }
+
     /// Presents the certificate in `cert_file` (PEM chain) with the key in `key_file` to
     /// every extension. The files are reloaded when they change.
     pub fn client_certificate(
@@ -156,11 +191,15 @@ impl ClientBuilder {
 
     /// Builds the client; fails when the client certificate cannot be loaded.
     pub fn build(self) -> Result<Client, BuildError> {
+        let catalog = self
+            .catalog
+            .unwrap_or_else(|| Arc::new(crate::hooks::catalog()));
+        let registry = self.registry.unwrap_or_default();
         Ok(Client {
             inner: Arc::new(Inner {
-                catalog: self.catalog,
-                pruned_at: AtomicU64::new(self.registry.generation()),
-                registry: self.registry,
+                catalog,
+                pruned_at: AtomicU64::new(registry.generation()),
+                registry,
                 http: HttpClients::new(self.identity, self.identity_check_interval)?,
                 metrics: self.metrics,
                 max_response_bytes: self.max_response_bytes,
@@ -201,18 +240,25 @@ impl std::fmt::Debug for Client {
 }
 
 impl Client {
-    /// A builder for a client over `catalog` and `registry`.
-    pub fn builder(catalog: Arc<Catalog>, registry: Registry) -> ClientBuilder {
-        ClientBuilder {
-            catalog,
-            registry,
-            identity: None,
-            identity_check_interval: http_clients::DEFAULT_IDENTITY_CHECK_INTERVAL,
-            metrics: Metrics::new(),
-            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
-            max_decode_bytes: DEFAULT_MAX_DECODE_BYTES,
-            call_all_options: CallAllOptions::default(),
-        }
+    /// A builder with the defaults: this crate's hooks ([`crate::hooks::catalog`]), a new
+    /// registry, no client certificate, the default limits. Set the registry shared with the
+    /// ExtensionConfig controller with [`ClientBuilder::registry`] and another catalog with
+    /// [`ClientBuilder::catalog`].
+    ///
+    /// ```
+    /// # fn main() -> Result<(), capi_runtime::client::BuildError> {
+    /// use capi_runtime::client::Client;
+    /// use capi_runtime::registry::Registry;
+    ///
+    /// let registry = Registry::new(); // the one the ExtensionConfig controller fills
+    /// let client = Client::builder().registry(registry.clone()).build()?;
+    /// # use capi_runtime::hooks::v1alpha1::BeforeClusterCreate;
+    /// assert!(client.catalog().group_version_hook::<BeforeClusterCreate>().is_ok());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn builder() -> ClientBuilder {
+        ClientBuilder::default()
     }
 
     /// The catalog the client resolves hooks in.

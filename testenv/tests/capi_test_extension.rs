@@ -23,14 +23,12 @@ use capi_runtime_test_pki as pki;
 mod support;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use capi_runtime::Hook;
 use capi_runtime::api::runtime::v1beta2::{ClientConfig, ExtensionConfig, ExtensionConfigSpec};
 use capi_runtime::client::{Client, ForObject};
 use capi_runtime::hook::HookResponse;
 use capi_runtime::hooks::v1alpha1 as hooks;
-use capi_runtime::registry::Registry;
 use capi_runtime::topology_mutation::{PatchOperation, apply};
 use capi_runtime_testenv::{Process, TestEnv};
 use k8s_openapi::ByteString;
@@ -140,7 +138,7 @@ async fn the_rust_client_discovers_and_calls_cluster_apis_test_extension() {
     let (mut extension, url) = start_extension(&env, certs.path()).await;
 
     // Discovery.
-    let client = Client::builder(Arc::new(capi_runtime::hooks::catalog()), Registry::new())
+    let client = Client::builder()
         .build()
         .unwrap();
     let mut config = ExtensionConfig::new(

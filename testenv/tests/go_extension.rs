@@ -14,7 +14,6 @@
 
 use capi_runtime_test_pki as pki;
 
-use std::sync::Arc;
 
 use capi_runtime::Hook;
 use capi_runtime::api::runtime::v1beta2::{
@@ -24,7 +23,6 @@ use capi_runtime::catalog::gvh_to_path;
 use capi_runtime::client::{Client, ForObject};
 use capi_runtime::hook::{HookResponse, Message};
 use capi_runtime::hooks::v1alpha1 as hooks;
-use capi_runtime::registry::Registry;
 use capi_runtime_testenv::topology_cluster;
 use k8s_openapi::ByteString;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
@@ -313,7 +311,7 @@ async fn check<H: Hook>(
 }
 
 fn new_client() -> Client {
-    Client::builder(Arc::new(capi_runtime::hooks::catalog()), Registry::new())
+    Client::builder()
         .build()
         .unwrap()
 }

@@ -49,7 +49,7 @@ async fn call_all_extensions_needs_no_options() {
     // A client built to call concurrently gives the same answer without per-call options.
     let registry = Registry::new();
     registry.warm_up(&configs).unwrap();
-    let concurrent = Client::builder(Arc::new(capi_runtime::hooks::catalog()), registry)
+    let concurrent = Client::builder().registry(registry)
         .call_all_options(CallAllOptions::concurrent(2))
         .build()
         .unwrap();

@@ -278,10 +278,7 @@ async fn oversized_bodies_are_refused() {
     registry
         .warm_up(&[config("ext", &small.url(), &ca.pem(), &handlers(5))])
         .unwrap();
-    let client = Client::builder(
-        std::sync::Arc::new(capi_runtime::hooks::catalog()),
-        registry,
-    )
+    let client = Client::builder().registry(registry)
     .max_response_bytes(1000)
     .build()
     .unwrap();

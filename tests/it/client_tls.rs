@@ -4,7 +4,6 @@
 use crate::support::{extension, tls};
 
 use std::path::Path;
-use std::sync::Arc;
 
 use capi_runtime::client::{BuildError, CallError, Client, ForObject};
 use capi_runtime::go::errors::chain;
@@ -90,7 +89,7 @@ fn client_with_identity(
 ) -> Client {
     let registry = Registry::new();
     registry.warm_up(configs).unwrap();
-    Client::builder(Arc::new(capi_runtime::hooks::catalog()), registry)
+    Client::builder().registry(registry)
         .client_certificate(dir.join("tls.crt"), dir.join("tls.key"))
         // Look at the files before every call, so each rotation is seen by the next call.
         .client_certificate_check_interval(std::time::Duration::ZERO)
@@ -183,7 +182,7 @@ async fn a_half_written_pair_keeps_the_previous_certificate() {
 
 #[test]
 fn an_unreadable_client_certificate_fails_the_build() {
-    let err = Client::builder(Arc::new(capi_runtime::hooks::catalog()), Registry::new())
+    let err = Client::builder()
         .client_certificate("/nonexistent/tls.crt", "/nonexistent/tls.key")
         .build()
         .unwrap_err();

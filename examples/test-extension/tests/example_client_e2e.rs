@@ -8,7 +8,6 @@ mod started;
 
 use std::collections::BTreeMap;
 use std::future::Future;
-use std::sync::Arc;
 use std::time::Duration;
 
 use capi_runtime::api::runtime::v1beta2::{
@@ -109,7 +108,7 @@ async fn client_discovers_registers_and_calls_the_example_extension() {
 
     // The client, over a registry that is not warmed up yet.
     let registry = Registry::new();
-    let client = Client::builder(Arc::new(capi_runtime::hooks::catalog()), registry.clone())
+    let client = Client::builder().registry(registry.clone())
         .build()
         .unwrap();
     assert!(!client.is_ready());

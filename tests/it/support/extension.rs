@@ -3,7 +3,6 @@
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use capi_runtime::api::runtime::v1beta2::{
     ClientConfig, ExtensionConfig, ExtensionConfigSpec, ExtensionConfigStatus, ExtensionHandler,
@@ -103,7 +102,7 @@ pub fn ready_client(configs: &[ExtensionConfig]) -> Client {
 pub fn ready_client_with(configs: &[ExtensionConfig], metrics: Metrics) -> Client {
     let registry = Registry::new();
     registry.warm_up(configs).expect("the fixtures are valid");
-    Client::builder(Arc::new(capi_runtime::hooks::catalog()), registry)
+    Client::builder().registry(registry)
         .metrics(metrics)
         .build()
         .expect("no client certificate to load")

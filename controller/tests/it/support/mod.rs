@@ -6,10 +6,8 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use capi_runtime::HookResponse;
 use capi_runtime::api::runtime::INJECT_CA_FROM_SECRET_ANNOTATION;
 use capi_runtime::api::runtime::v1beta2::{ExtensionConfig, ExtensionConfigSpec};
 use capi_runtime::client::Client as RuntimeClient;
@@ -20,7 +18,6 @@ use capi_runtime::hooks::v1alpha1::{
 use capi_runtime::k8s_openapi::ByteString;
 use capi_runtime::k8s_openapi::api::core::v1::Secret;
 use capi_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
-use capi_runtime::registry::Registry;
 use capi_runtime::server::{RunningServer, Server};
 use capi_runtime_controller::Outcome;
 use capi_runtime_testenv::TestEnv;
@@ -127,7 +124,7 @@ pub fn unreachable_url() -> String {
 
 /// A runtime client over a fresh registry.
 pub fn runtime_client() -> RuntimeClient {
-    RuntimeClient::builder(Arc::new(capi_runtime::hooks::catalog()), Registry::new())
+    RuntimeClient::builder()
         .build()
         .unwrap()
 }

@@ -1,11 +1,9 @@
 //! Calling extensions from Rust: what a controller of Cluster API does with the client.
 
 // ANCHOR: build
-use std::sync::Arc;
 
 use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
 use capi_runtime::client::{BuildError, CallAllOptions, Client};
-use capi_runtime::registry::Registry;
 use prometheus_client::registry::Registry as MetricsRegistry;
 
 /// One client per process, shared (cloned) by every controller that calls hooks. Its metrics
@@ -13,7 +11,7 @@ use prometheus_client::registry::Registry as MetricsRegistry;
 pub fn build_client(metrics: &mut MetricsRegistry) -> Result<Client, BuildError> {
     let client_metrics = capi_runtime::client::Metrics::new();
     client_metrics.register(metrics);
-    Client::builder(Arc::new(capi_runtime::hooks::catalog()), Registry::new())
+    Client::builder()
         .metrics(client_metrics)
         .call_all_options(CallAllOptions::concurrent(4))
         .build()
