@@ -18,7 +18,6 @@ use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::response::Response;
 use axum::routing::post;
-use capi_runtime::HookResponse;
 use capi_runtime::hooks::v1alpha1::{
     BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse, GeneratePatches,
     GeneratePatchesRequest, GeneratePatchesRequestItem, GeneratePatchesResponse,

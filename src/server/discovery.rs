@@ -4,7 +4,7 @@ use bytes::Bytes;
 
 use super::handler::HandlerOptions;
 use crate::catalog::HookId;
-use crate::hook::{Hook, HookResponse, Message};
+use crate::hook::{Hook, Message};
 use crate::hooks::v1alpha1::{self as hooks, Discovery, DiscoveryResponse, ExtensionHandler};
 
 /// What Discovery says about one registered handler.

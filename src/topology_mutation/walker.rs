@@ -11,7 +11,6 @@ use serde_json::Value;
 use super::patch;
 use super::variables::Variables;
 use crate::go::errors::chain;
-use crate::hook::HookResponse;
 use crate::hooks::v1alpha1::{
     GeneratePatchesRequest, GeneratePatchesResponse, GeneratePatchesResponseItem, HolderReference,
     PatchType, ValidateTopologyRequest, ValidateTopologyResponse, Variable,

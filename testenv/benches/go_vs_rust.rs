@@ -32,7 +32,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use capi_runtime::HookResponse;
 use capi_runtime::hooks::v1alpha1::{
     BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse, FailurePolicy,
     GeneratePatches, GeneratePatchesRequest, GeneratePatchesResponse, GeneratePatchesResponseItem,

@@ -15,7 +15,6 @@ use capi_runtime::hooks::v1alpha1::{
     AfterControlPlaneInitializedResponse, BeforeClusterCreate, BeforeClusterCreateRequest,
     BeforeClusterCreateResponse,
 };
-use capi_runtime::prelude::*;
 use capi_runtime::server::{
     Context, HandlerOptions, Limits, MAX_REQUEST_BODY_BYTES, Metrics, RunningServer, Server,
     Timeouts,

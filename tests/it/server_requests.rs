@@ -6,7 +6,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use axum::Router;
 use axum::body::Body;
-use capi_runtime::HookResponse;
 use capi_runtime::catalog::Catalog;
 use capi_runtime::go::errors::chain;
 use capi_runtime::hooks::v1alpha1::{

@@ -3,7 +3,6 @@
 
 use std::time::Duration;
 
-use capi_runtime::HookResponse;
 use capi_runtime::go::errors::chain;
 use capi_runtime::hooks::v1alpha1::{
     BeforeClusterDelete, BeforeClusterDeleteRequest, BeforeClusterDeleteResponse,

@@ -5,7 +5,6 @@
 use std::sync::{Arc, Mutex};
 
 use axum::body::Body;
-use capi_runtime::HookResponse;
 use capi_runtime::hooks::v1alpha1::{
     BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse, GeneratePatches,
     GeneratePatchesRequest, GeneratePatchesResponse, GeneratePatchesResponseItem, PatchType,

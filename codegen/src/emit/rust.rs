@@ -153,6 +153,7 @@ fn role_impl(krate: &TokenStream, ident: &TokenStream, def: &TypeDef) -> TokenSt
                     },
                 )
             };
+            let inherent = response_constructors(krate, ident);
             quote! {
                 #[automatically_derived]
                 impl #krate::hook::HookResponse for #ident {
@@ -176,10 +177,36 @@ fn role_impl(krate: &TokenStream, ident: &TokenStream, def: &TypeDef) -> TokenSt
                         #set
                     }
                 }
+                #inherent
             }
         }
     };
     quote!(#message #specific)
+}
+
+/// `success()` and `failure(..)` as inherent functions of a response type, so that they are
+/// callable without `HookResponse` in scope. They delegate to the trait's provided methods,
+/// which stay the one definition (and what generic code over `H::Response` calls); an
+/// inherent function wins over a trait's of the same name, so code that imports the trait as
+/// well resolves the same way, without ambiguity.
+fn response_constructors(krate: &TokenStream, ident: &TokenStream) -> TokenStream {
+    quote! {
+        #[automatically_derived]
+        impl #ident {
+            /// A response with status `Success` and every other field at its default
+            /// (`HookResponse::success`).
+            #[must_use]
+            pub fn success() -> Self {
+                <Self as #krate::hook::HookResponse>::success()
+            }
+
+            /// A response with status `Failure` and `message` (`HookResponse::failure`).
+            #[must_use]
+            pub fn failure(message: impl ::core::convert::Into<::std::string::String>) -> Self {
+                <Self as #krate::hook::HookResponse>::failure(message)
+            }
+        }
+    }
 }
 
 /// The expansion of `#[derive(Hook)]` for a parsed hook.

@@ -11,7 +11,6 @@
 use std::collections::BTreeSet;
 use std::sync::Mutex;
 
-use capi_runtime::HookResponse;
 use capi_runtime::hooks::v1alpha1::{
     CanUpdateMachineRequest, CanUpdateMachineResponse, CanUpdateMachineSetRequest,
     CanUpdateMachineSetResponse, GenerateUpgradePlanRequest, GenerateUpgradePlanResponse, Patch,

@@ -14,7 +14,6 @@
 
 use std::collections::BTreeMap;
 
-use capi_runtime::HookResponse;
 use capi_runtime::api::core::v1beta2::{
     ClusterClassVariable, ClusterClassVariableMetadata, JSONSchemaProps, ValidationRule,
     VariableSchema, VariableSchemaMetadata,

@@ -145,6 +145,22 @@ const _: () = {
             true
         }
     }
+    #[automatically_derived]
+    impl GreetResponse {
+        /// A response with status `Success` and every other field at its default
+        /// (`HookResponse::success`).
+        #[must_use]
+        pub fn success() -> Self {
+            <Self as ::capi_runtime::hook::HookResponse>::success()
+        }
+        /// A response with status `Failure` and `message` (`HookResponse::failure`).
+        #[must_use]
+        pub fn failure(
+            message: impl ::core::convert::Into<::std::string::String>,
+        ) -> Self {
+            <Self as ::capi_runtime::hook::HookResponse>::failure(message)
+        }
+    }
 };
 const _: () = {
     #[automatically_derived]
@@ -227,6 +243,22 @@ const _: () = {
         fn set_retry_after_seconds(&mut self, seconds: i32) -> bool {
             let _ = seconds;
             false
+        }
+    }
+    #[automatically_derived]
+    impl ListResponse {
+        /// A response with status `Success` and every other field at its default
+        /// (`HookResponse::success`).
+        #[must_use]
+        pub fn success() -> Self {
+            <Self as ::capi_runtime::hook::HookResponse>::success()
+        }
+        /// A response with status `Failure` and `message` (`HookResponse::failure`).
+        #[must_use]
+        pub fn failure(
+            message: impl ::core::convert::Into<::std::string::String>,
+        ) -> Self {
+            <Self as ::capi_runtime::hook::HookResponse>::failure(message)
         }
     }
 };

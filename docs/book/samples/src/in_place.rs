@@ -9,7 +9,6 @@ use capi_runtime::hooks::v1alpha1::{
     UpdateMachineResponse,
 };
 use capi_runtime::k8s_openapi::ByteString;
-use capi_runtime::prelude::*;
 use capi_runtime::topology_mutation::PatchOperation;
 
 /// Says a change of the Machine's Kubernetes version can be done in place: the patch makes the

@@ -6,7 +6,6 @@ use capi_runtime::hooks::v1alpha1::{
     AfterControlPlaneInitializedResponse, BeforeClusterUpgrade, BeforeClusterUpgradeRequest,
     BeforeClusterUpgradeResponse, FailurePolicy,
 };
-use capi_runtime::prelude::*;
 use capi_runtime::server::{HandlerOptions, ServerBuilder, ServerError};
 
 /// The annotation that asks this extension to hold a Cluster's upgrades.

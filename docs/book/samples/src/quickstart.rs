@@ -6,7 +6,6 @@ use std::path::Path;
 use capi_runtime::hooks::v1alpha1::{
     BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse,
 };
-use capi_runtime::prelude::*;
 use capi_runtime::server::{Context, Server, ServerError};
 
 /// Refuses Clusters whose name is longer than a limit the team agreed on.

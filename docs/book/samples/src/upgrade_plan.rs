@@ -4,7 +4,6 @@
 use capi_runtime::hooks::v1alpha1::{
     GenerateUpgradePlanRequest, GenerateUpgradePlanResponse, UpgradeStep,
 };
-use capi_runtime::prelude::*;
 
 /// `v1.31.4` → `(1, 31)`.
 fn minor(version: &str) -> Result<(u32, u32), String> {

@@ -65,7 +65,6 @@ pub struct TakeBackupResponse {
 
 // ANCHOR: serve
 use capi_runtime::Catalog;
-use capi_runtime::prelude::*;
 use capi_runtime::server::ServerBuilder;
 
 /// A catalog with the built-in hooks and ours; both the server and a client use it.
