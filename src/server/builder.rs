@@ -43,7 +43,11 @@ pub fn default_cert_dir() -> PathBuf {
 ///
 /// Handlers are added before the server starts; Discovery lists exactly the handlers added
 /// here, sorted by path so the list is the same on every start.
-pub struct ServerBuilder {
+///
+/// `S` is the state the handlers share ([`state`](ServerBuilder::state)): `()` until one is
+/// given, and then the type every [`Context`](super::Context) of a handler registered after it
+/// carries.
+pub struct ServerBuilder<S = ()> {
     catalog: Catalog,
     host: IpAddr,
     port: u16,
@@ -59,15 +63,17 @@ pub struct ServerBuilder {
     metrics: Metrics,
     exposed: Option<Arc<Registry>>,
     handlers: BTreeMap<String, (Advertised, MethodRouter)>,
+    state: Arc<S>,
 }
 
-impl fmt::Debug for ServerBuilder {
+impl<S> fmt::Debug for ServerBuilder<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ServerBuilder")
             .field("host", &self.host)
             .field("port", &self.port)
             .field("cert_dir", &self.cert_dir)
             .field("handlers", &self.handlers.keys().collect::<Vec<_>>())
+            .field("state", &std::any::type_name::<S>())
             .finish_non_exhaustive()
     }
 }
@@ -103,9 +109,73 @@ impl ServerBuilder {
             metrics: Metrics::new(),
             exposed: None,
             handlers: BTreeMap::new(),
+            state: Arc::new(()),
         }
     }
 
+    /// Shares `state` with the handlers registered from here on: each reads it as
+    /// [`Context::state`](super::Context::state) through a `Context<S>` argument, without
+    /// capturing or cloning it itself. The value is stored once and shared by reference
+    /// (behind an `Arc`), so it needs no `Clone`; put what handlers change in a lock or an
+    /// atomic. One state per server: gather several values in a struct of your own.
+    ///
+    /// ```no_run
+    /// use std::sync::atomic::{AtomicU64, Ordering};
+    ///
+    /// use capi_runtime::hooks::v1alpha1::{
+    ///     AfterControlPlaneInitialized, AfterControlPlaneInitializedRequest,
+    ///     AfterControlPlaneInitializedResponse,
+    /// };
+    /// use capi_runtime::server::{Context, Server};
+    ///
+    /// /// What the handlers share.
+    /// struct Counters {
+    ///     initialized: AtomicU64,
+    /// }
+    ///
+    /// async fn after_control_plane_initialized(
+    ///     _request: AfterControlPlaneInitializedRequest,
+    ///     context: Context<Counters>,
+    /// ) -> AfterControlPlaneInitializedResponse {
+    ///     context.state().initialized.fetch_add(1, Ordering::Relaxed);
+    ///     AfterControlPlaneInitializedResponse::success()
+    /// }
+    ///
+    /// # fn main() -> Result<(), capi_runtime::server::ServerError> {
+    /// let server = Server::builder()
+    ///     .state(Counters { initialized: AtomicU64::new(0) })
+    ///     .handle(AfterControlPlaneInitialized, "count", after_control_plane_initialized)?
+    ///     .build();
+    /// # let _ = server;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// Handlers registered before this call keep `Context<()>`; a handler whose `Context`
+    /// names another state type than the builder's does not compile.
+    pub fn state<S: Send + Sync + 'static>(self, state: S) -> ServerBuilder<S> {
+        ServerBuilder {
+            catalog: self.catalog,
+            host: self.host,
+            port: self.port,
+            cert_dir: self.cert_dir,
+            cert_name: self.cert_name,
+            key_name: self.key_name,
+            client_ca_name: self.client_ca_name,
+            tls_reload_interval: self.tls_reload_interval,
+            shutdown_grace: self.shutdown_grace,
+            health_addr: self.health_addr,
+            timeouts: self.timeouts,
+            limits: self.limits,
+            metrics: self.metrics,
+            exposed: self.exposed,
+            handlers: self.handlers,
+            state: Arc::new(state),
+        }
+    }
+}
+
+impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// The address to listen on (all interfaces by default).
     pub fn host(mut self, host: IpAddr) -> Self {
         self.host = host;
@@ -195,15 +265,15 @@ impl ServerBuilder {
     /// with a timeout and failure policy).
     ///
     /// The handler is an async function from the hook's request, and optionally the call's
-    /// [`Context`](super::Context), to its response or an error; an error becomes a Failure
-    /// response carrying the error's text (see [`Handler`]). It is served at
+    /// [`Context`](super::Context), to its response, or to a `Result` whose error becomes a
+    /// Failure response carrying the error's text (see [`Handler`]). It is served at
     /// [`gvh_to_path`]`(hook, name)`. Fails when the hook is not in the catalog, the name is not
     /// a DNS-1123 label, the timeout is outside 0..=30 s, or the path is taken.
     pub fn handle<H, T>(
         mut self,
         hook: H,
         options: impl Into<HandlerOptions>,
-        handler: impl Handler<H, T>,
+        handler: impl Handler<H, T, S>,
     ) -> Result<Self, ServerError>
     where
         H: Hook,
@@ -240,6 +310,7 @@ impl ServerBuilder {
             validation::call_timeout(timeout_seconds),
             self.metrics.endpoint(H::NAME, &options.name),
             options.non_blocking,
+            self.state.clone(),
             handler,
         ));
         let route = post(move |request: Request| {

@@ -1,5 +1,7 @@
-//! What a handler may know about the call besides the request: [`Context`].
+//! What a handler may know about the call besides the request: [`Context`], with the
+//! server's shared state.
 
+use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -9,59 +11,87 @@ use url::form_urlencoded;
 
 use crate::go::time::parse_duration;
 
-/// The call a request arrived with: the handler it was routed to, its HTTP headers, the
-/// timeout the caller asked for and the deadline the server answers by.
-///
-/// Take it as a second argument of a handler (`async fn(Request, Context)`); handlers that do
-/// not need it take the request alone. Cloning is cheap.
+/// What the server knows about one call before a handler sees it.
 #[derive(Clone, Debug)]
-pub struct Context {
-    handler_name: Arc<str>,
-    headers: Arc<HeaderMap>,
-    requested_timeout: Option<Duration>,
-    deadline: Instant,
+pub(crate) struct Call {
+    pub(crate) handler_name: Arc<str>,
+    pub(crate) headers: Arc<HeaderMap>,
+    pub(crate) requested_timeout: Option<Duration>,
+    pub(crate) deadline: Instant,
 }
 
-impl Context {
-    pub(crate) fn new(
-        handler_name: Arc<str>,
-        headers: HeaderMap,
-        requested_timeout: Option<Duration>,
-        deadline: Instant,
-    ) -> Context {
+/// The call a request arrived with (the handler it was routed to, its HTTP headers, the timeout
+/// the caller asked for, the deadline the server answers by) and the server's shared state.
+///
+/// Take it as a second argument of a handler (`async fn(Request, Context)`); handlers that do
+/// not need it take the request alone. `S` is the type of the value given to
+/// [`ServerBuilder::state`](super::ServerBuilder::state), `()` when there is none: a handler
+/// that reads the state says its type in its signature (`context: Context<AppState>`), and only
+/// a builder holding an `AppState` accepts it, so a missing or mistyped state is a compile
+/// error, never a failed request. Cloning is cheap (the state is shared, not copied).
+pub struct Context<S = ()> {
+    call: Call,
+    state: Arc<S>,
+}
+
+impl<S> Clone for Context<S> {
+    fn clone(&self) -> Self {
         Context {
-            handler_name,
-            headers: Arc::new(headers),
-            requested_timeout,
-            deadline,
+            call: self.call.clone(),
+            state: self.state.clone(),
         }
+    }
+}
+
+impl<S> fmt::Debug for Context<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Context")
+            .field("handler_name", &self.call.handler_name)
+            .field("headers", &self.call.headers)
+            .field("requested_timeout", &self.call.requested_timeout)
+            .field("deadline", &self.call.deadline)
+            .field("state", &std::any::type_name::<S>())
+            .finish()
+    }
+}
+
+impl<S> Context<S> {
+    pub(crate) fn new(call: Call, state: Arc<S>) -> Context<S> {
+        Context { call, state }
+    }
+
+    /// The value given to [`ServerBuilder::state`](super::ServerBuilder::state), shared by
+    /// every call of every handler registered after it. Wrap what changes in a lock or an
+    /// atomic, as with axum's `State`.
+    pub fn state(&self) -> &S {
+        &self.state
     }
 
     /// The handler name the request was routed to.
     pub fn handler_name(&self) -> &str {
-        &self.handler_name
+        &self.call.handler_name
     }
 
     /// The request's HTTP headers.
     pub fn headers(&self) -> &HeaderMap {
-        &self.headers
+        &self.call.headers
     }
 
     /// The timeout the caller sent as the `timeout` query parameter (Cluster API sends the
     /// handler's `timeoutSeconds`, e.g. `?timeout=10s`), if it sent a valid one.
     pub fn requested_timeout(&self) -> Option<Duration> {
-        self.requested_timeout
+        self.call.requested_timeout
     }
 
     /// When the server stops waiting for the handler and answers Failure: the earlier of the
     /// handler's own timeout and the caller's, counted from when the request arrived.
     pub fn deadline(&self) -> Instant {
-        self.deadline
+        self.call.deadline
     }
 
     /// The time left until [`deadline`](Context::deadline) (zero once it has passed).
     pub fn remaining(&self) -> Duration {
-        self.deadline.saturating_duration_since(Instant::now())
+        self.call.deadline.saturating_duration_since(Instant::now())
     }
 }
 

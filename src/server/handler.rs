@@ -17,7 +17,6 @@
 //! work of a small hook; in exchange such a handler must never block its thread.
 
 use std::any::Any;
-use std::fmt;
 use std::future::Future;
 use std::marker::PhantomData;
 use std::panic::AssertUnwindSafe;
@@ -32,10 +31,11 @@ use futures::future::BoxFuture;
 use http::{HeaderValue, StatusCode, header};
 use tokio::time::Instant;
 
-use super::context::{Context, requested_timeout};
+use super::context::{Call, Context, requested_timeout};
 use super::failure::{Failed, FailureReason};
 use super::intake::{Admitted, HeldSlot};
 use super::metrics::EndpointMetrics;
+use super::output::{HandlerFailure, HandlerOutput};
 use crate::hook::{Hook, HookResponse, Message};
 use crate::hooks::v1alpha1::FailurePolicy;
 
@@ -111,25 +111,28 @@ impl From<String> for HandlerOptions {
 }
 
 /// A hook handler: an async function from the hook's request (and, optionally, the call's
-/// [`Context`]) to its response or an error whose text becomes the Failure message.
+/// [`Context`]) to its response, or to a `Result` whose error becomes a Failure response.
 ///
-/// Implemented for every `Fn(H::Request) -> impl Future<Output = Result<H::Response, E>>` and
-/// every `Fn(H::Request, Context) -> ...` with `E: Display` (a `String`, a `&'static str`, any
-/// error type); `T` only tells the two forms apart, as axum's handlers do, and is inferred.
+/// Implemented for every `Fn(H::Request) -> impl Future<Output = O>` and every
+/// `Fn(H::Request, Context<S>) -> impl Future<Output = O>`, where `O` is a
+/// [`HandlerOutput`]: the response itself, or `Result<H::Response, E>` with `E: Display`
+/// (a `String`, a `&'static str`, any error type), whose `Display` is the Failure message. `T`
+/// only tells the forms apart, as axum's handlers do, and is inferred; `S` is the server's
+/// state type ([`ServerBuilder::state`](super::ServerBuilder::state), `()` without one).
 /// Closures need their argument types written out
 /// (`|request: BeforeClusterCreateRequest| async { ... }`).
-///
-/// The Failure message is the error's `Display`. An error type that keeps its cause in
-/// [`source`](std::error::Error::source) shows only its own layer there; to send its causes as
-/// well, as a Go handler's `err.Error()` would, return
-/// [`chain(&err)`](crate::go::errors::chain)`.to_string()`.
-pub trait Handler<H: Hook, T>: Send + Sync + 'static {
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a handler of hook `{H}` on a server whose state is `{S}`",
+    note = "a handler is an async fn or closure taking the hook's request, and optionally a `Context<{S}>`, and returning the hook's response or `Result<response, E>` with `E: Display`",
+    note = "closures need their argument types written out: `|request: XRequest, context: Context<{S}>| async move {{ .. }}`"
+)]
+pub trait Handler<H: Hook, T, S = ()>: Send + Sync + 'static {
     /// Starts handling one request.
     fn call(
         &self,
         request: H::Request,
-        context: Context,
-    ) -> BoxFuture<'static, Result<H::Response, String>>;
+        context: Context<S>,
+    ) -> BoxFuture<'static, Result<H::Response, HandlerFailure>>;
 }
 
 /// Marks handlers that take the request alone.
@@ -142,45 +145,46 @@ pub struct RequestOnly;
 #[non_exhaustive]
 pub struct WithContext;
 
-impl<H, F, Fut, E> Handler<H, RequestOnly> for F
+impl<H, S, F, Fut> Handler<H, RequestOnly, S> for F
 where
     H: Hook,
     F: Fn(H::Request) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<H::Response, E>> + Send + 'static,
-    E: fmt::Display + Send + 'static,
+    Fut: Future + Send + 'static,
+    Fut::Output: HandlerOutput<H::Response>,
 {
     fn call(
         &self,
         request: H::Request,
-        _context: Context,
-    ) -> BoxFuture<'static, Result<H::Response, String>> {
+        _context: Context<S>,
+    ) -> BoxFuture<'static, Result<H::Response, HandlerFailure>> {
         let future = self(request);
-        Box::pin(async move { future.await.map_err(|e| e.to_string()) })
+        Box::pin(async move { future.await.into_result() })
     }
 }
 
-impl<H, F, Fut, E> Handler<H, WithContext> for F
+impl<H, S, F, Fut> Handler<H, WithContext, S> for F
 where
     H: Hook,
-    F: Fn(H::Request, Context) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<H::Response, E>> + Send + 'static,
-    E: fmt::Display + Send + 'static,
+    F: Fn(H::Request, Context<S>) -> Fut + Send + Sync + 'static,
+    Fut: Future + Send + 'static,
+    Fut::Output: HandlerOutput<H::Response>,
 {
     fn call(
         &self,
         request: H::Request,
-        context: Context,
-    ) -> BoxFuture<'static, Result<H::Response, String>> {
+        context: Context<S>,
+    ) -> BoxFuture<'static, Result<H::Response, HandlerFailure>> {
         let future = self(request, context);
-        Box::pin(async move { future.await.map_err(|e| e.to_string()) })
+        Box::pin(async move { future.await.into_result() })
     }
 }
 
+/// What a handler's future gives: its response, or the failure to answer with.
+type Answer<R> = Result<R, HandlerFailure>;
+
+/// A handler with the server's state bound in: it takes the call alone.
 type BoxedHandler<H> = Arc<
-    dyn Fn(
-            <H as Hook>::Request,
-            Context,
-        ) -> BoxFuture<'static, Result<<H as Hook>::Response, String>>
+    dyn Fn(<H as Hook>::Request, Call) -> BoxFuture<'static, Answer<<H as Hook>::Response>>
         + Send
         + Sync,
 >;
@@ -197,19 +201,22 @@ pub(crate) struct Endpoint<H: Hook> {
 }
 
 impl<H: Hook> Endpoint<H> {
-    pub(crate) fn new<T>(
+    pub(crate) fn new<T, S: Send + Sync + 'static>(
         name: &str,
         timeout: Duration,
         metrics: EndpointMetrics,
         non_blocking: bool,
-        handler: impl Handler<H, T>,
+        state: Arc<S>,
+        handler: impl Handler<H, T, S>,
     ) -> Self {
         Endpoint {
             name: name.into(),
             timeout,
             metrics,
             non_blocking,
-            handler: Arc::new(move |request, context| handler.call(request, context)),
+            handler: Arc::new(move |request, call| {
+                handler.call(request, Context::new(call, state.clone()))
+            }),
             hook: PhantomData,
         }
     }
@@ -237,8 +244,13 @@ impl<H: Hook> Endpoint<H> {
         let request = decode_admitted::<H>(&bytes, &slot)?;
         drop(bytes);
         release_body_bytes(&slot);
-        let context = Context::new(self.name.clone(), parts.headers, requested, deadline);
-        let future = (self.handler)(request, context);
+        let call = Call {
+            handler_name: self.name.clone(),
+            headers: Arc::new(parts.headers),
+            requested_timeout: requested,
+            deadline,
+        };
+        let future = (self.handler)(request, call);
         let outcome = if self.non_blocking {
             run_inline(future, deadline, slot).await
         } else {
@@ -246,14 +258,18 @@ impl<H: Hook> Endpoint<H> {
         };
         match outcome {
             Outcome::Answered(Ok(response)) => Ok(response),
-            Outcome::Answered(Err(message)) => Err(Failed {
-                reason: FailureReason::Handler,
-                message,
-            }),
-            Outcome::Panicked(text) => Err(Failed {
-                reason: FailureReason::Panic,
-                message: format!("handler \"{}\" panicked: {text}", self.name),
-            }),
+            // The message is written here, outside the handler's guard: a `Display` that
+            // panics is answered as the handler's panic, not left to unwind into the server.
+            Outcome::Answered(Err(failure)) => {
+                match std::panic::catch_unwind(AssertUnwindSafe(|| failure.to_string())) {
+                    Ok(message) => Err(Failed {
+                        reason: FailureReason::Handler,
+                        message,
+                    }),
+                    Err(panic) => Err(self.panicked(panic_text(panic.as_ref()))),
+                }
+            }
+            Outcome::Panicked(text) => Err(self.panicked(text)),
             Outcome::TimedOut => Err(Failed {
                 reason: FailureReason::Timeout,
                 message: format!(
@@ -262,6 +278,15 @@ impl<H: Hook> Endpoint<H> {
                     seconds(timeout)
                 ),
             }),
+        }
+    }
+}
+
+impl<H: Hook> Endpoint<H> {
+    fn panicked(&self, text: String) -> Failed {
+        Failed {
+            reason: FailureReason::Panic,
+            message: format!("handler \"{}\" panicked: {text}", self.name),
         }
     }
 }
@@ -346,7 +371,7 @@ pub(crate) fn respond<H: Hook>(
 
 /// How a handler run ended.
 enum Outcome<R> {
-    Answered(Result<R, String>),
+    Answered(Answer<R>),
     Panicked(String),
     TimedOut,
 }
@@ -354,7 +379,7 @@ enum Outcome<R> {
 /// Runs `future` on a blocking-pool thread of its own until `deadline`. The slot is released
 /// when the handler's work is over, not when the answer goes out.
 async fn run_detached<R: Send + 'static>(
-    future: BoxFuture<'static, Result<R, String>>,
+    future: BoxFuture<'static, Answer<R>>,
     deadline: Instant,
     slot: HeldSlot,
 ) -> Outcome<R> {
@@ -389,7 +414,7 @@ async fn run_detached<R: Send + 'static>(
 /// Runs `future` on the calling task until `deadline`, for handlers declared non-blocking.
 /// The slot is released when the future completes or is dropped on timeout.
 async fn run_inline<R>(
-    future: BoxFuture<'static, Result<R, String>>,
+    future: BoxFuture<'static, Answer<R>>,
     deadline: Instant,
     slot: HeldSlot,
 ) -> Outcome<R> {

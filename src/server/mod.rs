@@ -69,6 +69,7 @@ mod failure;
 mod handler;
 mod intake;
 mod metrics;
+mod output;
 mod router;
 mod serve;
 
@@ -78,7 +79,8 @@ use std::sync::Arc;
 use axum::Router;
 use axum::routing::MethodRouter;
 
-pub use crate::https::{Timeouts, TlsError, shutdown_signal};
+pub use crate::https::{Timeouts, TlsError};
+pub use crate::signal::shutdown_signal;
 pub use builder::{
     DEFAULT_CERT_NAME, DEFAULT_KEY_NAME, DEFAULT_PORT, MAX_TIMEOUT_SECONDS, ServerBuilder,
     default_cert_dir,
@@ -88,6 +90,7 @@ pub use error::ServerError;
 pub use handler::{Handler, HandlerOptions, RequestOnly, WithContext};
 pub use intake::{DEFAULT_MAX_DECODE_BYTES, DISCARD_LIMIT, Limits, MAX_REQUEST_BODY_BYTES};
 pub use metrics::Metrics;
+pub use output::{HandlerFailure, HandlerOutput};
 pub use router::{HEALTHZ_PATH, METRICS_PATH, READYZ_PATH, discovery_path};
 pub use serve::RunningServer;
 

@@ -1,4 +1,5 @@
-//! The client's and registry's public surface: the default form of `call_all_extensions`,
+//! The client's and registry's public surface: the builder's defaults (the built-in catalog,
+//! a registry of the client's own) and what replaces them, the default form of `call_all_extensions`,
 //! `GroupHook`'s constructor, `warm_up` over any iterator of borrowed ExtensionConfigs, and
 //! one way to change the registry (pruning of HTTP clients follows the registry's
 //! generation, however the registry was changed).
@@ -8,7 +9,7 @@ use crate::support::{extension, tls};
 use std::sync::Arc;
 
 use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
-use capi_runtime::catalog::GroupHook;
+use capi_runtime::catalog::{Catalog, GroupHook};
 use capi_runtime::client::{CallAllOptions, Client, ForObject};
 use capi_runtime::hooks::v1alpha1::BeforeClusterUpgrade;
 use capi_runtime::registry::{Registry, RegistryError};
@@ -49,7 +50,8 @@ async fn call_all_extensions_needs_no_options() {
     // A client built to call concurrently gives the same answer without per-call options.
     let registry = Registry::new();
     registry.warm_up(&configs).unwrap();
-    let concurrent = Client::builder().registry(registry)
+    let concurrent = Client::builder()
+        .registry(registry)
         .call_all_options(CallAllOptions::concurrent(2))
         .build()
         .unwrap();
@@ -68,6 +70,51 @@ async fn call_all_extensions_needs_no_options() {
         .unwrap();
     assert_eq!(explicit, default);
     assert_eq!(a.received().len() + b.received().len(), 6);
+}
+
+#[test]
+fn the_builder_defaults_to_the_builtin_catalog_and_a_registry_of_its_own() {
+    let client = Client::builder().build().unwrap();
+    let builtin = capi_runtime::hooks::catalog();
+    let names = |catalog: &Catalog| {
+        let mut names: Vec<String> = catalog.hooks().map(|h| h.path("x")).collect();
+        names.sort();
+        names
+    };
+    assert!(!names(&builtin).is_empty());
+    assert_eq!(names(client.catalog()), names(&builtin));
+    // Each default client has a registry of its own: warming one up leaves the other cold.
+    let other = Client::builder().build().unwrap();
+    assert!(!client.is_ready() && !other.is_ready());
+    client.warm_up([]).unwrap();
+    assert!(client.is_ready());
+    assert!(!other.is_ready());
+}
+
+#[test]
+fn the_builder_takes_a_catalog_and_the_shared_registry() {
+    let registry = Registry::new();
+    let shared = Arc::new(Catalog::new());
+    let client = Client::builder()
+        .catalog(shared.clone())
+        .registry(registry.clone())
+        .build()
+        .unwrap();
+    // The very catalog given, not a copy; empty, so the built-in hooks are unknown to it.
+    assert!(std::ptr::eq(client.catalog(), &*shared));
+    assert!(
+        client
+            .catalog()
+            .group_version_hook::<BeforeClusterUpgrade>()
+            .is_err()
+    );
+    // The registry given: warming it up outside the client makes the client ready.
+    assert!(!client.is_ready());
+    registry.warm_up([]).unwrap();
+    assert!(client.is_ready());
+    // A catalog by value works as well.
+    let owned = Client::builder().catalog(Catalog::new()).build().unwrap();
+    assert_eq!(owned.catalog().hooks().count(), 0);
 }
 
 #[test]

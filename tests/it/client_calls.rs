@@ -427,9 +427,7 @@ async fn misconfigured_calls_fail_before_any_request() {
 
 #[tokio::test]
 async fn a_cold_registry_is_an_error_not_an_empty_answer() {
-    let client = capi_runtime::client::Client::builder()
-    .build()
-    .unwrap();
+    let client = capi_runtime::client::Client::builder().build().unwrap();
     let err = client
         .get_all_extensions::<BeforeClusterCreate>(&object())
         .unwrap_err();

@@ -278,9 +278,10 @@ async fn registry_and_catalog_answers_are_causes_of_call_errors() {
     );
     assert_each_layer_says_its_own(&err);
 
-    let client = capi_runtime::client::Client::builder().catalog(capi_runtime::Catalog::new())
-    .build()
-    .unwrap();
+    let client = capi_runtime::client::Client::builder()
+        .catalog(capi_runtime::Catalog::new())
+        .build()
+        .unwrap();
     let err = client
         .discover(&config("ext", "https://x", "", &[]))
         .await
@@ -326,9 +327,10 @@ fn registry_errors_reach_the_selector_and_group_version_errors() {
 
 #[tokio::test]
 async fn calling_every_handler_of_an_unknown_hook_names_the_hook_not_an_empty_handler() {
-    let client = capi_runtime::client::Client::builder().catalog(capi_runtime::Catalog::new())
-    .build()
-    .unwrap();
+    let client = capi_runtime::client::Client::builder()
+        .catalog(capi_runtime::Catalog::new())
+        .build()
+        .unwrap();
     let err = client
         .call_all_extensions_with::<BeforeClusterCreate>(
             &Default::default(),

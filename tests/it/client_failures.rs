@@ -278,10 +278,11 @@ async fn oversized_bodies_are_refused() {
     registry
         .warm_up(&[config("ext", &small.url(), &ca.pem(), &handlers(5))])
         .unwrap();
-    let client = Client::builder().registry(registry)
-    .max_response_bytes(1000)
-    .build()
-    .unwrap();
+    let client = Client::builder()
+        .registry(registry)
+        .max_response_bytes(1000)
+        .build()
+        .unwrap();
     let err = fail_and_ignore(&client, "ext").await;
     assert!(
         matches!(

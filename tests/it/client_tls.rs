@@ -89,7 +89,8 @@ fn client_with_identity(
 ) -> Client {
     let registry = Registry::new();
     registry.warm_up(configs).unwrap();
-    Client::builder().registry(registry)
+    Client::builder()
+        .registry(registry)
         .client_certificate(dir.join("tls.crt"), dir.join("tls.key"))
         // Look at the files before every call, so each rotation is seen by the next call.
         .client_certificate_check_interval(std::time::Duration::ZERO)

@@ -4,7 +4,6 @@
 
 use crate::support::{self, extension, tls};
 
-
 use capi_runtime::Catalog;
 use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
 use capi_runtime::client::{CallAllOptions, CallError, Client, ForObject};
@@ -33,7 +32,9 @@ fn v1alpha1_config(server: &TestServer, ca: &TestCa) -> ExtensionConfig {
 fn client(catalog: Catalog, configs: &[ExtensionConfig]) -> Client {
     let registry = Registry::new();
     registry.warm_up(configs).expect("valid fixtures");
-    Client::builder().catalog(catalog).registry(registry)
+    Client::builder()
+        .catalog(catalog)
+        .registry(registry)
         .build()
         .expect("no client certificate")
 }

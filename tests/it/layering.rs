@@ -71,9 +71,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "wire",
         ],
     ),
-    // PEM and rustls configurations for both sides, and the HTTPS host: no hooks.
+    // PEM and rustls configurations for both sides, the shutdown signal of both, and the HTTPS
+    // host: no hooks.
     ("tls", &[]),
-    ("https", &["go", "tls"]),
+    ("signal", &[]),
+    ("https", &["go", "tls", "signal"]),
     (
         "server",
         &[
@@ -83,6 +85,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "catalog",
             "wire",
             "https",
+            "signal",
             "api::runtime::validation",
         ],
     ),

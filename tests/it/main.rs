@@ -20,6 +20,7 @@ mod layering;
 mod openapi;
 mod openapi_contract;
 mod openapi_validators;
+mod response_constructors;
 mod wire_limits;
 
 #[cfg(feature = "schemars")]
@@ -52,6 +53,8 @@ mod registry_behaviour;
 #[cfg(feature = "client")]
 mod wire_go_client;
 
+#[cfg(all(feature = "server", feature = "client"))]
+mod server_handlers;
 #[cfg(feature = "server")]
 mod server_limits;
 #[cfg(feature = "server")]

@@ -221,6 +221,48 @@ async fn handler_panic_becomes_failure_and_the_server_keeps_serving() {
     assert_eq!(answer["status"], "Success");
 }
 
+/// An error whose `Display` panics.
+struct Unprintable;
+
+impl std::fmt::Display for Unprintable {
+    fn fmt(&self, _: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        panic!("cannot print")
+    }
+}
+
+#[tokio::test]
+async fn an_error_that_cannot_be_written_is_answered_as_a_panic() {
+    for options in [
+        HandlerOptions::new("bcc"),
+        HandlerOptions::new("bcc").non_blocking(),
+    ] {
+        let server = Server::builder()
+            .handle(
+                BeforeClusterCreate,
+                options,
+                |_: BeforeClusterCreateRequest| async {
+                    Err::<BeforeClusterCreateResponse, _>(Unprintable)
+                },
+            )
+            .unwrap()
+            .build();
+        let router = server.router();
+        let answer = post_json(&router, BCC_PATH, "{}").await;
+        assert_eq!(answer["status"], "Failure");
+        assert_eq!(answer["message"], "handler \"bcc\" panicked: cannot print");
+        // The server goes on serving.
+        let answer = post_json(&router, BCC_PATH, "{}").await;
+        assert_eq!(answer["status"], "Failure");
+        assert!(
+            server.metrics_text().contains(
+                r#"capi_runtime_sdk_extension_request_failures_total{hook="BeforeClusterCreate",handler="bcc",reason="panic"} 2"#
+            ),
+            "{}",
+            server.metrics_text()
+        );
+    }
+}
+
 #[tokio::test]
 async fn handler_outliving_its_timeout_becomes_failure() {
     let router = server(Arc::default()).router();
@@ -392,10 +434,8 @@ async fn health_and_metrics_are_served() {
     }
 }
 
-fn noop(
-    _: BeforeClusterCreateRequest,
-) -> std::future::Ready<Result<BeforeClusterCreateResponse, String>> {
-    std::future::ready(Ok(BeforeClusterCreateResponse::success()))
+fn noop(_: BeforeClusterCreateRequest) -> std::future::Ready<BeforeClusterCreateResponse> {
+    std::future::ready(BeforeClusterCreateResponse::success())
 }
 
 #[test]

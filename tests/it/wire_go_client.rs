@@ -435,7 +435,7 @@ async fn answers_held_at_once_share_the_clients_decode_budget() {
     // is back: two large answers fit again. The budget is sized from the measured hold.
     use capi_runtime::hooks::v1alpha1::{BeforeClusterCreate, BeforeClusterUpgrade};
     use capi_runtime::registry::Registry;
-    
+
     let (large, held) = large_answer();
     assert!(held >= 3 << 20, "{held}");
     let budget = 2 * held + held / 2;
@@ -466,7 +466,8 @@ async fn answers_held_at_once_share_the_clients_decode_budget() {
     )];
     let registry = Registry::new();
     registry.warm_up(&configs).unwrap();
-    let client = Client::builder().registry(registry)
+    let client = Client::builder()
+        .registry(registry)
         .max_decode_bytes(budget)
         .build()
         .unwrap();
@@ -520,7 +521,7 @@ async fn discovery_decodes_within_the_clients_decode_budget() {
     // when the discovery is over: with a budget of one step, a 2 MiB answer is refused with
     // the typed decode error, and a small answer is discovered, twice.
     use capi_runtime::client::DiscoveryError;
-    
+
     use capi_runtime::wire::SharedBudget;
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -547,10 +548,7 @@ async fn discovery_decodes_within_the_clients_decode_budget() {
     )
     .await;
     let budget = SharedBudget::STEP;
-    let client = Client::builder()
-        .max_decode_bytes(budget)
-        .build()
-        .unwrap();
+    let client = Client::builder().max_decode_bytes(budget).build().unwrap();
     let cfg = config("ext", &server.url(), &ca.pem(), &[]);
     let err = client.discover(&cfg).await.unwrap_err();
     match &err {

@@ -5,7 +5,8 @@
 //! lifecycle hooks answer from a scripted file ([`lifecycle`]), the topology-mutation hooks
 //! patch and check the sample ClusterClass in `clusterclass.yaml` ([`topology`]), and the
 //! in-place update and upgrade-plan hooks do the simplest useful thing ([`in_place`]).
-//! [`server_builder`] wires it all; the binary adds flags, logging and signals.
+//! [`server_builder`] wires it all over the handlers' shared state, [`Extension`]; the binary
+//! adds flags, logging and signals.
 
 pub mod in_place;
 pub mod lifecycle;
@@ -15,8 +16,9 @@ use std::sync::Arc;
 
 use capi_runtime::hook::Hook;
 use capi_runtime::hooks::v1alpha1::*;
-use capi_runtime::server::{ServerBuilder, ServerError};
-use lifecycle::{Script, ScriptError};
+use capi_runtime::server::{Context, ServerBuilder, ServerError};
+use capi_runtime::topology_mutation::Walker;
+use lifecycle::Script;
 
 /// Every handler: the hook and its name, as upstream's test extension names them.
 pub const HANDLERS: [(&str, &str); 16] = [
@@ -50,111 +52,127 @@ pub fn handler_name<H: Hook>() -> &'static str {
         .expect("every hook of the extension is listed in HANDLERS")
 }
 
-/// Registers a lifecycle hook answered from `script`; `attributes` gives the versions that
-/// make up the hook's key stem.
+/// What the handlers share, given to the server once ([`ServerBuilder::state`]) and read by
+/// each handler from its `Context`: nothing is captured or cloned per handler or per call.
+pub struct Extension {
+    /// The scripted lifecycle answers.
+    pub script: Arc<Script>,
+    /// The topology patches and checks of the sample ClusterClass.
+    walker: Walker,
+    /// The in-place updates under way.
+    updates: in_place::Updates,
+}
+
+impl Extension {
+    /// The extension's state, answering lifecycle hooks from `script`.
+    pub fn new(script: Arc<Script>) -> Self {
+        Extension {
+            script,
+            walker: topology::walker(),
+            updates: in_place::Updates::default(),
+        }
+    }
+}
+
+/// Registers a lifecycle hook answered from the extension's script; `attributes` gives the
+/// versions that make up the hook's key stem.
 fn scripted<H: Hook>(
-    builder: ServerBuilder,
+    builder: ServerBuilder<Extension>,
     hook: H,
-    script: &Arc<Script>,
     attributes: fn(&H::Request) -> Vec<String>,
-) -> Result<ServerBuilder, ServerError> {
-    let script = script.clone();
-    builder.handle(hook, handler_name::<H>(), move |request: H::Request| {
-        let script = script.clone();
-        async move {
+) -> Result<ServerBuilder<Extension>, ServerError> {
+    builder.handle(
+        hook,
+        handler_name::<H>(),
+        move |request: H::Request, context: Context<Extension>| async move {
             let attributes = attributes(&request);
             let attributes: Vec<&str> = attributes.iter().map(String::as_str).collect();
-            script.answer::<H>(&request, &attributes).await
-        }
-    })
+            context
+                .state()
+                .script
+                .answer::<H>(&request, &attributes)
+                .await
+        },
+    )
 }
 
 fn none<R>(_: &R) -> Vec<String> {
     Vec::new()
 }
 
-/// A builder with every handler of the extension registered; set the listener options on it
-/// and build.
-pub fn server_builder(script: &Arc<Script>) -> Result<ServerBuilder, ServerError> {
-    let builder = ServerBuilder::new();
-    let builder = scripted(builder, BeforeClusterCreate, script, none)?;
-    let builder = scripted(builder, AfterControlPlaneInitialized, script, none)?;
-    let builder = scripted(builder, BeforeClusterUpgrade, script, |r| {
+/// A builder with every handler of the extension registered over the state of
+/// [`Extension::new`]`(script)`; set the listener options on it and build.
+pub fn server_builder(script: &Arc<Script>) -> Result<ServerBuilder<Extension>, ServerError> {
+    let builder = ServerBuilder::new().state(Extension::new(script.clone()));
+    let builder = scripted(builder, BeforeClusterCreate, none)?;
+    let builder = scripted(builder, AfterControlPlaneInitialized, none)?;
+    let builder = scripted(builder, BeforeClusterUpgrade, |r| {
         vec![
             r.from_kubernetes_version.clone(),
             r.to_kubernetes_version.clone(),
         ]
     })?;
-    let builder = scripted(builder, BeforeControlPlaneUpgrade, script, |r| {
+    let builder = scripted(builder, BeforeControlPlaneUpgrade, |r| {
         vec![
             r.from_kubernetes_version.clone(),
             r.to_kubernetes_version.clone(),
         ]
     })?;
-    let builder = scripted(builder, AfterControlPlaneUpgrade, script, |r| {
+    let builder = scripted(builder, AfterControlPlaneUpgrade, |r| {
         vec![r.kubernetes_version.clone()]
     })?;
-    let builder = scripted(builder, BeforeWorkersUpgrade, script, |r| {
+    let builder = scripted(builder, BeforeWorkersUpgrade, |r| {
         vec![
             r.from_kubernetes_version.clone(),
             r.to_kubernetes_version.clone(),
         ]
     })?;
-    let builder = scripted(builder, AfterWorkersUpgrade, script, |r| {
+    let builder = scripted(builder, AfterWorkersUpgrade, |r| {
         vec![r.kubernetes_version.clone()]
     })?;
-    let builder = scripted(builder, AfterClusterUpgrade, script, |r| {
+    let builder = scripted(builder, AfterClusterUpgrade, |r| {
         vec![r.kubernetes_version.clone()]
     })?;
-    let builder = scripted(builder, BeforeClusterDelete, script, none)?;
+    let builder = scripted(builder, BeforeClusterDelete, none)?;
 
-    let walker = Arc::new(topology::walker());
-    let patches = walker.clone();
+    // These cannot fail: they return the response itself.
     let builder = builder.handle(
         GeneratePatches,
         handler_name::<GeneratePatches>(),
-        move |request: GeneratePatchesRequest| {
-            let response = patches.generate_patches(&request);
-            async move { Ok::<_, ScriptError>(response) }
+        |request: GeneratePatchesRequest, context: Context<Extension>| async move {
+            context.state().walker.generate_patches(&request)
         },
     )?;
     let builder = builder.handle(
         ValidateTopology,
         handler_name::<ValidateTopology>(),
-        move |request: ValidateTopologyRequest| {
-            let response = walker.validate_topology(&request);
-            async move { Ok::<_, ScriptError>(response) }
+        |request: ValidateTopologyRequest, context: Context<Extension>| async move {
+            context.state().walker.validate_topology(&request)
         },
     )?;
     let builder = builder.handle(
         DiscoverVariables,
         handler_name::<DiscoverVariables>(),
-        |_: DiscoverVariablesRequest| async {
-            Ok::<_, ScriptError>(topology::discover_variables())
-        },
+        |_: DiscoverVariablesRequest| async { topology::discover_variables() },
     )?;
-
     let builder = builder.handle(
         CanUpdateMachine,
         handler_name::<CanUpdateMachine>(),
-        |request: CanUpdateMachineRequest| async move {
-            Ok::<_, ScriptError>(in_place::can_update_machine(&request))
-        },
+        |request: CanUpdateMachineRequest| async move { in_place::can_update_machine(&request) },
     )?;
-    let builder = builder.handle(
-        CanUpdateMachineSet,
-        handler_name::<CanUpdateMachineSet>(),
-        |request: CanUpdateMachineSetRequest| async move {
-            Ok::<_, ScriptError>(in_place::can_update_machine_set(&request))
-        },
-    )?;
-    let updates = Arc::new(in_place::Updates::default());
+    let builder =
+        builder.handle(
+            CanUpdateMachineSet,
+            handler_name::<CanUpdateMachineSet>(),
+            |request: CanUpdateMachineSetRequest| async move {
+                in_place::can_update_machine_set(&request)
+            },
+        )?;
     let builder = builder.handle(
         UpdateMachine,
         handler_name::<UpdateMachine>(),
-        move |request: UpdateMachineRequest| {
-            let response = updates.update_machine(&request);
-            async move { Ok::<_, ScriptError>(response) }
+        |request: UpdateMachineRequest, context: Context<Extension>| async move {
+            context.state().updates.update_machine(&request)
         },
     )?;
     builder.handle(

@@ -102,7 +102,8 @@ pub fn ready_client(configs: &[ExtensionConfig]) -> Client {
 pub fn ready_client_with(configs: &[ExtensionConfig], metrics: Metrics) -> Client {
     let registry = Registry::new();
     registry.warm_up(configs).expect("the fixtures are valid");
-    Client::builder().registry(registry)
+    Client::builder()
+        .registry(registry)
         .metrics(metrics)
         .build()
         .expect("no client certificate to load")
