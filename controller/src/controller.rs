@@ -388,7 +388,7 @@ pub async fn run_watching(
 mod tests {
     use capi_runtime::api::runtime::v1beta2::ExtensionConfigSpec;
     use capi_runtime::client::Client as RuntimeClient;
-    
+
     use kube::core::Status;
 
     use super::*;
@@ -405,10 +405,7 @@ mod tests {
 
     #[test]
     fn conflicts_retry_soon_transient_errors_back_off_permanent_ones_wait() {
-        let runtime =
-            RuntimeClient::builder()
-                .build()
-                .unwrap();
+        let runtime = RuntimeClient::builder().build().unwrap();
         let watched = WatchedConfigs::new();
         let mut a = ExtensionConfig::new("a", ExtensionConfigSpec::default());
         a.metadata.uid = Some("ua".into());

@@ -245,21 +245,17 @@ fn sweep_locked(state: &State, runtime: &RuntimeClient) {
 
 #[cfg(test)]
 mod tests {
-    
 
     use capi_runtime::api::runtime::v1beta2::{
         ExtensionConfigSpec, ExtensionHandler, GroupVersionHook,
     };
     use capi_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, Time};
     use capi_runtime::k8s_openapi::jiff::Timestamp;
-    
 
     use super::*;
 
     fn runtime() -> RuntimeClient {
-        let c = RuntimeClient::builder()
-            .build()
-            .unwrap();
+        let c = RuntimeClient::builder().build().unwrap();
         c.warm_up([]).unwrap();
         c
     }
@@ -381,10 +377,7 @@ mod tests {
     #[test]
     fn warm_up_loaded_registrations_are_swept_once_both_are_ready() {
         let watched = WatchedConfigs::new();
-        let cold =
-            RuntimeClient::builder()
-                .build()
-                .unwrap();
+        let cold = RuntimeClient::builder().build().unwrap();
         let (a, gone) = (config("a", "ua"), config("gone", "ug"));
         // The watch lists `a` only (`gone` was deleted after warm-up listed it) before the
         // registry is ready: nothing to remove yet.
@@ -397,10 +390,7 @@ mod tests {
 
         // The other order: warm-up first, then the watch's first list.
         let watched = WatchedConfigs::new();
-        let runtime =
-            RuntimeClient::builder()
-                .build()
-                .unwrap();
+        let runtime = RuntimeClient::builder().build().unwrap();
         runtime.warm_up([&a, &gone]).unwrap();
         watched.sweep(&runtime);
         assert_eq!(

@@ -206,9 +206,9 @@ async fn run(flags: Flags) -> anyhow::Result<()> {
     let metrics_registry = Arc::new(metrics_registry);
 
     let registry = Registry::new();
-    let mut builder =
-        RuntimeClient::builder().registry(registry.clone())
-            .metrics(client_metrics);
+    let mut builder = RuntimeClient::builder()
+        .registry(registry.clone())
+        .metrics(client_metrics);
     if !flags.runtime_extension_client_cert_file.is_empty() {
         builder = builder.client_certificate(
             &flags.runtime_extension_client_cert_file,

@@ -138,9 +138,7 @@ async fn the_rust_client_discovers_and_calls_cluster_apis_test_extension() {
     let (mut extension, url) = start_extension(&env, certs.path()).await;
 
     // Discovery.
-    let client = Client::builder()
-        .build()
-        .unwrap();
+    let client = Client::builder().build().unwrap();
     let mut config = ExtensionConfig::new(
         CONFIG,
         ExtensionConfigSpec {

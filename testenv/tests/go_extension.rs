@@ -14,7 +14,6 @@
 
 use capi_runtime_test_pki as pki;
 
-
 use capi_runtime::Hook;
 use capi_runtime::api::runtime::v1beta2::{
     ClientConfig, ExtensionConfig, ExtensionConfigSpec, FailurePolicy,
@@ -311,9 +310,7 @@ async fn check<H: Hook>(
 }
 
 fn new_client() -> Client {
-    Client::builder()
-        .build()
-        .unwrap()
+    Client::builder().build().unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

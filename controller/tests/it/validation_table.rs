@@ -117,9 +117,7 @@ fn at<'a>(errors: &'a [FieldError], field: &str) -> Vec<&'a FieldError> {
 #[tokio::test]
 async fn every_consumer_applies_the_same_rules() {
     let cases = cases();
-    let client = Client::builder()
-    .build()
-    .unwrap();
+    let client = Client::builder().build().unwrap();
     let (mut declared, mut selector_refusals, mut url_refusals) = (0, 0, 0);
     for case in &cases {
         let file = &case.file;

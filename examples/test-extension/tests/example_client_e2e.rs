@@ -108,7 +108,8 @@ async fn client_discovers_registers_and_calls_the_example_extension() {
 
     // The client, over a registry that is not warmed up yet.
     let registry = Registry::new();
-    let client = Client::builder().registry(registry.clone())
+    let client = Client::builder()
+        .registry(registry.clone())
         .build()
         .unwrap();
     assert!(!client.is_ready());

@@ -124,9 +124,7 @@ pub fn unreachable_url() -> String {
 
 /// A runtime client over a fresh registry.
 pub fn runtime_client() -> RuntimeClient {
-    RuntimeClient::builder()
-        .build()
-        .unwrap()
+    RuntimeClient::builder().build().unwrap()
 }
 
 /// A runtime client whose registry is warmed up with nothing.
