@@ -12,7 +12,8 @@
 //!   `topology-mutation` (which `server` enables) the [`topology_mutation`] helpers, plain data
 //!   over the hook types (what extension authors use);
 //! - with either, [`tls`]: PEM parsing, the rustls configurations of both sides and their
-//!   one error type.
+//!   one error type; and [`signal`]: the shutdown signal (SIGTERM or Ctrl-C) a long-running
+//!   extension or controller waits for.
 //!
 //! `#[derive(Schema)]` and `#[derive(Hook)]` describe wire types and hooks for the generator
 //! (`runtime-openapi-gen`), which publishes them as an OpenAPI document. Layers, from the
@@ -82,8 +83,9 @@ pub use reqwest;
 pub use rustls;
 
 /// The traits a hook author or caller needs in scope, for `use capi_runtime::prelude::*;`:
-/// with them, `XResponse::success()` and `XResponse::failure(..)`, `request.settings()` and
-/// friends are callable.
+/// with them, `request.settings()`, `response.status()` and friends are callable, as is
+/// `R::success()` in code generic over a response type `R: HookResponse`. (Every concrete
+/// response type has `success()` and `failure(..)` of its own and needs no import for them.)
 pub mod prelude {
     pub use crate::hook::{Hook, HookRequest, HookResponse, Message};
 }

@@ -9,8 +9,7 @@
 //!
 //! ```no_run
 //! # async fn embed() -> Result<(), Box<dyn std::error::Error>> {
-//! use std::sync::Arc;
-//! use capi_runtime::{client::Client, registry::Registry};
+//! use capi_runtime::client::Client;
 //! use capi_runtime_controller::{ControllerMetrics, Options, Reconciler};
 //!
 //! let kube = kube::Client::try_default().await?;
@@ -19,7 +18,7 @@
 //!     Reconciler::new(kube, runtime.clone()),
 //!     Options::default().concurrency(10),
 //!     ControllerMetrics::new(),
-//!     capi_runtime::https::shutdown_signal(),
+//!     capi_runtime::signal::shutdown_signal(),
 //! )
 //! .await?; // an error: warm-up timed out, and the process should exit
 //! # Ok(())

@@ -8,16 +8,15 @@
 //! Prometheus metrics. The counterpart of Cluster API's `exp/runtime/server`.
 //!
 //! ```no_run
-//! use capi_runtime::HookResponse;
 //! use capi_runtime::hooks::v1alpha1::{BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse};
 //! use capi_runtime::server::Server;
 //!
 //! async fn before_cluster_create(
 //!     request: BeforeClusterCreateRequest,
-//! ) -> Result<BeforeClusterCreateResponse, String> {
+//! ) -> Result<BeforeClusterCreateResponse, &'static str> {
 //!     let name = request.cluster.metadata.name.unwrap_or_default();
 //!     if name.is_empty() {
-//!         return Err("the Cluster has no name".into());
+//!         return Err("the Cluster has no name");
 //!     }
 //!     Ok(BeforeClusterCreateResponse::success())
 //! }
@@ -33,8 +32,14 @@
 //! # }
 //! ```
 //!
-//! A handler that needs the call's headers, the handler name or the caller's `?timeout=`
-//! takes a [`Context`] as second argument: `async fn(Request, Context) -> Result<..>`.
+//! A handler returns its hook's response, or a `Result` of it whose error's `Display` becomes a
+//! Failure response ([`HandlerOutput`]); a handler that cannot fail returns the response
+//! itself. Every response type has `success()` and `failure(message)` of its own, with no
+//! trait to import. A handler that needs the call's headers, the handler name or the caller's
+//! `?timeout=` takes a [`Context`] as second argument: `async fn(Request, Context)`. State the
+//! handlers share (a client, a cache, counters) is given once with
+//! [`ServerBuilder::state`] and read as [`Context::state`], typed: such a handler takes a
+//! `Context<S>` of the state's type, and the builder accepts it only once it holds an `S`.
 //!
 //! # Answers on bad input
 //!

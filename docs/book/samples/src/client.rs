@@ -1,17 +1,22 @@
 //! Calling extensions from Rust: what a controller of Cluster API does with the client.
 
 // ANCHOR: build
-
 use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
 use capi_runtime::client::{BuildError, CallAllOptions, Client};
+use capi_runtime::registry::Registry;
 use prometheus_client::registry::Registry as MetricsRegistry;
 
-/// One client per process, shared (cloned) by every controller that calls hooks. Its metrics
-/// go into the process's registry; `call_all_extensions` calls up to four handlers at a time.
-pub fn build_client(metrics: &mut MetricsRegistry) -> Result<Client, BuildError> {
+/// One client per process, shared (cloned) by every controller that calls hooks, over the
+/// built-in hooks and the `registry` the ExtensionConfig controller fills. Its metrics go into
+/// the process's registry; `call_all_extensions` calls up to four handlers at a time.
+pub fn build_client(
+    registry: Registry,
+    metrics: &mut MetricsRegistry,
+) -> Result<Client, BuildError> {
     let client_metrics = capi_runtime::client::Metrics::new();
     client_metrics.register(metrics);
     Client::builder()
+        .registry(registry)
         .metrics(client_metrics)
         .call_all_options(CallAllOptions::concurrent(4))
         .build()

@@ -7,5 +7,6 @@ pub mod hooks;
 pub mod in_place;
 pub mod lifecycle;
 pub mod quickstart;
+pub mod state;
 pub mod topology;
 pub mod upgrade_plan;

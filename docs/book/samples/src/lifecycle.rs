@@ -40,16 +40,17 @@ pub async fn before_cluster_upgrade(
 // ANCHOR_END: blocking
 
 // ANCHOR: notification
-/// A notification: the answer cannot hold anything back, so a failure only gets logged.
+/// A notification: the answer cannot hold anything back. This one cannot fail either, so it
+/// returns the response itself rather than a `Result`.
 pub async fn after_control_plane_initialized(
     request: AfterControlPlaneInitializedRequest,
-) -> Result<AfterControlPlaneInitializedResponse, String> {
+) -> AfterControlPlaneInitializedResponse {
     let mut response = AfterControlPlaneInitializedResponse::success();
     response.message = format!(
         "noted: control plane of {} is up",
         request.cluster.metadata.name.unwrap_or_default()
     );
-    Ok(response)
+    response
 }
 
 /// Both handlers on one server; the notification is advertised with a short timeout and

@@ -12,8 +12,11 @@ use capi_runtime::client::{CallError, Client, ForObject};
 use capi_runtime::hooks::v1alpha1::*;
 use capi_runtime::k8s_openapi::ByteString;
 use capi_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
+use capi_runtime::registry::Registry;
 use capi_runtime::server::RunningServer;
-use capi_runtime_book_samples::{client, in_place, lifecycle, quickstart, topology, upgrade_plan};
+use capi_runtime_book_samples::{
+    client, in_place, lifecycle, quickstart, state, topology, upgrade_plan,
+};
 use serde_json::json;
 
 fn config(name: &str, server: &RunningServer, ca_pem: &str) -> ExtensionConfig {
@@ -50,7 +53,7 @@ fn cluster(name: &str, annotations: &[(&str, &str)]) -> Cluster {
 
 fn client() -> Client {
     let mut metrics = prometheus_client::registry::Registry::default();
-    let client = client::build_client(&mut metrics).unwrap();
+    let client = client::build_client(Registry::new(), &mut metrics).unwrap();
     client.warm_up([]).unwrap();
     client
 }
@@ -154,6 +157,68 @@ async fn lifecycle_hooks_block_with_the_retry_of_the_settings() {
         .await
         .unwrap();
     assert_eq!(response.message, "noted: control plane of free is up");
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn two_handlers_share_one_inventory() {
+    let certs = pki::certs();
+    let builder = capi_runtime::server::Server::builder()
+        .cert_dir(certs.dir.path())
+        .port(0);
+    let server = state::register(builder, 2)
+        .unwrap()
+        .build()
+        .start()
+        .await
+        .unwrap();
+    let client = client();
+    client::discover_and_register(&client, &config("inv", &server, &certs.ca_pem))
+        .await
+        .unwrap();
+    let create = |name: &str| BeforeClusterCreateRequest {
+        cluster: cluster(name, &[]),
+        ..Default::default()
+    };
+    let admit = async |name: &str| {
+        client
+            .call_extension::<BeforeClusterCreate>(
+                "admit.inv",
+                &create(name),
+                &ForObject::new("default", name),
+            )
+            .await
+            .unwrap()
+    };
+    for name in ["a", "b", "a"] {
+        let response = admit(name).await;
+        assert_eq!(
+            (response.retry_after_seconds, response.message.as_str()),
+            (0, ""),
+            "{name}"
+        );
+    }
+    let held = admit("c").await;
+    assert_eq!(held.status, ResponseStatus::Success);
+    assert_eq!(held.retry_after_seconds, state::WAIT_SECONDS);
+    assert_eq!(held.message, "default/c waits: 2 Clusters already");
+
+    // The other handler frees a place in the same inventory.
+    let delete = BeforeClusterDeleteRequest {
+        cluster: cluster("a", &[]),
+        ..Default::default()
+    };
+    let response = client
+        .call_extension::<BeforeClusterDelete>(
+            "release.inv",
+            &delete,
+            &ForObject::new("default", "a"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.status, ResponseStatus::Success);
+    assert_eq!(admit("c").await.retry_after_seconds, 0);
+    assert_eq!(admit("a").await.retry_after_seconds, state::WAIT_SECONDS);
     server.shutdown().await.unwrap();
 }
 

@@ -82,9 +82,9 @@ pub fn server_builder() -> ServerBuilder {
 }
 
 /// The handler: a real one would start the backup and answer with a retry until it is done.
-pub async fn take_backup(request: TakeBackupRequest) -> Result<TakeBackupResponse, String> {
+pub async fn take_backup(request: TakeBackupRequest) -> TakeBackupResponse {
     let mut response = TakeBackupResponse::success();
     response.backup_name = format!("{}-{}", request.namespace, request.cluster_name);
-    Ok(response)
+    response
 }
 // ANCHOR_END: serve
