@@ -1,8 +1,12 @@
-//! What both generator binaries share: their input files and how they check a file.
+//! What both generator binaries share: their input files, how they check a file, and how they
+//! report an error.
 
-use std::path::Path;
+use std::error::Error;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
 
-use capi_runtime_codegen::{InputError, SourceFile, fs, read_crate};
+use capi_runtime_codegen::{InputError, InputErrors, SourceFile, fs, read_crate};
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
@@ -16,46 +20,87 @@ fn builtin(krate: &str) -> Vec<SourceFile> {
         .collect()
 }
 
+/// Why the `--input` crate could not be read: every problem, one `error: ` line each (a read
+/// that failed with its cause). It lists its causes in its own text, so it has no `source()`.
+#[derive(Debug)]
+pub struct ReadInputError(pub InputErrors);
+
+impl fmt::Display for ReadInputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            match e {
+                InputError::Missing { .. } | InputError::NotADirectory { .. } => {
+                    write!(f, "error: --input {e}")?
+                }
+                InputError::Io { source, .. } => write!(f, "error: {e}: {source}")?,
+                _ => write!(f, "error: {e}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Error for ReadInputError {}
+
 /// The input files and their dependencies: the workspace's hook and API types built into the
 /// binary, or the crate at `input` (its `src/` directory) with the built-in types available to
 /// it as the crate `capi_runtime`.
-pub fn sources(input: Option<&Path>) -> Result<(Vec<SourceFile>, Vec<SourceFile>), String> {
+pub fn sources(input: Option<&Path>) -> Result<(Vec<SourceFile>, Vec<SourceFile>), ReadInputError> {
     let Some(dir) = input else {
         return Ok((builtin("crate"), Vec::new()));
     };
-    let files = read_crate(dir, "crate").map_err(|errors| {
-        let lines: Vec<String> = errors
-            .0
-            .iter()
-            .map(|e| match e {
-                InputError::Missing { .. } | InputError::NotADirectory { .. } => {
-                    format!("error: --input {e}")
-                }
-                InputError::Io { source, .. } => format!("error: {e}: {source}"),
-                _ => format!("error: {e}"),
-            })
-            .collect();
-        lines.join("\n")
-    })?;
+    let files = read_crate(dir, "crate").map_err(ReadInputError)?;
     Ok((files, builtin("capi_runtime")))
 }
 
-/// `Ok` when the file at `path` holds `expected`; else an error with a unified diff, or one
-/// line when the file cannot be read (missing, a directory, a FIFO, not UTF-8).
-pub fn check(path: &Path, expected: &str, regenerate: &str) -> Result<(), String> {
-    let current =
-        fs::read_text(path).map_err(|e| format!("error: cannot read {}: {e}\n", path.display()))?;
+/// Why `--check` failed for one file.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// The file cannot be read (missing, a directory, a FIFO, not UTF-8).
+    #[error("error: cannot read {}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The file differs from what would be generated; the text ends with a unified diff.
+    #[error("error: {} is stale; {regenerate}\n{diff}", path.display())]
+    Stale {
+        /// The file.
+        path: PathBuf,
+        /// How to bring it up to date.
+        regenerate: &'static str,
+        /// The unified diff from the file to the generated text.
+        diff: String,
+    },
+}
+
+/// `Ok` when the file at `path` holds `expected`; else why not.
+pub fn check(path: &Path, expected: &str, regenerate: &'static str) -> Result<(), CheckError> {
+    let current = fs::read_text(path).map_err(|source| CheckError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     if current == expected {
         return Ok(());
     }
-    let diff = similar::TextDiff::from_lines(current.as_str(), expected);
-    let mut out = format!("error: {} is stale; {regenerate}\n", path.display());
-    out.push_str(
-        &diff
-            .unified_diff()
-            .context_radius(2)
-            .header(&format!("{} (current)", path.display()), "generated")
-            .to_string(),
-    );
-    Err(out)
+    let diff = similar::TextDiff::from_lines(current.as_str(), expected)
+        .unified_diff()
+        .context_radius(2)
+        .header(&format!("{} (current)", path.display()), "generated")
+        .to_string();
+    Err(CheckError::Stale {
+        path: path.to_path_buf(),
+        regenerate,
+        diff,
+    })
+}
+
+/// The text of an error with its causes: each layer followed by `: ` and its cause.
+pub fn message<E: Error + Send + Sync + 'static>(error: E) -> String {
+    format!("{:#}", anyhow::Error::new(error))
 }

@@ -29,7 +29,9 @@ use rcgen::{
     KeyPair, KeyUsagePurpose,
 };
 
-async fn allow(_: BeforeClusterCreateRequest) -> Result<BeforeClusterCreateResponse, String> {
+async fn allow(
+    _: BeforeClusterCreateRequest,
+) -> Result<BeforeClusterCreateResponse, std::convert::Infallible> {
     Ok(BeforeClusterCreateResponse::success())
 }
 

@@ -159,7 +159,19 @@ pub fn aggregate_messages<S: AsRef<str>>(messages: impl IntoIterator<Item = S>) 
 /// An error that is only a message, for building chains and aggregates from text (Go's
 /// `errors.New`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Message(pub String);
+pub struct Message(String);
+
+impl Message {
+    /// The error of `text`.
+    pub fn new(text: impl Into<String>) -> Self {
+        Message(text.into())
+    }
+
+    /// Its text.
+    pub fn text(&self) -> &str {
+        &self.0
+    }
+}
 
 impl fmt::Display for Message {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -204,7 +216,7 @@ mod tests {
     use super::*;
 
     fn msg(s: &str) -> BoxError {
-        Box::new(Message(s.into()))
+        Box::new(Message::new(s))
     }
 
     #[test]

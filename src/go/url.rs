@@ -1,6 +1,7 @@
 //! Go's `url.ParseRequestURI`: the URL grammar Cluster API's webhook checks an
 //! ExtensionConfig's `spec.clientConfig.url` and `service.path` with, and the one this crate
-//! uses for them everywhere.
+//! uses for them everywhere; and Go's `url.ParseQuery`, how a Go server reads the
+//! `?timeout=` of a hook call.
 //!
 //! It reads an absolute URL (`https://host:port/path?query`) or an absolute path (`/path`);
 //! a `#` is not special (a browser would have stripped the fragment). Unescaped parts (user,
@@ -385,6 +386,8 @@ enum Mode {
     Host,
     Zone,
     UserPassword,
+    /// A query key or value: `+` is a space.
+    QueryComponent,
 }
 
 /// Whether Go's `shouldEscape` escapes `c` in a host or zone (the only modes whose unescaping
@@ -463,13 +466,103 @@ fn unescape(s: &[u8], mode: Mode) -> Result<Vec<u8>, UrlErrorReason> {
     let mut out = Vec::with_capacity(s.len());
     let mut i = 0;
     while i < s.len() {
-        if s[i] == b'%' {
-            out.push((unhex(s[i + 1]) << 4) | unhex(s[i + 2]));
-            i += 3;
-        } else {
-            out.push(s[i]);
-            i += 1;
+        match s[i] {
+            b'%' => {
+                out.push((unhex(s[i + 1]) << 4) | unhex(s[i + 2]));
+                i += 3;
+            }
+            b'+' if mode == Mode::QueryComponent => {
+                out.push(b' ');
+                i += 1;
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
         }
     }
     Ok(out)
+}
+
+/// The most parameters a query may have (Go's default): a longer one parses to nothing.
+pub const MAX_QUERY_PARAMETERS: usize = 10_000;
+
+/// The parameters of a query, in the order written: Go's `url.Values`. Keys and values are
+/// unescaped, so they may hold any bytes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Values {
+    pairs: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+impl Values {
+    /// The first value of `key` (Go's `Values.Get`, which says `""` where this says `None`).
+    pub fn get(&self, key: &str) -> Option<&[u8]> {
+        self.pairs
+            .iter()
+            .find(|(k, _)| k == key.as_bytes())
+            .map(|(_, v)| v.as_slice())
+    }
+
+    /// Every `(key, value)`, in the order written.
+    pub fn pairs(&self) -> &[(Vec<u8>, Vec<u8>)] {
+        &self.pairs
+    }
+}
+
+/// Why `url.ParseQuery` reported an error (it still returns the parameters it could read).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum QueryError {
+    /// More than [`MAX_QUERY_PARAMETERS`] parameters: none is read.
+    #[error("number of URL query parameters exceeded limit")]
+    TooManyParameters,
+    /// A parameter holds a `;` (it is passed over).
+    #[error("invalid semicolon separator in query")]
+    Semicolon,
+    /// A key or value holds a `%` not followed by two hex digits (the parameter is passed
+    /// over).
+    #[error("invalid URL escape {}", quote_bytes(.0))]
+    InvalidEscape(Vec<u8>),
+}
+
+/// `url.ParseQuery(query)`: `key=value` pairs separated by `&`, `+` and `%XX` decoded. Like
+/// Go, it reads every pair it can and reports one error besides: a `;` anywhere wins over a
+/// bad escape, and of bad escapes the first.
+///
+/// ```
+/// use capi_runtime::go::url::parse_query;
+///
+/// let (values, error) = parse_query("timeout=1%C2%B5s&timeout=2s&a+b=c+d");
+/// assert_eq!(values.get("timeout"), Some("1µs".as_bytes()));
+/// assert_eq!(values.get("a b"), Some(&b"c d"[..]));
+/// assert!(error.is_none());
+/// ```
+pub fn parse_query(query: &str) -> (Values, Option<QueryError>) {
+    let mut values = Values::default();
+    if query.matches('&').count() + 1 > MAX_QUERY_PARAMETERS {
+        return (values, Some(QueryError::TooManyParameters));
+    }
+    let mut error = None;
+    for pair in query.split('&') {
+        if pair.contains(';') {
+            error = Some(QueryError::Semicolon);
+            continue;
+        }
+        if pair.is_empty() {
+            continue;
+        }
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let decoded = unescape(key.as_bytes(), Mode::QueryComponent).and_then(|key| {
+            unescape(value.as_bytes(), Mode::QueryComponent).map(|value| (key, value))
+        });
+        match decoded {
+            Ok(pair) => values.pairs.push(pair),
+            Err(UrlErrorReason::InvalidEscape(escape)) => {
+                error.get_or_insert(QueryError::InvalidEscape(escape));
+            }
+            // Query components check no characters: an escape is all that can be wrong.
+            Err(_) => {}
+        }
+    }
+    (values, error)
 }

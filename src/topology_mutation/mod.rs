@@ -4,14 +4,16 @@
 //! with variables, and answers with patches. With this module it registers one typed function
 //! per template kind on a [`Walker`], reads variables (the builtin one included) through
 //! [`Variables`], and lets the walker compute the patches from what the functions changed. The
-//! same walker runs validators for ValidateTopology. The counterpart of Cluster API's
-//! `exp/runtime/topologymutation`.
+//! same walker runs validators for ValidateTopology; why a walk failed is a [`WalkError`]. The
+//! counterpart of Cluster API's `exp/runtime/topologymutation`.
 
+mod error;
 mod patch;
 pub mod paths;
 mod variables;
 mod walker;
 
+pub use error::WalkError;
 pub use patch::{
     PatchError, PatchOperation, apply, apply_merge, diff, json_patch_between, merge_diff,
     merge_patch_between,

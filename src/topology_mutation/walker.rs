@@ -8,12 +8,15 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::error::WalkError;
 use super::patch;
 use super::variables::Variables;
-use crate::go::errors::chain;
+use crate::api::runtime::validation::parse_group_version;
+use crate::go::errors::{BoxError, chain};
 use crate::hooks::v1alpha1::{
     GeneratePatchesRequest, GeneratePatchesResponse, GeneratePatchesResponseItem, HolderReference,
-    PatchType, ValidateTopologyRequest, ValidateTopologyResponse, Variable,
+    PatchType, ResponseStatus, ValidateTopologyRequest, ValidateTopologyRequestItem,
+    ValidateTopologyResponse, Variable,
 };
 
 /// A template kind the walker can decode: its API group and kind. Any version of the group
@@ -73,8 +76,8 @@ fn join_nonempty(parts: &[&str]) -> String {
         .join("/")
 }
 
-type MutateFn = dyn Fn(&mut Value, &TemplateContext<'_>) -> Result<(), String> + Send + Sync;
-type ValidateFn = dyn Fn(&Value, &TemplateContext<'_>) -> Result<(), String> + Send + Sync;
+type MutateFn = dyn Fn(&mut Value, &TemplateContext<'_>) -> Result<(), WalkError> + Send + Sync;
+type ValidateFn = dyn Fn(&Value, &TemplateContext<'_>) -> Result<(), WalkError> + Send + Sync;
 
 struct Registration<F: ?Sized> {
     group: String,
@@ -97,10 +100,14 @@ impl<F: ?Sized> Registration<F> {
 /// chosen by template kind and, optionally, holder kind. The counterpart of upstream's
 /// `WalkTemplates`.
 ///
-/// A function's error becomes the Failure message through its `Display`; as for server
-/// handlers, an error type that keeps its cause in `source()` (a [`VariableError`](super::VariableError) that did
-/// not decode, say) shows its causes only when the function returns
-/// [`chain(&err)`](crate::go::errors::chain)`.to_string()`.
+/// A registered function returns `Result<(), E>` with any `E` that converts into a boxed error
+/// (`E: Into<Box<dyn Error + Send + Sync>>`): a `String` or `&str`, any `std::error::Error +
+/// Send + Sync + 'static` type (a [`VariableError`](super::VariableError) with `?`), a
+/// `Box<dyn Error + Send + Sync>`, an `anyhow::Error`. The Failure message is the error with
+/// its causes, [`chain(&err)`](crate::go::errors::chain), as Go's `err.Error()` prints a
+/// wrapped error: a `VariableError` that did not decode shows the decoder's words too, a string
+/// shows as it is. A type that is only `Display` converts with `.to_string()`. The error itself
+/// is kept in [`WalkError::Function`] (see [`Walker::try_generate_patches`]).
 ///
 /// ```
 /// use capi_runtime::topology_mutation::{Template, Walker, paths};
@@ -177,7 +184,7 @@ impl Walker {
     ) -> Self
     where
         T: Template,
-        E: fmt::Display,
+        E: Into<BoxError>,
     {
         self.add_mutator::<T, E>(None, f)
     }
@@ -191,7 +198,7 @@ impl Walker {
     ) -> Self
     where
         T: Template,
-        E: fmt::Display,
+        E: Into<BoxError>,
     {
         self.add_mutator::<T, E>(Some(holder_kind.to_string()), f)
     }
@@ -203,13 +210,13 @@ impl Walker {
     ) -> Self
     where
         T: Template,
-        E: fmt::Display,
+        E: Into<BoxError>,
     {
         let run = move |object: &mut Value, ctx: &TemplateContext<'_>| {
             let mut typed: T = decode(object, ctx)?;
-            let before = encode(&typed)?;
-            f(&mut typed, ctx).map_err(|e| e.to_string())?;
-            let after = encode(&typed)?;
+            let before = serde_json::to_value(&typed).map_err(WalkError::MarshalOriginal)?;
+            f(&mut typed, ctx).map_err(function_error)?;
+            let after = serde_json::to_value(&typed).map_err(WalkError::MarshalModified)?;
             // Only what the function changed goes back onto the raw object; see `overlay`.
             patch::overlay(object, &before, &after);
             Ok(())
@@ -224,7 +231,7 @@ impl Walker {
     }
 
     /// Registers `f` to change templates of a kind the extension has no type for, as JSON.
-    pub fn mutate_json<E: fmt::Display>(
+    pub fn mutate_json<E: Into<BoxError>>(
         mut self,
         group: &str,
         kind: &str,
@@ -234,7 +241,7 @@ impl Walker {
             group: group.to_string(),
             kind: kind.to_string(),
             holder_kind: None,
-            run: Box::new(move |object, ctx| f(object, ctx).map_err(|e| e.to_string())),
+            run: Box::new(move |object, ctx| f(object, ctx).map_err(function_error)),
         });
         self
     }
@@ -246,11 +253,11 @@ impl Walker {
     ) -> Self
     where
         T: Template,
-        E: fmt::Display,
+        E: Into<BoxError>,
     {
         let run = move |object: &Value, ctx: &TemplateContext<'_>| {
             let typed: T = decode(object, ctx)?;
-            f(&typed, ctx).map_err(|e| e.to_string())
+            f(&typed, ctx).map_err(function_error)
         };
         self.validators.push(Registration {
             group: T::GROUP.to_string(),
@@ -264,31 +271,51 @@ impl Walker {
     /// Answers a GeneratePatches request: for every item, in request order, runs the functions
     /// registered for its template and adds a patch from the item's object to the result (an
     /// empty one when nothing changed). The first error stops the walk with a Failure response
-    /// that keeps the patches made so far.
+    /// that keeps the patches made so far; its message is the error with its causes
+    /// ([`chain`](crate::go::errors::chain) of the [`WalkError`]).
     pub fn generate_patches(&self, request: &GeneratePatchesRequest) -> GeneratePatchesResponse {
         let mut response = GeneratePatchesResponse::success();
+        if let Err(error) = self.walk_patches(request, &mut response.items) {
+            response.status = ResponseStatus::Failure;
+            response.message = chain(&error).to_string();
+        }
+        response
+    }
+
+    /// The walk of [`generate_patches`](Self::generate_patches), with its error as a value: the
+    /// Success response with every item's patch, or the first error (the patches made before it
+    /// are dropped).
+    pub fn try_generate_patches(
+        &self,
+        request: &GeneratePatchesRequest,
+    ) -> Result<GeneratePatchesResponse, WalkError> {
+        let mut response = GeneratePatchesResponse::success();
+        self.walk_patches(request, &mut response.items)?;
+        Ok(response)
+    }
+
+    fn walk_patches(
+        &self,
+        request: &GeneratePatchesRequest,
+        items: &mut Vec<GeneratePatchesResponseItem>,
+    ) -> Result<(), WalkError> {
         let global = Variables::from_list(&request.variables);
         for item in &request.items {
-            match self.patch_item(
+            let patch = self.patch_item(
                 &global,
                 &item.variables,
                 &item.holder_reference,
                 &item.object.0,
-            ) {
-                Ok(None) => {}
-                Ok(Some(patch)) => response.items.push(GeneratePatchesResponseItem {
+            )?;
+            if let Some(patch) = patch {
+                items.push(GeneratePatchesResponseItem {
                     uid: item.uid.clone(),
                     patch_type: self.patch_format.clone(),
                     patch: ByteString(patch),
-                }),
-                Err(message) => {
-                    response.status = crate::hooks::v1alpha1::ResponseStatus::Failure;
-                    response.message = message;
-                    return response;
-                }
+                });
             }
         }
-        response
+        Ok(())
     }
 
     fn patch_item(
@@ -297,9 +324,9 @@ impl Walker {
         item_variables: &[Variable],
         holder: &HolderReference,
         object: &Value,
-    ) -> Result<Option<Vec<u8>>, String> {
+    ) -> Result<Option<Vec<u8>>, WalkError> {
         let variables = Variables::merge(&[global, &Variables::from_list(item_variables)])
-            .map_err(|e| chain(&e).to_string())?;
+            .map_err(WalkError::Variables)?;
         let (api_version, kind) = type_meta(object);
         let group = group_of(api_version);
         if !self.knows(group, kind) {
@@ -324,36 +351,43 @@ impl Walker {
         let patch = match &self.patch_format {
             PatchType::JsonPatch => serde_json::to_vec(&patch::diff(object, &modified)),
             PatchType::JsonMergePatch => serde_json::to_vec(&patch::merge_diff(object, &modified)),
-            PatchType::Other(other) => return Err(format!("unknown patch format {other:?}")),
+            PatchType::Other(other) => return Err(WalkError::UnknownPatchFormat(other.clone())),
         }
-        .map_err(|e| format!("failed to marshal patch: {e}"))?;
+        .map_err(WalkError::MarshalPatch)?;
         Ok(Some(patch))
     }
 
     /// Answers a ValidateTopology request: runs the validators registered for each item's
-    /// template. Every error is reported, one per line, in a Failure response.
+    /// template. Every error is reported, one per line (each with its causes), in a Failure
+    /// response.
     pub fn validate_topology(&self, request: &ValidateTopologyRequest) -> ValidateTopologyResponse {
-        let global = Variables::from_list(&request.variables);
-        let mut errors = Vec::new();
-        for item in &request.items {
-            if let Err(message) = self.validate_item(&global, item) {
-                errors.push(message);
-            }
-        }
+        let errors = self.validation_errors(request);
         if errors.is_empty() {
             ValidateTopologyResponse::success()
         } else {
-            ValidateTopologyResponse::failure(errors.join("\n"))
+            let lines: Vec<String> = errors.iter().map(|e| chain(e).to_string()).collect();
+            ValidateTopologyResponse::failure(lines.join("\n"))
         }
+    }
+
+    /// The errors [`validate_topology`](Self::validate_topology) reports, as values, in request
+    /// order: at most one per item (its first), none when the topology is valid.
+    pub fn validation_errors(&self, request: &ValidateTopologyRequest) -> Vec<WalkError> {
+        let global = Variables::from_list(&request.variables);
+        request
+            .items
+            .iter()
+            .filter_map(|item| self.validate_item(&global, item).err())
+            .collect()
     }
 
     fn validate_item(
         &self,
         global: &Variables,
-        item: &crate::hooks::v1alpha1::ValidateTopologyRequestItem,
-    ) -> Result<(), String> {
+        item: &ValidateTopologyRequestItem,
+    ) -> Result<(), WalkError> {
         let variables = Variables::merge(&[global, &Variables::from_list(&item.variables)])
-            .map_err(|e| chain(&e).to_string())?;
+            .map_err(WalkError::Variables)?;
         let object = &item.object.0;
         let (api_version, kind) = type_meta(object);
         let group = group_of(api_version);
@@ -383,11 +417,12 @@ impl Walker {
             || self.validators.iter().any(|v| v.handles(group, kind))
     }
 
-    fn unknown(&self, api_version: &str, kind: &str) -> Result<(), String> {
+    fn unknown(&self, api_version: &str, kind: &str) -> Result<(), WalkError> {
         if self.fail_for_unknown_types {
-            Err(format!(
-                "no kind \"{kind}\" is registered for version \"{api_version}\""
-            ))
+            Err(WalkError::UnknownKind {
+                api_version: api_version.to_string(),
+                kind: kind.to_string(),
+            })
         } else {
             Ok(())
         }
@@ -405,21 +440,20 @@ fn group_of(api_version: &str) -> &str {
 }
 
 /// A holder apiVersion must be `<group>/<version>` or `<version>`, as Kubernetes parses it.
-fn check_holder_api_version(holder: &HolderReference) -> Result<(), String> {
-    if holder.api_version.matches('/').count() > 1 {
-        return Err(format!(
-            "error generating patches - HolderReference apiVersion \"{v}\" is not in valid \
-             format: unexpected GroupVersion string: {v}",
-            v = holder.api_version
-        ));
-    }
-    Ok(())
+fn check_holder_api_version(holder: &HolderReference) -> Result<(), WalkError> {
+    parse_group_version(&holder.api_version)
+        .map(drop)
+        .map_err(|source| WalkError::HolderApiVersion { source })
 }
 
-fn decode<T: DeserializeOwned>(object: &Value, ctx: &TemplateContext<'_>) -> Result<T, String> {
-    T::deserialize(object).map_err(|e| format!("failed to decode {}: {e}", ctx.template_ref()))
+fn decode<T: DeserializeOwned>(object: &Value, ctx: &TemplateContext<'_>) -> Result<T, WalkError> {
+    T::deserialize(object).map_err(|source| WalkError::Decode {
+        template: ctx.template_ref(),
+        source,
+    })
 }
 
-fn encode<T: Serialize>(typed: &T) -> Result<Value, String> {
-    serde_json::to_value(typed).map_err(|e| format!("failed to marshal modified object: {e}"))
+/// A function's error, kept as it was returned.
+fn function_error(error: impl Into<BoxError>) -> WalkError {
+    WalkError::Function(error.into())
 }

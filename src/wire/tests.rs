@@ -117,26 +117,31 @@ fn a_deserialize_impl_that_drops_errors_cannot_stop_the_careful_pass() {
     assert_eq!(names, ["a", "c", "d"]);
 }
 
-/// The keys of a one-entry object `{<key>: true}` decoded into a map with keys `K`, or the
-/// error's message.
-fn one_key<K: DeserializeOwned + Ord>(key: &str) -> Result<Vec<K>, String> {
+/// The keys of a one-entry object `{<key>: true}` decoded into a map with keys `K`.
+fn one_key<K: DeserializeOwned + Ord>(key: &str) -> Result<Vec<K>, DecodeError> {
     let body = format!("{{{key}:true}}");
     decode_value::<BTreeMap<K, bool>>(body.as_bytes(), &Limits::default(), None)
         .map(|d| d.message.into_keys().collect())
-        .map_err(|e| {
-            assert_eq!(e.kind(), DecodeErrorKind::Number, "{key}: {e}");
-            e.message().to_owned()
-        })
+}
+
+/// Asserts that a map with keys `K` refuses `key` (a JSON string) with Go's error for the Go
+/// key type `go`.
+#[track_caller]
+fn assert_refused<K: DeserializeOwned + Ord + std::fmt::Debug>(key: &str, go: &str) {
+    let error = one_key::<K>(key).expect_err(key);
+    assert_eq!(error.kind(), DecodeErrorKind::Number, "{key}: {error}");
+    let number = serde_json::from_str::<String>(key).unwrap();
+    assert_eq!(
+        error.message(),
+        format!("cannot unmarshal number {number} into Go value of type {go}"),
+        "{key}"
+    );
 }
 
 #[test]
 fn integer_map_keys_are_read_as_go_reads_them() {
     // What Go 1.26's encoding/json does with these keys (checked with a Go program): ParseInt
     // or ParseUint in base 10, then the range of the key type.
-    let refused = |key: &str, go: &str| {
-        let number = serde_json::from_str::<String>(key).unwrap();
-        format!("cannot unmarshal number {number} into Go value of type {go}")
-    };
     for (key, value) in [
         (r#""1""#, 1),
         (r#""-1""#, -1),
@@ -147,7 +152,7 @@ fn integer_map_keys_are_read_as_go_reads_them() {
         (r#""9223372036854775807""#, i64::MAX),
         (r#""-9223372036854775808""#, i64::MIN),
     ] {
-        assert_eq!(one_key::<i64>(key), Ok(vec![value]), "{key}");
+        assert_eq!(one_key::<i64>(key).unwrap(), vec![value], "{key}");
     }
     for key in [
         r#"" 1""#,
@@ -163,37 +168,28 @@ fn integer_map_keys_are_read_as_go_reads_them() {
         r#""-9223372036854775809""#,
         r#""1000000000000000000000000000000000000000000""#,
     ] {
-        assert_eq!(one_key::<i64>(key), Err(refused(key, "int64")), "{key}");
+        assert_refused::<i64>(key, "int64");
     }
-    assert_eq!(one_key::<i8>(r#""127""#), Ok(vec![127]));
-    assert_eq!(one_key::<i8>(r#""-128""#), Ok(vec![-128]));
-    assert_eq!(one_key::<i8>(r#""128""#), Err(refused(r#""128""#, "int8")));
-    assert_eq!(
-        one_key::<i8>(r#""-129""#),
-        Err(refused(r#""-129""#, "int8"))
-    );
-    assert_eq!(one_key::<i32>(r#""-2147483648""#), Ok(vec![i32::MIN]));
-    assert_eq!(
-        one_key::<i32>(r#""2147483648""#),
-        Err(refused(r#""2147483648""#, "int32"))
-    );
+    assert_eq!(one_key::<i8>(r#""127""#).unwrap(), vec![127]);
+    assert_eq!(one_key::<i8>(r#""-128""#).unwrap(), vec![-128]);
+    assert_refused::<i8>(r#""128""#, "int8");
+    assert_refused::<i8>(r#""-129""#, "int8");
+    assert_eq!(one_key::<i32>(r#""-2147483648""#).unwrap(), vec![i32::MIN]);
+    assert_refused::<i32>(r#""2147483648""#, "int32");
     // Unsigned keys take no sign at all, not even `-0` or `+1`.
-    assert_eq!(one_key::<u64>(r#""01""#), Ok(vec![1]));
+    assert_eq!(one_key::<u64>(r#""01""#).unwrap(), vec![1]);
     assert_eq!(
-        one_key::<u64>(r#""18446744073709551615""#),
-        Ok(vec![u64::MAX])
+        one_key::<u64>(r#""18446744073709551615""#).unwrap(),
+        vec![u64::MAX]
     );
     for key in [r#""-1""#, r#""+1""#, r#""-0""#, r#""18446744073709551616""#] {
-        assert_eq!(one_key::<u64>(key), Err(refused(key, "uint64")), "{key}");
+        assert_refused::<u64>(key, "uint64");
     }
-    assert_eq!(one_key::<u32>(r#""4294967295""#), Ok(vec![u32::MAX]));
-    assert_eq!(
-        one_key::<u32>(r#""4294967296""#),
-        Err(refused(r#""4294967296""#, "uint32"))
-    );
-    assert_eq!(one_key::<u8>(r#""255""#), Ok(vec![255]));
-    assert_eq!(one_key::<u8>(r#""256""#), Err(refused(r#""256""#, "uint8")));
-    assert_eq!(one_key::<u16>(r#""65535""#), Ok(vec![u16::MAX]));
+    assert_eq!(one_key::<u32>(r#""4294967295""#).unwrap(), vec![u32::MAX]);
+    assert_refused::<u32>(r#""4294967296""#, "uint32");
+    assert_eq!(one_key::<u8>(r#""255""#).unwrap(), vec![255]);
+    assert_refused::<u8>(r#""256""#, "uint8");
+    assert_eq!(one_key::<u16>(r#""65535""#).unwrap(), vec![u16::MAX]);
 
     // Where serde_json agrees (plain decimal keys), the maps are the same; it parts from Go on
     // `+1`, `01` (refused) and `-0` (taken for an unsigned key), and there Go's rule is kept.

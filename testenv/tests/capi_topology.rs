@@ -38,6 +38,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use capi_runtime::api::runtime::v1beta2::{ClientConfig, ExtensionConfig, ExtensionConfigSpec};
+use capi_runtime::go::errors::{BoxError, chain};
 use capi_runtime::hook::ResponseStatus;
 use capi_runtime::hooks::v1alpha1::{
     BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse, GeneratePatches,
@@ -263,18 +264,19 @@ fn condition(object: &DynamicObject, type_: &str) -> Option<Value> {
         .cloned()
 }
 
-/// Polls `check` every 200 ms until it returns `Some`, for at most [`WAIT`]; on time-out,
-/// fails with `what`, the last state `check` described and the manager's log tail.
+/// Polls `check` every 200 ms until it returns `Ok`, for at most [`WAIT`]; on time-out,
+/// fails with `what`, the last reason `check` gave (a state not reached yet, or a failed read
+/// with its causes) and the manager's log tail.
 async fn wait_for<T, F, Fut>(what: &str, manager: &mut Process, mut check: F) -> T
 where
     F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Result<T, String>>,
+    Fut: std::future::Future<Output = Result<T, BoxError>>,
 {
     let deadline = Instant::now() + WAIT;
     loop {
         let last = match check().await {
             Ok(t) => return t,
-            Err(last) => last,
+            Err(last) => chain(&*last).to_string(),
         };
         if manager.exited().is_some() {
             panic!(
@@ -335,7 +337,7 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
         || {
             let configs = configs.clone();
             async move {
-                let c = configs.get(EXTENSION).await.map_err(|e| e.to_string())?;
+                let c = configs.get(EXTENSION).await?;
                 let discovered = c
                     .status
                     .conditions
@@ -344,7 +346,7 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
                 if discovered && c.status.handlers.len() == 3 {
                     Ok(())
                 } else {
-                    Err(format!("{:?}", c.status))
+                    Err(format!("{:?}", c.status).into())
                 }
             }
         },
@@ -430,7 +432,7 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     wait_for("the ClusterClass reconciled", &mut manager, || {
         let classes = classes.clone();
         async move {
-            let c = classes.get(class).await.map_err(|e| e.to_string())?;
+            let c = classes.get(class).await?;
             let ready = ["VariablesReady", "RefVersionsUpToDate"]
                 .iter()
                 .all(|t| condition(&c, t).is_some_and(|c| c["status"] == "True"));
@@ -438,7 +440,7 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
             if ready && observed == c.metadata.generation {
                 Ok(())
             } else {
-                Err(format!("{}", c.data["status"]))
+                Err(format!("{}", c.data["status"]).into())
             }
         }
     })
@@ -470,7 +472,7 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
             let clusters = clusters.clone();
             let recorder = recorder.clone();
             async move {
-                let c = clusters.get(cluster).await.map_err(|e| e.to_string())?;
+                let c = clusters.get(cluster).await?;
                 let cond = condition(&c, "TopologyReconciled");
                 let calls = recorder.counts().0;
                 match cond {
@@ -481,7 +483,7 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
                     {
                         Ok((c, cond))
                     }
-                    other => Err(format!("condition {other:?}, {calls} calls")),
+                    other => Err(format!("condition {other:?}, {calls} calls").into()),
                 }
             }
         },
@@ -536,7 +538,7 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
         || {
             let clusters = clusters.clone();
             async move {
-                let c = clusters.get(cluster).await.map_err(|e| e.to_string())?;
+                let c = clusters.get(cluster).await?;
                 let infra = c.data["spec"]["infrastructureRef"]["name"].as_str();
                 let cp = c.data["spec"]["controlPlaneRef"]["name"].as_str();
                 match (infra, cp) {
@@ -544,7 +546,8 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
                     _ => Err(format!(
                         "spec {}, conditions {}",
                         c.data["spec"], c.data["status"]["conditions"]
-                    )),
+                    )
+                    .into()),
                 }
             }
         },
@@ -685,14 +688,14 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     wait_for("TopologyReconciled True", &mut manager, || {
         let clusters = clusters.clone();
         async move {
-            let c = clusters.get(cluster).await.map_err(|e| e.to_string())?;
+            let c = clusters.get(cluster).await?;
             match condition(&c, "TopologyReconciled") {
                 Some(cond)
                     if cond["status"] == "True" && cond["reason"] == "ReconcileSucceeded" =>
                 {
                     Ok(())
                 }
-                other => Err(format!("{other:?}")),
+                other => Err(format!("{other:?}").into()),
             }
         }
     })
@@ -744,7 +747,7 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
                             })
                     })
                 });
-                let c = clusters.get(cluster).await.map_err(|e| e.to_string())?;
+                let c = clusters.get(cluster).await?;
                 match condition(&c, "TopologyReconciled") {
                     Some(cond)
                         if asked
@@ -753,7 +756,7 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
                     {
                         Ok(cond["message"].as_str().unwrap_or_default().to_string())
                     }
-                    other => Err(format!("{other:?}, asked about 3 replicas: {asked}")),
+                    other => Err(format!("{other:?}, asked about 3 replicas: {asked}").into()),
                 }
             }
         },

@@ -20,6 +20,7 @@ use capi_runtime::api::runtime::v1beta2::{
 };
 use capi_runtime::catalog::gvh_to_path;
 use capi_runtime::client::{Client, ForObject};
+use capi_runtime::go::errors::{BoxError, Wrapped, chain};
 use capi_runtime::hook::{HookResponse, Message};
 use capi_runtime::hooks::v1alpha1 as hooks;
 use capi_runtime_testenv::topology_cluster;
@@ -254,21 +255,22 @@ fn differences(typed: &Value, raw: &Value, at: &str, out: &mut Vec<String>) {
     }
 }
 
-/// Calls `H` through the client and raw, and compares.
+/// Calls `H` through the client and raw, and compares; the error says what differs, or which
+/// step failed with its cause.
 async fn check<H: Hook>(
     client: &Client,
     raw: &reqwest::Client,
     url: &str,
     handler: &str,
-) -> Result<H::Response, String> {
+) -> Result<H::Response, BoxError> {
     let mut request: H::Request =
-        serde_json::from_value(request(H::NAME)).map_err(|e| format!("request: {e}"))?;
+        serde_json::from_value(request(H::NAME)).map_err(|e| Wrapped::new("request", e))?;
     let for_object = ForObject::new(NAMESPACE, CLUSTER);
     let name = format!("{handler}.{CONFIG}");
     let typed = client
         .call_extension::<H>(&name, &request, &for_object)
         .await
-        .map_err(|e| format!("call: {e}"))?;
+        .map_err(|e| Wrapped::new("call", e))?;
     request.set_type_meta(H::API_VERSION, H::REQUEST_KIND);
     let gvh = capi_runtime::catalog::HookId::new(H::GROUP, H::VERSION, H::NAME);
     let path = gvh_to_path(&gvh, handler);
@@ -277,10 +279,10 @@ async fn check<H: Hook>(
         .json(&request)
         .send()
         .await
-        .map_err(|e| format!("raw call: {e}"))?
+        .map_err(|e| Wrapped::new("raw call", e))?
         .json()
         .await
-        .map_err(|e| format!("raw answer: {e}"))?;
+        .map_err(|e| Wrapped::new("raw answer", e))?;
     let mut problems = Vec::new();
     differences(
         &serde_json::to_value(&typed).unwrap(),
@@ -289,18 +291,20 @@ async fn check<H: Hook>(
         &mut problems,
     );
     if !problems.is_empty() {
-        return Err(format!("{}\nGo answered {body}", problems.join("\n")));
+        return Err(format!("{}\nGo answered {body}", problems.join("\n")).into());
     }
     if typed.status() != hooks::ResponseStatus::Success {
-        return Err(format!("status {} ({})", typed.status(), typed.message()));
+        return Err(format!("status {} ({})", typed.status(), typed.message()).into());
     }
     let want = format!("go {} {}", H::NAME, subject(H::NAME));
     if typed.message() != want {
-        return Err(format!("message {:?}, want {want:?}", typed.message()));
+        return Err(format!("message {:?}, want {want:?}", typed.message()).into());
     }
     let retry = H::NAME.len() as i32;
     match typed.retry_after_seconds() {
-        Some(s) if s != retry => return Err(format!("retryAfterSeconds {s}, want {retry}")),
+        Some(s) if s != retry => {
+            return Err(format!("retryAfterSeconds {s}, want {retry}").into());
+        }
         None if <H::Response as HookResponse>::RETRYABLE => {
             return Err("no retryAfterSeconds".into());
         }
@@ -407,7 +411,7 @@ async fn the_rust_client_calls_every_hook_of_a_go_extension_and_decodes_its_answ
         ($($hook:ident => $handler:literal),* $(,)?) => {
             $(
                 if let Err(e) = check::<hooks::$hook>(&client, &raw, &url, $handler).await {
-                    problems.push(format!("{}: {e}", stringify!($hook)));
+                    problems.push(format!("{}: {}", stringify!($hook), chain(&*e)));
                 }
             )*
         };
@@ -442,7 +446,7 @@ async fn the_rust_client_calls_every_hook_of_a_go_extension_and_decodes_its_answ
                 );
             }
         }
-        Err(e) => problems.push(format!("GeneratePatches: {e}")),
+        Err(e) => problems.push(format!("GeneratePatches: {}", chain(&*e))),
     }
     match check::<hooks::DiscoverVariables>(&client, &raw, &url, "discover-variables").await {
         Ok(r) => {
@@ -452,7 +456,7 @@ async fn the_rust_client_calls_every_hook_of_a_go_extension_and_decodes_its_answ
             assert_eq!(v[0]["schema"]["openAPIV3Schema"]["type"], "string");
             assert_eq!(v[0]["schema"]["openAPIV3Schema"]["default"], "go");
         }
-        Err(e) => problems.push(format!("DiscoverVariables: {e}")),
+        Err(e) => problems.push(format!("DiscoverVariables: {}", chain(&*e))),
     }
     match check::<hooks::CanUpdateMachine>(&client, &raw, &url, "can-update-machine").await {
         Ok(r) => {
@@ -462,7 +466,7 @@ async fn the_rust_client_calls_every_hook_of_a_go_extension_and_decodes_its_answ
                 json!({"metadata": {"labels": {"interop.capi-runtime/hook": "CanUpdateMachine"}}})
             );
         }
-        Err(e) => problems.push(format!("CanUpdateMachine: {e}")),
+        Err(e) => problems.push(format!("CanUpdateMachine: {}", chain(&*e))),
     }
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
 }

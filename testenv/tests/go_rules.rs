@@ -14,7 +14,7 @@ use capi_runtime::go::errors::{Aggregate, BoxError, Message, Wrapped, chain};
 use capi_runtime::go::labels::{format_label_selector, label_selector_as_selector};
 use capi_runtime::go::strconv::{is_print, quote};
 use capi_runtime::go::time::{Duration, format_duration};
-use capi_runtime::go::url::parse_request_uri;
+use capi_runtime::go::url::{MAX_QUERY_PARAMETERS, parse_query, parse_request_uri};
 use capi_runtime::go::validation::{
     dns1035_label, dns1123_label, dns1123_subdomain, label_value, port_num, qualified_name,
 };
@@ -595,6 +595,67 @@ fn parse_request_uri_is_gos() {
     );
 }
 
+fn query_texts() -> Vec<String> {
+    let mut out: Vec<String> = [
+        "",
+        "&",
+        "&&",
+        "=",
+        "a",
+        "a=",
+        "=a",
+        "a=1",
+        "a=1&a=2",
+        "timeout=10s",
+        "timeout=1%C2%B5s",
+        "timeout=1.5s&timeout=2s",
+        "a+b=c+d",
+        "a%20b=c%2Bd",
+        "a=%zz",
+        "a=%",
+        "a=%2",
+        "%zz=1&b=2",
+        "a=1;b=2",
+        "a=1&b;c=2",
+        "a=%zz&b;c",
+        "a=1&&b=2",
+        "a==b",
+        "a=b=c",
+        "a=%e9",
+        "é=ü",
+        "a=%00",
+        "a=\u{7f}",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    out.push("a&".repeat(MAX_QUERY_PARAMETERS - 1) + "a");
+    out.push("a&".repeat(MAX_QUERY_PARAMETERS) + "a");
+    let mut rng = Rng::new(17);
+    let alphabet = [
+        "a", "b", "=", "&", ";", "%", "2", "0", "+", "z", "é", "timeout", "1s",
+    ];
+    for _ in 0..1500 {
+        out.push(rng.string(&alphabet, 10));
+    }
+    out
+}
+
+#[test]
+fn parse_query_is_gos() {
+    compare("ParseQuery", strings(query_texts()), |input| {
+        let (values, error) = parse_query(input.as_str().unwrap());
+        let mut grouped: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (key, value) in values.pairs() {
+            grouped.entry(hex(key)).or_default().push(hex(value));
+        }
+        result(
+            json!({"values": grouped, "err": error.map(|e| e.to_string())}),
+            None,
+        )
+    });
+}
+
 // ---------------------------------------------------------------------------------------------
 // errors
 
@@ -617,7 +678,7 @@ fn error_item(rng: &mut Rng, depth: usize) -> Value {
 /// makes `nil`).
 fn rust_error(item: &Value) -> Option<BoxError> {
     match item {
-        Value::String(s) => Some(Box::new(Message(s.clone()))),
+        Value::String(s) => Some(Box::new(Message::new(s.clone()))),
         Value::Array(items) => {
             Aggregate::new(items.iter().filter_map(rust_error)).map(|a| Box::new(a) as BoxError)
         }

@@ -89,7 +89,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "api::runtime::validation",
         ],
     ),
-    ("topology_mutation", &["go", "hook", "hooks"]),
+    (
+        "topology_mutation",
+        &["go", "hook", "hooks", "api::runtime::validation"],
+    ),
 ];
 
 /// Sources that are not checked (see the module documentation).

@@ -2,15 +2,20 @@
 
 use std::collections::BTreeMap;
 
+use capi_runtime::api::runtime::validation::GroupVersionError;
+use capi_runtime::go::errors::{BoxError, Wrapped, chain};
 use capi_runtime::hooks::v1alpha1::{
     GeneratePatchesRequest, GeneratePatchesRequestItem, HolderReference, PatchType, ResponseStatus,
     ValidateTopologyRequest, ValidateTopologyRequestItem, Variable,
 };
-use capi_runtime::topology_mutation::{Template, TemplateContext, Walker, holder_ref, paths};
+use capi_runtime::topology_mutation::{
+    Template, TemplateContext, VariableError, WalkError, Walker, holder_ref, paths,
+};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON;
 use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use std::error::Error as _;
 
 /// A partial model of a machine template: only metadata annotations and the image.
 #[derive(Serialize, Deserialize, Default)]
@@ -82,11 +87,8 @@ fn request(items: Vec<GeneratePatchesRequestItem>) -> GeneratePatchesRequest {
     }
 }
 
-fn annotate(t: &mut MachineTemplate, ctx: &TemplateContext<'_>) -> Result<(), String> {
-    let cluster = ctx
-        .variables
-        .get_string(paths::builtin::CLUSTER_NAME)
-        .map_err(|e| e.to_string())?;
+fn annotate(t: &mut MachineTemplate, ctx: &TemplateContext<'_>) -> Result<(), VariableError> {
+    let cluster = ctx.variables.get_string(paths::builtin::CLUSTER_NAME)?;
     t.metadata.annotations.insert("cluster".into(), cluster);
     Ok(())
 }
@@ -186,14 +188,18 @@ fn unknown_kinds_are_skipped_or_fail() {
     assert_eq!(response.status, ResponseStatus::Success);
     assert!(response.items.is_empty());
 
-    let response = Walker::new()
-        .mutate(annotate)
-        .fail_for_unknown_types(true)
-        .generate_patches(&request(items));
+    let walker = Walker::new().mutate(annotate).fail_for_unknown_types(true);
+    let response = walker.generate_patches(&request(items.clone()));
     assert_eq!(response.status, ResponseStatus::Failure);
     assert_eq!(
         response.message,
         "no kind \"Unknown\" is registered for version \"infrastructure.cluster.x-k8s.io/v1beta1\""
+    );
+    let error = walker.try_generate_patches(&request(items)).unwrap_err();
+    assert!(
+        matches!(&error, WalkError::UnknownKind { api_version, kind }
+            if api_version == "infrastructure.cluster.x-k8s.io/v1beta1" && kind == "Unknown"),
+        "{error:?}"
     );
 }
 
@@ -201,15 +207,26 @@ fn unknown_kinds_are_skipped_or_fail() {
 fn invalid_holder_api_version_fails() {
     let mut bad = item("1", "TestMachineTemplate", "Cluster", json!({}));
     bad.holder_reference.api_version = "invalid/cluster.x-k8s.io/vx".into();
-    let response = Walker::new()
-        .mutate(annotate)
-        .generate_patches(&request(vec![bad]));
+    let walker = Walker::new().mutate(annotate);
+    let response = walker.generate_patches(&request(vec![bad.clone()]));
     assert_eq!(response.status, ResponseStatus::Failure);
     assert_eq!(
         response.message,
         "error generating patches - HolderReference apiVersion \"invalid/cluster.x-k8s.io/vx\" \
          is not in valid format: unexpected GroupVersion string: invalid/cluster.x-k8s.io/vx"
     );
+    // The error is a value: its own layer, and the parse error as its cause.
+    let error = walker
+        .try_generate_patches(&request(vec![bad]))
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "error generating patches - HolderReference apiVersion \"invalid/cluster.x-k8s.io/vx\" \
+         is not in valid format"
+    );
+    let cause = error.source().expect("the parse error");
+    assert!(cause.is::<GroupVersionError>(), "{cause:?}");
+    assert_eq!(chain(&error).to_string(), response.message);
 }
 
 #[test]
@@ -234,19 +251,112 @@ fn invalid_builtin_in_an_item_fails_and_keeps_earlier_patches() {
         response.message
     );
     assert_eq!(response.items.len(), 1);
+    let error = Walker::new()
+        .mutate(annotate)
+        .try_generate_patches(&request(vec![item(
+            "2",
+            "TestMachineTemplate",
+            "Cluster",
+            json!({"cluster": {"name": 5}}),
+        )]))
+        .unwrap_err();
+    assert!(
+        matches!(error, WalkError::Variables(VariableError::MergeBuiltins(_))),
+        "{error:?}"
+    );
+}
+
+fn one_item() -> GeneratePatchesRequest {
+    request(vec![item("1", "TestMachineTemplate", "Cluster", json!({}))])
 }
 
 #[test]
-fn function_errors_fail_the_walk() {
+fn function_errors_of_any_error_type_fail_the_walk() {
     let walker = Walker::new().mutate(|_: &mut MachineTemplate, _| Err("no way"));
-    let response = walker.generate_patches(&request(vec![item(
-        "1",
-        "TestMachineTemplate",
-        "Cluster",
-        json!({}),
-    )]));
+    let response = walker.generate_patches(&one_item());
     assert_eq!(response.status, ResponseStatus::Failure);
     assert_eq!(response.message, "no way");
+
+    let walker = Walker::new()
+        .mutate(|_: &mut MachineTemplate, ctx| Err(format!("{} is not welcome", ctx.holder_ref())));
+    assert_eq!(
+        walker.generate_patches(&one_item()).message,
+        "cluster.x-k8s.io/v1beta2/Cluster/ns/holder is not welcome"
+    );
+
+    // A boxed error keeps its causes in the message, as Go's `err.Error()` of a wrapped error.
+    let walker = Walker::new().mutate(|_: &mut MachineTemplate, _| {
+        let cause = std::io::Error::other("disk full");
+        Err::<(), BoxError>(Box::new(Wrapped::new("cannot read the image list", cause)))
+    });
+    assert_eq!(
+        walker.generate_patches(&one_item()).message,
+        "cannot read the image list: disk full"
+    );
+    let Err(WalkError::Function(error)) = walker.try_generate_patches(&one_item()) else {
+        panic!("the function's error")
+    };
+    assert!(error.is::<Wrapped>(), "{error:?}");
+}
+
+#[test]
+fn a_variable_error_of_a_function_carries_its_cause() {
+    let walker = Walker::new().mutate(|t: &mut MachineTemplate, ctx| {
+        let port: u16 = ctx.variables.get_into(paths::builtin::CLUSTER_NAME)?;
+        t.spec.custom_image = format!("registry:{port}/node");
+        Ok::<_, VariableError>(())
+    });
+    let response = walker.generate_patches(&one_item());
+    assert_eq!(response.status, ResponseStatus::Failure);
+    assert_eq!(
+        response.message,
+        "failed to unmarshal variable json \"\\\"c1\\\"\" into \"u16\": \
+         invalid type: string \"c1\", expected u16"
+    );
+    // The function's own error type is still there for the caller.
+    let Err(WalkError::Function(error)) = walker.try_generate_patches(&one_item()) else {
+        panic!("the function's error")
+    };
+    let variable = error
+        .downcast_ref::<VariableError>()
+        .expect("a VariableError");
+    assert!(
+        matches!(variable, VariableError::Decode { .. }),
+        "{variable:?}"
+    );
+}
+
+#[test]
+fn a_template_that_does_not_decode_fails() {
+    let mut bad = item("1", "TestMachineTemplate", "Cluster", json!({}));
+    bad.object.0["spec"]["customImage"] = json!(5);
+    let walker = Walker::new().mutate(annotate);
+    let response = walker.generate_patches(&request(vec![bad.clone()]));
+    assert_eq!(response.status, ResponseStatus::Failure);
+    assert_eq!(
+        response.message,
+        "failed to decode infrastructure.cluster.x-k8s.io/v1beta1/TestMachineTemplate: \
+         invalid type: integer `5`, expected a string"
+    );
+    let error = walker
+        .try_generate_patches(&request(vec![bad]))
+        .unwrap_err();
+    assert!(matches!(error, WalkError::Decode { .. }), "{error:?}");
+    assert!(error.source().unwrap().is::<serde_json::Error>());
+}
+
+#[test]
+fn an_unknown_patch_format_fails() {
+    let walker = Walker::new()
+        .patch_format(PatchType::Other("StrategicMergePatch".into()))
+        .mutate(annotate);
+    let response = walker.generate_patches(&one_item());
+    assert_eq!(response.status, ResponseStatus::Failure);
+    assert_eq!(
+        response.message,
+        "unknown patch format \"StrategicMergePatch\""
+    );
+    assert!(response.items.is_empty());
 }
 
 #[test]
@@ -308,6 +418,9 @@ fn validation_reports_every_failing_template() {
         "cluster.x-k8s.io/v1beta2/MachineDeployment/ns/a has no custom image\n\
          cluster.x-k8s.io/v1beta2/MachineDeployment/ns/c has no custom image"
     );
+    let errors = walker.validation_errors(&request);
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors.iter().all(|e| matches!(e, WalkError::Function(_))));
     let ok = ValidateTopologyRequest {
         items: vec![validate_item("img", "b")],
         ..Default::default()
@@ -315,6 +428,22 @@ fn validation_reports_every_failing_template() {
     assert_eq!(
         walker.validate_topology(&ok).status,
         ResponseStatus::Success
+    );
+    assert!(walker.validation_errors(&ok).is_empty());
+
+    // Each line carries its error's causes.
+    let walker = Walker::new()
+        .validate(|_: &MachineTemplate, ctx| ctx.variables.get_into::<u16>("port").map(drop));
+    let mut request = request;
+    request.variables = vec![Variable {
+        name: "port".into(),
+        value: JSON(json!(-1)),
+    }];
+    assert_eq!(
+        walker.validate_topology(&request).message,
+        ["failed to unmarshal variable json \"-1\" into \"u16\": \
+          invalid value: integer `-1`, expected u16"; 3]
+            .join("\n")
     );
 }
 

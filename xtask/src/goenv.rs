@@ -8,9 +8,9 @@
 //!   and `go-rules`, the oracle that runs Go's own functions for `capi_runtime::go`'s tests.
 //!
 //! The pins are each module's `go.mod` and `go.sum` (published modules only, fetched through the
-//! Go module proxy). A stamp per module next to the binaries holds its pins, the Go version and
-//! the build recipe; a module is built again only when one of those changed or a binary is
-//! missing. Go's own caches (`GOCACHE`, `GOMODCACHE`, by default under the home directory) are
+//! Go module proxy). A stamp per module next to the binaries holds its pins, the Go version, the
+//! build recipe and a hash of each of the module's own Go files; a module is built again only
+//! when one of those changed or a binary is missing. Go's own caches (`GOCACHE`, `GOMODCACHE`, by default under the home directory) are
 //! kept between runs and between clones. With `KUBEBUILDER_ASSETS` set, the control plane is not
 //! built: the tests take etcd and kube-apiserver from that directory.
 
@@ -97,8 +97,9 @@ fn build_module(root: &Path, module: &Module, go_version: &str) -> Result<(), St
     let go_mod = read("go.mod")?;
     let go_sum = read("go.sum")?;
     let ldflags = ldflags(&go_mod, module)?;
+    let sources = own_sources(&dir)?;
     let wanted = format!(
-        "{go_version}\nflags: {} -ldflags={ldflags}\npackages: {}\n--- go.mod\n{go_mod}\n--- go.sum\n{go_sum}",
+        "{go_version}\nflags: {} -ldflags={ldflags}\npackages: {}\n--- sources\n{sources}--- go.mod\n{go_mod}\n--- go.sum\n{go_sum}",
         FLAGS.join(" "),
         module.packages.join(" ")
     );
@@ -156,6 +157,48 @@ fn build_module(root: &Path, module: &Module, go_version: &str) -> Result<(), St
         started.elapsed()
     );
     Ok(())
+}
+
+/// The module's own Go files (not those of a nested module), one line each with a hash of
+/// its content, so that editing a test program builds it again.
+fn own_sources(dir: &Path) -> Result<String, String> {
+    fn walk(dir: &Path, top: &Path, out: &mut Vec<(String, u64)>) -> Result<(), String> {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .map_err(|e| format!("{}: {e}", dir.display()))?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                if !path.join("go.mod").exists() {
+                    walk(&path, top, out)?;
+                }
+            } else if path.extension().is_some_and(|e| e == "go") {
+                let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                let name = path
+                    .strip_prefix(top)
+                    .unwrap_or(&path)
+                    .display()
+                    .to_string();
+                out.push((name, fnv1a(&bytes)));
+            }
+        }
+        Ok(())
+    }
+    let mut files = Vec::new();
+    walk(dir, dir, &mut files)?;
+    Ok(files
+        .iter()
+        .map(|(name, hash)| format!("{name} {hash:016x}\n"))
+        .collect())
+}
+
+/// FNV-1a, 64 bits: a content hash that does not change between Rust versions.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// `go version`, or the one line that says Go is missing.

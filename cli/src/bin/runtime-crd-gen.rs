@@ -4,10 +4,11 @@
 //! Like `runtime-openapi-gen`, it reads the types built into the binary (or `--input`) and
 //! leaves all logic to `capi-runtime-codegen`.
 
+use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use capi_runtime_codegen::{Options, fs, generate};
+use capi_runtime_codegen::{Failure, Options, fs, generate};
 use clap::Parser;
 
 #[path = "../inputs.rs"]
@@ -34,39 +35,72 @@ const GENERATOR: &str = concat!("capi-runtime-codegen v", env!("CARGO_PKG_VERSIO
 fn main() -> ExitCode {
     match run(Args::parse()) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("{}", message.trim_end());
+        Err(error) => {
+            eprintln!("{}", inputs::message(error).trim_end());
             ExitCode::FAILURE
         }
     }
 }
 
-fn run(args: Args) -> Result<(), String> {
+/// Why a run failed; `main` prints it with its causes.
+#[derive(Debug, thiserror::Error)]
+enum Error {
+    /// The `--input` crate cannot be read.
+    #[error(transparent)]
+    Input(#[from] inputs::ReadInputError),
+    /// The input's mistakes, as `path:line:col: message` lines.
+    #[error(transparent)]
+    Generate(#[from] Failure),
+    /// No type is a custom resource.
+    #[error("error: no type carries #[crd(...)]; nothing to write")]
+    NoCrd,
+    /// `--check` found manifests missing or stale: each one's error with its cause, one after
+    /// the other (so no `source()`).
+    #[error("{}", stale_text(.0))]
+    Stale(Vec<inputs::CheckError>),
+    /// A manifest cannot be written.
+    #[error("error: cannot write {}", path.display())]
+    Write { path: PathBuf, source: io::Error },
+}
+
+fn stale_text(errors: &[inputs::CheckError]) -> String {
+    let mut text = String::new();
+    for error in errors {
+        let message = match error {
+            inputs::CheckError::Read { source, .. } => format!("{error}: {source}"),
+            inputs::CheckError::Stale { .. } => error.to_string(),
+        };
+        text.push_str(message.trim_end());
+        text.push('\n');
+    }
+    text
+}
+
+fn run(args: Args) -> Result<(), Error> {
     let (primary, deps) = inputs::sources(args.input.as_deref())?;
-    let files = generate(&Options::new(primary).deps(deps).crds(GENERATOR))
-        .map_err(|f| f.render())?
-        .crd_yaml();
+    let files = generate(&Options::new(primary).deps(deps).crds(GENERATOR))?.crd_yaml();
     if files.is_empty() {
-        return Err("error: no type carries #[crd(...)]; nothing to write".into());
+        return Err(Error::NoCrd);
     }
     match &args.check {
         Some(dir) => {
-            let mut stale = String::new();
-            for (name, yaml) in &files {
-                if let Err(e) =
-                    inputs::check(&dir.join(name), yaml, "regenerate it with runtime-crd-gen")
-                {
-                    stale.push_str(e.trim_end());
-                    stale.push('\n');
-                }
+            let stale: Vec<inputs::CheckError> = files
+                .iter()
+                .filter_map(|(name, yaml)| {
+                    inputs::check(&dir.join(name), yaml, "regenerate it with runtime-crd-gen").err()
+                })
+                .collect();
+            if stale.is_empty() {
+                Ok(())
+            } else {
+                Err(Error::Stale(stale))
             }
-            if stale.is_empty() { Ok(()) } else { Err(stale) }
         }
         None => {
             for (name, yaml) in &files {
                 let path = args.output_dir.join(name);
                 fs::write_atomic(&path, yaml.as_bytes())
-                    .map_err(|e| format!("error: cannot write {}: {e}", path.display()))?;
+                    .map_err(|source| Error::Write { path, source })?;
             }
             Ok(())
         }

@@ -313,22 +313,25 @@ fn decode_child(shape: &str) {
     let pid = std::process::id();
     let before = status_kb(pid, "VmRSS:");
     let started = Instant::now();
-    let outcome: Result<usize, String> = if std::env::var("HOSTILE_CALLER").as_deref() == Ok("tree")
-    {
-        serde_json::from_slice::<serde_json::Value>(&body)
-            .and_then(serde_json::from_value::<DiscoverVariablesResponse>)
-            .map(|message| message.variables.len())
-            .map_err(|e| e.to_string())
-    } else {
-        capi_runtime::wire::decode_response::<DiscoverVariables>(&body)
-            .map(|decoded| decoded.message.variables.len())
-            .map_err(|e| e.to_string())
-    };
+    let outcome: Result<usize, Box<dyn std::error::Error>> =
+        if std::env::var("HOSTILE_CALLER").as_deref() == Ok("tree") {
+            serde_json::from_slice::<serde_json::Value>(&body)
+                .and_then(serde_json::from_value::<DiscoverVariablesResponse>)
+                .map(|message| message.variables.len())
+                .map_err(Into::into)
+        } else {
+            capi_runtime::wire::decode_response::<DiscoverVariables>(&body)
+                .map(|decoded| decoded.message.variables.len())
+                .map_err(Into::into)
+        };
     let elapsed = started.elapsed();
     let peak = status_kb(pid, "VmHWM:");
     let what = match outcome {
         Ok(n) => format!("decoded ({n} variables)"),
-        Err(e) => format!("refused: {}", e.chars().take(70).collect::<String>()),
+        Err(e) => format!(
+            "refused: {}",
+            e.to_string().chars().take(70).collect::<String>()
+        ),
     };
     let mut out = std::io::stdout();
     writeln!(

@@ -97,13 +97,32 @@ fn parse_version(version: &str) -> Option<(u64, u64, &str)> {
     Some((major, minor, parts.next()?))
 }
 
+/// Why no upgrade plan can be made; the text is the Failure message of GenerateUpgradePlan.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// A version is not `v<major>.<minor>.<patch>`.
+    #[error("invalid Kubernetes version \"{0}\"")]
+    InvalidVersion(String),
+    /// The target is another major version, or older than the current one.
+    #[error("cannot plan an upgrade from {from} to {to}")]
+    Unreachable {
+        /// The current version.
+        from: String,
+        /// The target version.
+        to: String,
+    },
+}
+
 /// Steps from `from` to `to`: `v<major>.<m>.0` for every minor in between, then `to`.
-fn steps(from: &str, to: &str) -> Result<Vec<UpgradeStep>, String> {
-    let invalid = |v: &str| format!("invalid Kubernetes version \"{v}\"");
+fn steps(from: &str, to: &str) -> Result<Vec<UpgradeStep>, PlanError> {
+    let invalid = |v: &str| PlanError::InvalidVersion(v.to_string());
     let (from_major, from_minor, _) = parse_version(from).ok_or_else(|| invalid(from))?;
     let (to_major, to_minor, _) = parse_version(to).ok_or_else(|| invalid(to))?;
     if from_major != to_major || to_minor < from_minor {
-        return Err(format!("cannot plan an upgrade from {from} to {to}"));
+        return Err(PlanError::Unreachable {
+            from: from.to_string(),
+            to: to.to_string(),
+        });
     }
     if from == to {
         return Ok(Vec::new());
@@ -122,7 +141,7 @@ fn steps(from: &str, to: &str) -> Result<Vec<UpgradeStep>, String> {
 /// Answers GenerateUpgradePlan.
 pub fn generate_upgrade_plan(
     request: &GenerateUpgradePlanRequest,
-) -> Result<GenerateUpgradePlanResponse, String> {
+) -> Result<GenerateUpgradePlanResponse, PlanError> {
     let mut response = GenerateUpgradePlanResponse::success();
     response.control_plane_upgrades = steps(
         &request.from_control_plane_kubernetes_version,
@@ -139,7 +158,7 @@ pub fn generate_upgrade_plan(
 
 #[cfg(test)]
 mod tests {
-    use super::steps;
+    use super::{PlanError, steps};
 
     #[test]
     fn steps_visit_every_minor() {
@@ -150,7 +169,13 @@ mod tests {
             .collect();
         assert_eq!(versions, ["v1.31.0", "v1.32.0", "v1.33.1+build"]);
         assert!(steps("v1.30.0", "v1.30.0").unwrap().is_empty());
-        assert!(steps("v1.31.0", "v1.30.0").is_err());
-        assert!(steps("1.31", "v1.30.0").is_err());
+        assert_eq!(
+            steps("v1.31.0", "v1.30.0").unwrap_err().to_string(),
+            "cannot plan an upgrade from v1.31.0 to v1.30.0"
+        );
+        assert!(matches!(
+            steps("1.31", "v1.30.0"),
+            Err(PlanError::InvalidVersion(v)) if v == "1.31"
+        ));
     }
 }

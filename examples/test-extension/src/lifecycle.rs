@@ -316,10 +316,10 @@ impl Script {
         }
         let (appended, text, current) = plan;
         if !appended {
-            if let Err(reason) = self.rewrite(text).await {
+            if let Err(error) = self.rewrite(text).await {
                 // Whatever reached the file, the next write starts over.
                 self.record.lock().unwrap().changed = true;
-                return Err(fail(reason));
+                return Err(fail(error.to_string()));
             }
             self.rewrites.fetch_add(1, Ordering::Relaxed);
         }
@@ -328,27 +328,20 @@ impl Script {
         Ok(())
     }
 
-    async fn append(&self, text: &str) -> Result<(), String> {
+    async fn append(&self, text: &str) -> std::io::Result<()> {
         use tokio::io::AsyncWriteExt;
         let mut file = tokio::fs::OpenOptions::new()
             .append(true)
             .open(&self.record_file)
-            .await
-            .map_err(|e| e.to_string())?;
-        file.write_all(text.as_bytes())
-            .await
-            .map_err(|e| e.to_string())?;
-        file.flush().await.map_err(|e| e.to_string())
+            .await?;
+        file.write_all(text.as_bytes()).await?;
+        file.flush().await
     }
 
-    async fn rewrite(&self, text: String) -> Result<(), String> {
+    async fn rewrite(&self, text: String) -> std::io::Result<()> {
         let tmp = self.record_file.with_extension("tmp");
-        tokio::fs::write(&tmp, text)
-            .await
-            .map_err(|e| e.to_string())?;
-        tokio::fs::rename(&tmp, &self.record_file)
-            .await
-            .map_err(|e| e.to_string())
+        tokio::fs::write(&tmp, text).await?;
+        tokio::fs::rename(&tmp, &self.record_file).await
     }
 }
 

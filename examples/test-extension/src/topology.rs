@@ -18,6 +18,7 @@ use capi_runtime::api::core::v1beta2::{
     ClusterClassVariable, ClusterClassVariableMetadata, JSONSchemaProps, ValidationRule,
     VariableSchema, VariableSchemaMetadata,
 };
+use capi_runtime::go::errors::BoxError;
 use capi_runtime::hooks::v1alpha1::DiscoverVariablesResponse;
 use capi_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON;
 use capi_runtime::topology_mutation::{Template, TemplateContext, VariableError, Walker, paths};
@@ -238,8 +239,9 @@ pub fn walker() -> Walker {
             }
             Ok::<_, VariableError>(())
         })
-        .validate(|t: &DockerMachineTemplate, ctx| {
-            let repository = image_repository(ctx).map_err(|e| e.to_string())?;
+        .validate(|t: &DockerMachineTemplate, ctx| -> Result<(), BoxError> {
+            // A VariableError (with `?`) and a message are both errors of the function.
+            let repository = image_repository(ctx)?;
             let image = &t.spec.template.spec.custom_image;
             if image.starts_with(&format!("{repository}/")) {
                 Ok(())
@@ -247,7 +249,8 @@ pub fn walker() -> Walker {
                 Err(format!(
                     "{} uses image \"{image}\", which is not from the image repository \"{repository}\"",
                     ctx.holder_ref()
-                ))
+                )
+                .into())
             }
         })
 }

@@ -5,6 +5,53 @@
 
 use serde_json::{Map, Value};
 
+/// Why a JSON Pointer or field path does not lead to a field of a kind.
+#[derive(Debug, thiserror::Error)]
+pub enum PathError {
+    /// The pointer does not start with `/`.
+    #[error("{pointer:?} is not a JSON Pointer")]
+    NotAPointer {
+        /// The pointer as given.
+        pointer: String,
+    },
+    /// An object of the kind has no field of that name at that place.
+    #[error(
+        "{path}: {kind} {} has no field {segment:?} in v1beta2 (fields: {})",
+        root_or(walked),
+        fields.join(", ")
+    )]
+    NoField {
+        /// The whole pointer or path.
+        path: String,
+        /// The kind.
+        kind: String,
+        /// The part of the path that exists, as `/a/b`.
+        walked: String,
+        /// The field that does not.
+        segment: String,
+        /// The fields there are at that place.
+        fields: Vec<String>,
+    },
+    /// The path steps into a value that has no fields (a leaf type).
+    #[error("{path}: {kind} {walked} is {node}, it has no {segment:?}")]
+    Leaf {
+        /// The whole pointer or path.
+        path: String,
+        /// The kind.
+        kind: String,
+        /// The part of the path that exists, as `/a/b`.
+        walked: String,
+        /// The schema node found there, as JSON.
+        node: String,
+        /// The step that goes past it.
+        segment: String,
+    },
+}
+
+fn root_or(walked: &str) -> &str {
+    if walked.is_empty() { "(root)" } else { walked }
+}
+
 /// The field lists of the kinds in the file.
 pub struct Fields {
     definitions: Map<String, Value>,
@@ -64,13 +111,15 @@ impl Fields {
 
     /// The schema node at a JSON Pointer into an object of `kind` (`-` and indexes step into
     /// lists, any key into maps).
-    pub fn at_pointer(&self, kind: &str, pointer: &str) -> Result<&Value, String> {
+    pub fn at_pointer(&self, kind: &str, pointer: &str) -> Result<&Value, PathError> {
         if pointer.is_empty() {
             return Ok(self.fields(kind));
         }
         let rest = pointer
             .strip_prefix('/')
-            .ok_or_else(|| format!("{pointer:?} is not a JSON Pointer"))?;
+            .ok_or_else(|| PathError::NotAPointer {
+                pointer: pointer.to_string(),
+            })?;
         let segments: Vec<String> = rest
             .split('/')
             .map(|s| s.replace("~1", "/").replace("~0", "~"))
@@ -79,7 +128,7 @@ impl Fields {
     }
 
     /// The schema node at a dotted field path such as `spec.template.spec.infrastructureRef`.
-    pub fn at_field_path(&self, kind: &str, path: &str) -> Result<&Value, String> {
+    pub fn at_field_path(&self, kind: &str, path: &str) -> Result<&Value, PathError> {
         self.walk(kind, path, path.split('.'))
     }
 
@@ -88,7 +137,7 @@ impl Fields {
         kind: &str,
         whole: &str,
         segments: impl Iterator<Item = &'s str>,
-    ) -> Result<&Value, String> {
+    ) -> Result<&Value, PathError> {
         let mut node = self.resolve(self.fields(kind));
         let mut walked = String::new();
         for segment in segments {
@@ -97,17 +146,21 @@ impl Fields {
                     &element[0]
                 }
                 Value::Object(map) if map.len() == 1 && map.contains_key("*") => &map["*"],
-                Value::Object(map) => map.get(segment).ok_or_else(|| {
-                    format!(
-                        "{whole}: {kind} {} has no field {segment:?} in v1beta2 (fields: {})",
-                        if walked.is_empty() { "(root)" } else { &walked },
-                        map.keys().cloned().collect::<Vec<_>>().join(", ")
-                    )
+                Value::Object(map) => map.get(segment).ok_or_else(|| PathError::NoField {
+                    path: whole.to_string(),
+                    kind: kind.to_string(),
+                    walked: walked.clone(),
+                    segment: segment.to_string(),
+                    fields: map.keys().cloned().collect(),
                 })?,
                 other => {
-                    return Err(format!(
-                        "{whole}: {kind} {walked} is {other}, it has no {segment:?}"
-                    ));
+                    return Err(PathError::Leaf {
+                        path: whole.to_string(),
+                        kind: kind.to_string(),
+                        walked: walked.clone(),
+                        node: other.to_string(),
+                        segment: segment.to_string(),
+                    });
                 }
             };
             walked.push('/');

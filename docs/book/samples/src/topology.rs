@@ -2,6 +2,7 @@
 //! patches.
 
 // ANCHOR: template
+use capi_runtime::go::errors::BoxError;
 use capi_runtime::hooks::v1alpha1::{
     GeneratePatchesRequest, GeneratePatchesResponse, ValidateTopologyRequest,
     ValidateTopologyResponse,
@@ -76,16 +77,13 @@ pub fn walker() -> Walker {
             t.spec.template.spec.custom_image = node_image(ctx)?;
             Ok::<(), VariableError>(())
         })
-        .validate(|t: &DockerMachineTemplate, ctx| {
-            let repository = ctx
-                .variables
-                .get_string(IMAGE_REPOSITORY)
-                .map_err(|e| e.to_string())?;
+        .validate(|t: &DockerMachineTemplate, ctx| -> Result<(), BoxError> {
+            let repository = ctx.variables.get_string(IMAGE_REPOSITORY)?;
             let image = &t.spec.template.spec.custom_image;
             if image.is_empty() || image.starts_with(&format!("{repository}/")) {
                 Ok(())
             } else {
-                Err(format!("image {image:?} does not come from {repository:?}"))
+                Err(format!("image {image:?} does not come from {repository:?}").into())
             }
         })
 }

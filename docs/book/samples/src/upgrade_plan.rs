@@ -6,13 +6,11 @@ use capi_runtime::hooks::v1alpha1::{
 };
 
 /// `v1.31.4` → `(1, 31)`.
-fn minor(version: &str) -> Result<(u32, u32), String> {
+fn minor(version: &str) -> Option<(u32, u32)> {
     let mut parts = version.trim_start_matches('v').split('.');
     let major = parts.next().and_then(|p| p.parse().ok());
     let minor = parts.next().and_then(|p| p.parse().ok());
-    major
-        .zip(minor)
-        .ok_or_else(|| format!("{version:?} is not a Kubernetes version"))
+    major.zip(minor)
 }
 
 /// Plans `v1.N.0` for every minor version between the current one and the target, ending with
@@ -20,8 +18,11 @@ fn minor(version: &str) -> Result<(u32, u32), String> {
 pub async fn generate_upgrade_plan(
     request: GenerateUpgradePlanRequest,
 ) -> Result<GenerateUpgradePlanResponse, String> {
-    let (major, from) = minor(&request.from_control_plane_kubernetes_version)?;
-    let (target_major, to) = minor(&request.to_kubernetes_version)?;
+    let parse = |version: &str| {
+        minor(version).ok_or_else(|| format!("{version:?} is not a Kubernetes version"))
+    };
+    let (major, from) = parse(&request.from_control_plane_kubernetes_version)?;
+    let (target_major, to) = parse(&request.to_kubernetes_version)?;
     if major != target_major || to < from {
         return Err(format!(
             "cannot plan from {} to {}",

@@ -361,4 +361,15 @@ async fn the_upgrade_plan_has_every_minor_and_ends_at_the_target() {
             .await
             .is_err()
     );
+    let garbled = GenerateUpgradePlanRequest {
+        from_control_plane_kubernetes_version: "latest".into(),
+        to_kubernetes_version: "v1.32.0".into(),
+        ..Default::default()
+    };
+    assert_eq!(
+        upgrade_plan::generate_upgrade_plan(garbled)
+            .await
+            .unwrap_err(),
+        "\"latest\" is not a Kubernetes version"
+    );
 }

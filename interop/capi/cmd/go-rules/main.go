@@ -12,6 +12,7 @@
 //	Quote              string -> strconv.Quote
 //	ParseRequestURI    string -> the parsed URL's fields (host, path, user name and
 //	                   password in hex: they may hold any bytes), or err
+//	ParseQuery         string -> {"values": {hex key: [hex values]}, "err": text or null}
 //	Aggregate          [item] -> utilerrors.NewAggregate(items).Error(), null when nil
 //	Chain              item -> the item's Error()
 //	FormatLabelSelector  LabelSelector or null -> metav1.FormatLabelSelector
@@ -50,8 +51,8 @@ import (
 	admissionv1 "k8s.io/api/admission/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/validation"
 	runtimev1 "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
 	"sigs.k8s.io/cluster-api/core/webhooks/admission"
@@ -203,6 +204,24 @@ func run(req request) (result, error) {
 			}
 		}
 		return result{Out: out}, nil
+	case "ParseQuery":
+		var s string
+		if err := json.Unmarshal(req.In, &s); err != nil {
+			return result{}, err
+		}
+		values, err := url.ParseQuery(s)
+		out := map[string]any{"values": map[string][]string{}, "err": nil}
+		hexed := map[string][]string{}
+		for k, vs := range values {
+			for _, v := range vs {
+				hexed[hex.EncodeToString([]byte(k))] = append(hexed[hex.EncodeToString([]byte(k))], hex.EncodeToString([]byte(v)))
+			}
+		}
+		out["values"] = hexed
+		if err != nil {
+			out["err"] = err.Error()
+		}
+		return result{Out: out}, nil
 	case "Aggregate":
 		var list []json.RawMessage
 		if err := json.Unmarshal(req.In, &list); err != nil {
@@ -304,8 +323,8 @@ func validateExtensionConfig(c webhookCase) (result, error) {
 }
 
 type admissionCase struct {
-	Webhook string                      `json:"webhook"`
-	Gate    bool                        `json:"gate"`
+	Webhook string                       `json:"webhook"`
+	Gate    bool                         `json:"gate"`
 	Request admissionv1.AdmissionRequest `json:"request"`
 }
 
