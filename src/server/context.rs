@@ -5,11 +5,10 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::go::time::parse_duration;
+use crate::go::url::parse_query;
 use http::HeaderMap;
 use tokio::time::Instant;
-use url::form_urlencoded;
-
-use crate::go::time::parse_duration;
 
 /// What the server knows about one call before a handler sees it.
 #[derive(Clone, Debug)]
@@ -100,34 +99,10 @@ impl<S> Context<S> {
 /// `500ms`, `1µs` (sent as `1%C2%B5s`). Absent, unparsable, zero or negative values give
 /// `None`.
 pub(crate) fn requested_timeout(query: Option<&str>) -> Option<Duration> {
-    let value = query_get(query?, "timeout")?;
-    parse_duration(&value).ok().filter(|d| !d.is_zero())
-}
-
-/// The first value of `key` in `query`, as Go's `url.ParseQuery(query).Get(key)` gives it.
-///
-/// The pairs split at `&` and each is decoded by `form_urlencoded` (`+` is a space, `%XX` a
-/// byte). Go drops a pair it cannot decode, which `form_urlencoded` would decode leniently
-/// instead, so those are passed over first: a pair holding a `;` (Go refuses the old
-/// separator) or a `%` not followed by two hex digits.
-fn query_get(query: &str, key: &str) -> Option<String> {
-    query
-        .split('&')
-        .filter(|pair| !pair.contains(';') && escapes_are_whole(pair))
-        .flat_map(|pair| form_urlencoded::parse(pair.as_bytes()))
-        .find(|(k, _)| k == key)
-        .map(|(_, value)| value.into_owned())
-}
-
-/// Whether every `%` of `text` starts an escape of two hex digits.
-fn escapes_are_whole(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    bytes.iter().enumerate().all(|(i, b)| {
-        *b != b'%'
-            || bytes
-                .get(i + 1..i + 3)
-                .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
-    })
+    // Go's `URL.Query` drops the parse error and keeps the pairs it could decode.
+    let (values, _) = parse_query(query?);
+    let value = std::str::from_utf8(values.get("timeout")?).ok()?;
+    parse_duration(value).ok().filter(|d| !d.is_zero())
 }
 
 #[cfg(test)]
