@@ -538,6 +538,10 @@ pub enum QueryError {
 /// assert!(error.is_none());
 /// ```
 pub fn parse_query(query: &str) -> (Values, Option<QueryError>) {
+    // Hand-written rather than `form_urlencoded`: that crate decodes a malformed escape
+    // (`%zz`, a lone `%`) as literal text and reads a pair holding `;`, where Go drops both
+    // pairs and reports why; it has no parameter limit either. The shared `unescape` is the
+    // one `parse_request_uri` uses, checked against Go with this function.
     let mut values = Values::default();
     if query.matches('&').count() + 1 > MAX_QUERY_PARAMETERS {
         return (values, Some(QueryError::TooManyParameters));
