@@ -36,8 +36,8 @@ const STUCK: Duration = Duration::from_secs(30);
 
 fn ok_acpi(
     _: AfterControlPlaneInitializedRequest,
-) -> std::future::Ready<Result<AfterControlPlaneInitializedResponse, String>> {
-    std::future::ready(Ok(AfterControlPlaneInitializedResponse::success()))
+) -> std::future::Ready<AfterControlPlaneInitializedResponse> {
+    std::future::ready(AfterControlPlaneInitializedResponse::success())
 }
 
 async fn send(router: &Router, path: &str, body: Body) -> Value {
