@@ -14,6 +14,7 @@
 //! | [`strconv`] | `strconv.Quote`, `strconv.IsPrint` | how `%q` shows a string |
 //! | [`json`] | `encoding/json` | how `json.Marshal` writes a string |
 //! | [`url`] | `url.ParseRequestURI`, `url.ParseQuery` | [`url::parse_request_uri`], [`url::parse_query`], with Go's errors |
+//! | [`httpproxy`] | `golang.org/x/net/http/httpproxy` (`http.ProxyFromEnvironment`), apimachinery's `NewProxierWithNoProxyCIDR` | [`httpproxy::ProxyConfig`] (`HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`), [`httpproxy::ProxyFunc`]: which proxy a request goes through, if any |
 //! | [`netip`] | `netip.ParseAddr` | [`netip::parse_addr`] (IPv6 literals of URLs) |
 //! | [`field`] | `k8s.io/apimachinery/pkg/util/validation/field` | [`field::FieldError`], [`field::FieldPath`]: field errors and their text |
 //! | [`validation`] | `k8s.io/apimachinery/pkg/util/validation` | `IsDNS1123Label` and the other name rules, `IsValidPortNum` |
@@ -26,6 +27,7 @@
 
 pub mod errors;
 pub mod field;
+pub mod httpproxy;
 pub mod json;
 pub mod labels;
 pub mod netip;

@@ -1,7 +1,7 @@
 //! Go's `url.ParseRequestURI`: the URL grammar Cluster API's webhook checks an
 //! ExtensionConfig's `spec.clientConfig.url` and `service.path` with, and the one this crate
-//! uses for them everywhere; and Go's `url.ParseQuery`, how a Go server reads the
-//! `?timeout=` of a hook call.
+//! uses for them everywhere; Go's `url.ParseQuery`, how a Go server reads the `?timeout=` of
+//! a hook call; and as much of `url.Parse` as reading a proxy setting needs ([`parse`]).
 //!
 //! It reads an absolute URL (`https://host:port/path?query`) or an absolute path (`/path`);
 //! a `#` is not special (a browser would have stripped the fragment). Unescaped parts (user,
@@ -178,6 +178,9 @@ pub enum UrlErrorReason {
     /// Neither an absolute URL nor an absolute path.
     #[error("invalid URI for request")]
     NotARequestUri,
+    /// A relative reference (`url.Parse` only) whose first segment holds a `:`.
+    #[error("first path segment in URL cannot contain colon")]
+    ColonInFirstSegment,
     /// A character not allowed in the user information.
     #[error("net/url: invalid userinfo")]
     InvalidUserinfo,
@@ -205,17 +208,39 @@ pub enum UrlErrorReason {
 /// `url.ParseRequestURI(raw)` (Go 1.26, with its default of strict colons in `http`/`https`
 /// hosts).
 pub fn parse_request_uri(raw: &str) -> Result<RequestUri, UrlError> {
-    parse(raw).map_err(|reason| UrlError {
+    parse_inner(raw, true).map_err(|reason| UrlError {
         url: raw.to_string(),
         reason,
     })
 }
 
-fn parse(raw: &str) -> Result<RequestUri, UrlErrorReason> {
+/// `url.Parse(raw)`, as far as this crate needs it (the proxy values of
+/// [`httpproxy`](super::httpproxy)): besides what [`parse_request_uri`] reads, a relative
+/// reference (`host:port` is refused, `path`, `//host/path`) and a `#fragment`, whose escapes
+/// are checked and which is then dropped (the returned value has no fragment field).
+pub fn parse(raw: &str) -> Result<RequestUri, UrlError> {
+    let (before, fragment) = match raw.split_once('#') {
+        Some((before, fragment)) => (before, Some(fragment)),
+        None => (raw, None),
+    };
+    let url = parse_inner(before, false).map_err(|reason| UrlError {
+        url: before.to_string(),
+        reason,
+    })?;
+    if let Some(fragment) = fragment {
+        unescape(fragment.as_bytes(), Mode::Fragment).map_err(|reason| UrlError {
+            url: raw.to_string(),
+            reason,
+        })?;
+    }
+    Ok(url)
+}
+
+fn parse_inner(raw: &str, via_request: bool) -> Result<RequestUri, UrlErrorReason> {
     if raw.bytes().any(|b| b < b' ' || b == 0x7f) {
         return Err(UrlErrorReason::ControlCharacter);
     }
-    if raw.is_empty() {
+    if raw.is_empty() && via_request {
         return Err(UrlErrorReason::Empty);
     }
     let mut url = RequestUri::default();
@@ -238,9 +263,20 @@ fn parse(raw: &str) -> Result<RequestUri, UrlErrorReason> {
             url.opaque = rest.to_string();
             return Ok(url);
         }
-        return Err(UrlErrorReason::NotARequestUri);
+        if via_request {
+            return Err(UrlErrorReason::NotARequestUri);
+        }
+        // A relative reference whose first segment holds a colon would read as a scheme.
+        if rest
+            .split('/')
+            .next()
+            .is_some_and(|first| first.contains(':'))
+        {
+            return Err(UrlErrorReason::ColonInFirstSegment);
+        }
     }
-    if !url.scheme.is_empty() && rest.starts_with("//") {
+    let authority_follows = !url.scheme.is_empty() || !via_request && !rest.starts_with("///");
+    if authority_follows && rest.starts_with("//") {
         let authority_and_path = &rest[2..];
         let (authority, path) = match authority_and_path.find('/') {
             Some(i) => authority_and_path.split_at(i),
@@ -250,7 +286,7 @@ fn parse(raw: &str) -> Result<RequestUri, UrlErrorReason> {
         url.user = user;
         url.host = host;
         rest = path;
-    } else if !url.scheme.is_empty() {
+    } else if !url.scheme.is_empty() && rest.starts_with('/') {
         url.omit_host = true;
     }
     url.path = unescape(rest.as_bytes(), Mode::Path)?;
@@ -386,6 +422,8 @@ enum Mode {
     Host,
     Zone,
     UserPassword,
+    /// A fragment: only its escapes are checked.
+    Fragment,
     /// A query key or value: `+` is a space.
     QueryComponent,
 }

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::error::Error;
 
 use capi_runtime::go::errors::{Aggregate, BoxError, Message, Wrapped, chain};
+use capi_runtime::go::httpproxy::{ProxyConfig, ProxyError, ProxyFunc, ProxyUrl};
 use capi_runtime::go::labels::{format_label_selector, label_selector_as_selector};
 use capi_runtime::go::strconv::{is_print, quote};
 use capi_runtime::go::time::{Duration, format_duration};
@@ -935,4 +936,238 @@ fn label_selectors_are_gos() {
             Err(e) => result(Value::Null, Some(chain(&e).to_string())),
         },
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// httpproxy
+
+/// The proxy settings of the corpus: values Go takes as they are, with `http://` before
+/// them, or not at all.
+const PROXY_VALUES: &[&str] = &[
+    "",
+    "http://proxy.example:3128",
+    "proxy.example:3128",
+    "HTTPS://Proxy.Example:8443",
+    "https://proxy.example",
+    "socks5://proxy.example:1080",
+    "127.0.0.1:3128",
+    "[::1]:3128",
+    "http://user:pa%20ss@proxy.example:3128/path?q=1#frag",
+    "http://proxy.example:port",
+    "http://[::1",
+    "http://[::1]:3128",
+    "%zz",
+    "://x",
+    " proxy.example:3128",
+    "mailto:x",
+    "//proxy.example:3128",
+    "proxy",
+    "http://",
+    "*",
+];
+
+/// `NO_PROXY` entries of every form Go reads, and some it passes over.
+const NO_PROXY_ENTRIES: &[&str] = &[
+    "*",
+    "example.com",
+    ".example.com",
+    "*.example.com",
+    "EXAMPLE.COM",
+    " example.com ",
+    "example.com:8443",
+    ".example.com:443",
+    "10.0.0.0/8",
+    "010.0.0.0/8",
+    " 10.0.0.0/8",
+    "10.1.2.3/32",
+    "192.168.1.5",
+    "192.168.1.5:443",
+    "2001:db8::/32",
+    "2001:DB8::/48",
+    "[2001:db8::1]",
+    "[2001:db8::1]:8443",
+    "2001:db8::1",
+    "::ffff:10.0.0.0/104",
+    "::ffff:0:0/96",
+    "::/0",
+    "0.0.0.0/0",
+    "localhost",
+    ".",
+    "*.",
+    ":443",
+    "bücher.example",
+    ".svc",
+    "svc.cluster.local",
+    "1.2.3.4/33",
+    "1.2.3.4/8/9",
+    "fe80::1%eth0",
+    "fe80::/10",
+    "[::1]",
+    "example.com:",
+    "[example.com]:80",
+    "1.2.3.4",
+    "01.2.3.4",
+    "1.2.3.0/24",
+    "extension.test",
+];
+
+/// Request hosts: names, loopback in its forms, addresses in and out of the ranges above.
+const PROXY_HOSTS: &[&str] = &[
+    "example.com",
+    "a.example.com",
+    "EXAMPLE.com",
+    "notexample.com",
+    "localhost",
+    "LOCALHOST",
+    "localhost.localdomain",
+    "127.0.0.1",
+    "127.1.2.3",
+    "[::1]",
+    "[::ffff:127.0.0.1]",
+    "[0:0:0:0:0:0:0:1]",
+    "10.1.2.3",
+    "010.1.2.3",
+    "192.168.1.5",
+    "192.168.1.6",
+    "[2001:db8::1]",
+    "[2001:db8:1::2]",
+    "[fe80::1%25eth0]",
+    "[::ffff:10.1.2.3]",
+    "b%C3%BCcher.example",
+    "extension.svc",
+    "webhook.default.svc",
+    "svc",
+    "1.2.3.4",
+    "1.2.3.9",
+    "extension.test",
+];
+
+const PROXY_PORTS: &[&str] = &["", ":443", ":8443", ":80"];
+
+fn proxy_urls() -> Vec<String> {
+    let mut out = Vec::new();
+    for scheme in ["https", "http"] {
+        for host in PROXY_HOSTS {
+            for port in PROXY_PORTS {
+                out.push(format!("{scheme}://{host}{port}/hooks?timeout=10s"));
+            }
+        }
+    }
+    out.extend(["ftp://example.com/", "socks5://10.1.2.3/"].map(String::from));
+    out
+}
+
+fn proxy_case(env: &[(&str, &str)], url: &str) -> Value {
+    let env: BTreeMap<&str, &str> = env.iter().copied().collect();
+    json!({"env": env, "url": url})
+}
+
+/// The corpus: every `NO_PROXY` entry (alone and in lists) against every request URL; every
+/// proxy value against a sample of URLs; the environment's upper- and lower-case names in
+/// every combination, with and without CGI mode; random lists of entries.
+fn proxy_cases() -> Vec<Value> {
+    let urls = proxy_urls();
+    let proxies = [
+        ("HTTPS_PROXY", "http://proxy.example:3128"),
+        ("HTTP_PROXY", "proxy.example:3128"),
+    ];
+    let mut cases = Vec::new();
+    for entry in NO_PROXY_ENTRIES {
+        let env = [proxies[0], proxies[1], ("NO_PROXY", *entry)];
+        cases.extend(urls.iter().map(|url| proxy_case(&env, url)));
+    }
+    let sample: Vec<&String> = urls.iter().step_by(7).collect();
+    for value in PROXY_VALUES {
+        for name in ["HTTPS_PROXY", "HTTP_PROXY"] {
+            let env = [(name, *value), ("NO_PROXY", "10.0.0.0/8,.svc")];
+            cases.extend(sample.iter().map(|url| proxy_case(&env, url)));
+        }
+    }
+    // Each variable unset, upper case only, lower case only, both, or an empty upper case
+    // over a lower case; REQUEST_METHOD unset, empty or set.
+    let forms = |upper: &'static str, lower: &'static str, a: &'static str, b: &'static str| {
+        vec![
+            vec![],
+            vec![(upper, a)],
+            vec![(lower, b)],
+            vec![(upper, a), (lower, b)],
+            vec![(upper, ""), (lower, b)],
+        ]
+    };
+    let https = forms(
+        "HTTPS_PROXY",
+        "https_proxy",
+        "upper.example:1",
+        "lower.example:2",
+    );
+    let http = forms(
+        "HTTP_PROXY",
+        "http_proxy",
+        "upper.example:3",
+        "lower.example:4",
+    );
+    let no_proxy = forms("NO_PROXY", "no_proxy", "upper.example", "lower.example");
+    let cgi: [&[(&str, &str)]; 3] = [&[], &[("REQUEST_METHOD", "")], &[("REQUEST_METHOD", "GET")]];
+    for a in &https {
+        for b in &http {
+            for c in &no_proxy {
+                for d in cgi {
+                    let env: Vec<(&str, &str)> = [a.as_slice(), b, c, d].concat();
+                    for url in [
+                        "https://upper.example/x",
+                        "http://lower.example:8080/x",
+                        "http://extension.test/x",
+                    ] {
+                        cases.push(proxy_case(&env, url));
+                    }
+                }
+            }
+        }
+    }
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
+    for _ in 0..600 {
+        let count = 1 + rng.below(4);
+        let list: Vec<&str> = (0..count).map(|_| *rng.pick(NO_PROXY_ENTRIES)).collect();
+        let separator = *rng.pick(&[",", ", ", " ,", ",,"]);
+        let no_proxy = list.join(separator);
+        let name = *rng.pick(&["NO_PROXY", "no_proxy"]);
+        let env = [proxies[0], proxies[1], (name, no_proxy.as_str())];
+        for _ in 0..4 {
+            let url = rng.pick(urls.as_slice()).clone();
+            cases.push(proxy_case(&env, &url));
+        }
+    }
+    cases
+}
+
+fn proxy_answer(answer: Result<Option<ProxyUrl>, ProxyError>) -> Value {
+    match answer {
+        Ok(proxy) => json!({"proxy": proxy.map(|p| p.to_string()), "err": null}),
+        Err(e) => json!({"proxy": null, "err": chain(&e).to_string()}),
+    }
+}
+
+#[test]
+fn proxy_choice_is_gos() {
+    compare("Proxy", proxy_cases(), |input| {
+        let env = &input["env"];
+        let config = ProxyConfig::from_env_with(|name| env[name].as_str().map(String::from));
+        let url = parse_request_uri(input["url"].as_str().unwrap()).unwrap();
+        let hostname = String::from_utf8(url.hostname().to_vec()).unwrap();
+        let port = std::str::from_utf8(url.port()).unwrap();
+        let ask = |proxy: ProxyFunc| proxy_answer(proxy.proxy_for(url.scheme(), &hostname, port));
+        result(
+            json!({
+                "config": {
+                    "httpProxy": config.http_proxy,
+                    "httpsProxy": config.https_proxy,
+                    "noProxy": config.no_proxy,
+                    "cgi": config.cgi,
+                },
+                "go": ask(config.proxy_func()),
+                "clusterApi": ask(config.proxy_func_with_no_proxy_cidr()),
+            }),
+            None,
+        )
+    });
 }

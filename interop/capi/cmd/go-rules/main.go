@@ -22,6 +22,12 @@
 //	ValidateExtensionConfig  {"object": ExtensionConfig, "gate": bool} -> Cluster
 //	                   API's ExtensionConfig webhook: the object after Default, and
 //	                   ValidateCreate's error (text and API status)
+//	Proxy              {"env": {name: value}, "url": request URL} -> the proxy
+//	                   settings httpproxy.FromEnvironment reads from exactly that
+//	                   environment, and the answer for the URL (url.ParseRequestURI)
+//	                   of their ProxyFunc ("go") and of apimachinery's
+//	                   NewProxierWithNoProxyCIDR around it, as Cluster API's runtime
+//	                   client uses it ("clusterApi"): {"proxy": URL or null, "err": text or null}
 //	Admission          {"webhook": "mutate" | "validate", "gate": bool, "request":
 //	                   AdmissionRequest} -> the AdmissionResponse Cluster API's webhook
 //	                   server answers (controller-runtime's handler around the webhook)
@@ -41,6 +47,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"strconv"
@@ -48,11 +55,13 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"golang.org/x/net/http/httpproxy"
 	admissionv1 "k8s.io/api/admission/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/util/validation"
 	runtimev1 "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
 	"sigs.k8s.io/cluster-api/core/webhooks/admission"
@@ -275,6 +284,12 @@ func run(req request) (result, error) {
 			return result{}, err
 		}
 		return result{Out: validation.IsValidPortNum(n)}, nil
+	case "Proxy":
+		var c proxyCase
+		if err := json.Unmarshal(req.In, &c); err != nil {
+			return result{}, err
+		}
+		return proxy(c)
 	case "Admission":
 		var c admissionCase
 		if err := json.Unmarshal(req.In, &c); err != nil {
@@ -355,6 +370,76 @@ func admit(c admissionCase) (result, error) {
 		return result{}, err
 	}
 	return result{Out: resp.AdmissionResponse}, nil
+}
+
+type proxyCase struct {
+	Env map[string]string `json:"env"`
+	URL string            `json:"url"`
+}
+
+type proxyConfig struct {
+	HTTPProxy  string `json:"httpProxy"`
+	HTTPSProxy string `json:"httpsProxy"`
+	NoProxy    string `json:"noProxy"`
+	CGI        bool   `json:"cgi"`
+}
+
+type proxyAnswer struct {
+	Proxy *string `json:"proxy"`
+	Err   *string `json:"err"`
+}
+
+type proxyResult struct {
+	Config     proxyConfig `json:"config"`
+	Go         proxyAnswer `json:"go"`
+	ClusterAPI proxyAnswer `json:"clusterApi"`
+}
+
+// The variables httpproxy.FromEnvironment and NewProxierWithNoProxyCIDR read.
+var proxyVariables = []string{
+	"HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "NO_PROXY", "no_proxy", "REQUEST_METHOD",
+}
+
+func answer(u *url.URL, err error) proxyAnswer {
+	var a proxyAnswer
+	if u != nil {
+		s := u.String()
+		a.Proxy = &s
+	}
+	if err != nil {
+		s := err.Error()
+		a.Err = &s
+	}
+	return a
+}
+
+// proxy sets the process environment to the case's (this program is its only reader) and
+// asks both proxy functions built from it.
+func proxy(c proxyCase) (result, error) {
+	for _, name := range proxyVariables {
+		if err := os.Unsetenv(name); err != nil {
+			return result{}, err
+		}
+	}
+	for name, value := range c.Env {
+		if err := os.Setenv(name, value); err != nil {
+			return result{}, err
+		}
+	}
+	u, err := url.ParseRequestURI(c.URL)
+	if err != nil {
+		return result{}, err
+	}
+	cfg := httpproxy.FromEnvironment()
+	goFunc := cfg.ProxyFunc()
+	capi := utilnet.NewProxierWithNoProxyCIDR(func(req *http.Request) (*url.URL, error) {
+		return goFunc(req.URL)
+	})
+	return result{Out: proxyResult{
+		Config:     proxyConfig{HTTPProxy: cfg.HTTPProxy, HTTPSProxy: cfg.HTTPSProxy, NoProxy: cfg.NoProxy, CGI: cfg.CGI},
+		Go:         answer(goFunc(u)),
+		ClusterAPI: answer(capi(&http.Request{URL: u})),
+	}}, nil
 }
 
 // printRanges writes the ranges of code points strconv.IsPrint accepts.
