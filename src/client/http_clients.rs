@@ -8,6 +8,10 @@
 //! disk, the new pair is loaded and every cached client is dropped, so that no kept-alive
 //! connection keeps using the old certificate.
 //!
+//! Every client chooses its proxy as Cluster API's does ([`crate::go::httpproxy`]: Go's
+//! `ProxyFromEnvironment` behind apimachinery's CIDR check), from the settings the runtime
+//! client was built with; reqwest never reads the environment itself.
+//!
 //! Change detection works as the HTTPS host's does for serving certificates: the files'
 //! contents are compared with the last ones read (whatever the file system's timestamp
 //! resolution), read on tokio's blocking pool and at most once per check interval (5 s by
@@ -15,10 +19,11 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::go::errors::chain;
+use crate::go::httpproxy::ProxyFunc;
 use crate::tls::{ClientIdentity, TlsError, cause, client_config};
 
 /// How long a cached client is used before it is rebuilt.
@@ -64,18 +69,40 @@ fn read_pair(files: &IdentityFiles) -> FilePair {
     )
 }
 
+/// The proxy of a request to `url` (`None`: connect directly), as Go's proxy function answers
+/// for its scheme, host and port. Its one error, an `http` request in CGI mode, cannot happen
+/// here: extensions are called over `https`; were it to, the call goes direct.
+fn go_proxy(proxy: &ProxyFunc, url: &url::Url) -> Option<String> {
+    let hostname = match url.host()? {
+        url::Host::Domain(name) => name.to_string(),
+        url::Host::Ipv4(ip) => ip.to_string(),
+        url::Host::Ipv6(ip) => ip.to_string(),
+    };
+    let port = url.port().map(|p| p.to_string()).unwrap_or_default();
+    match proxy.proxy_for(url.scheme(), &hostname, &port) {
+        Ok(chosen) => chosen.map(|p| p.to_string()),
+        Err(error) => {
+            tracing::warn!(error = %chain(&error), %url, "no proxy for this call");
+            None
+        }
+    }
+}
+
 /// The cache of HTTP clients.
 pub(crate) struct HttpClients {
     identity_files: Option<IdentityFiles>,
+    proxy: Arc<ProxyFunc>,
     check_interval: Duration,
     state: Mutex<State>,
 }
 
 impl HttpClients {
-    /// A cache whose clients present the certificate in `identity_files`, loaded now.
+    /// A cache whose clients present the certificate in `identity_files`, loaded now, and
+    /// reach extensions through the proxies `proxy` chooses.
     pub(crate) fn new(
         identity_files: Option<IdentityFiles>,
         check_interval: Duration,
+        proxy: ProxyFunc,
     ) -> Result<Self, TlsError> {
         let mut state = State::default();
         if let Some(files) = &identity_files {
@@ -85,6 +112,7 @@ impl HttpClients {
         }
         Ok(HttpClients {
             identity_files,
+            proxy: Arc::new(proxy),
             check_interval,
             state: Mutex::new(state),
         })
@@ -166,7 +194,10 @@ impl HttpClients {
         // Built without the lock: loading platform roots can take a while, and other calls
         // should not wait for it.
         let tls = client_config(ca_bundle, identity.as_ref())?;
+        let proxy = self.proxy.clone();
         let client = reqwest::Client::builder()
+            .no_proxy()
+            .proxy(reqwest::Proxy::custom(move |url| go_proxy(&proxy, url)))
             .tls_backend_preconfigured(tls)
             .redirect(reqwest::redirect::Policy::none())
             .pool_idle_timeout(Duration::from_secs(90))

@@ -58,6 +58,7 @@ use std::time::Duration;
 pub use crate::api::runtime::validation::{
     HandlerNameError, UrlError, extension_name_from_handler_name, name_for_handler,
 };
+pub use crate::go::httpproxy::ProxyConfig;
 pub use crate::tls::{Cause, TlsError};
 pub use crate::wire::DecodeError;
 pub use aggregate::aggregate_responses;
@@ -100,6 +101,7 @@ pub struct ClientBuilder {
     max_response_bytes: usize,
     max_decode_bytes: usize,
     call_all_options: CallAllOptions,
+    proxy: Option<ProxyConfig>,
 }
 
 impl Default for ClientBuilder {
@@ -113,6 +115,7 @@ impl Default for ClientBuilder {
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             max_decode_bytes: DEFAULT_MAX_DECODE_BYTES,
             call_all_options: CallAllOptions::default(),
+            proxy: None,
         }
     }
 }
@@ -189,6 +192,17 @@ impl ClientBuilder {
         self
     }
 
+    /// The proxy settings extensions are reached with (by default the process environment's,
+    /// [`ProxyConfig::from_env`], read once by [`build`](Self::build)). The proxy of each
+    /// call is chosen as Cluster API's client chooses it: Go's `http.ProxyFromEnvironment`
+    /// rules ([`crate::go::httpproxy`]; never for `localhost` or a loopback address, never
+    /// for a host `no_proxy` covers) behind apimachinery's CIDR check of `no_proxy`.
+    /// `ProxyConfig::default()` uses no proxy.
+    pub fn proxy(mut self, config: ProxyConfig) -> Self {
+        self.proxy = Some(config);
+        self
+    }
+
     /// Builds the client; fails when the client certificate cannot be loaded.
     pub fn build(self) -> Result<Client, BuildError> {
         let catalog = self
@@ -200,7 +214,13 @@ impl ClientBuilder {
                 catalog,
                 pruned_at: AtomicU64::new(registry.generation()),
                 registry,
-                http: HttpClients::new(self.identity, self.identity_check_interval)?,
+                http: HttpClients::new(
+                    self.identity,
+                    self.identity_check_interval,
+                    self.proxy
+                        .unwrap_or_else(ProxyConfig::from_env)
+                        .proxy_func_with_no_proxy_cidr(),
+                )?,
                 metrics: self.metrics,
                 max_response_bytes: self.max_response_bytes,
                 decode_budget: SharedBudget::new(self.max_decode_bytes),

@@ -43,6 +43,8 @@ mod client_failures;
 #[cfg(feature = "client")]
 mod client_metrics;
 #[cfg(feature = "client")]
+mod client_proxy;
+#[cfg(feature = "client")]
 mod client_tls;
 #[cfg(feature = "client")]
 mod client_trust;

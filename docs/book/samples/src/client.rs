@@ -64,3 +64,21 @@ pub async fn may_upgrade(
         .await
 }
 // ANCHOR_END: call
+
+// ANCHOR: proxy
+use capi_runtime::client::ProxyConfig;
+
+/// A client whose calls go through the cluster's egress proxy, set in code rather than read
+/// from the environment: in-cluster services and the pod network are reached directly
+/// (loopback and `localhost` always are).
+pub fn build_client_behind_proxy(registry: Registry) -> Result<Client, BuildError> {
+    Client::builder()
+        .registry(registry)
+        .proxy(ProxyConfig {
+            https_proxy: "http://proxy.internal:3128".into(),
+            no_proxy: ".svc,.cluster.local,10.0.0.0/8".into(),
+            ..ProxyConfig::default()
+        })
+        .build()
+}
+// ANCHOR_END: proxy

@@ -373,3 +373,21 @@ async fn the_upgrade_plan_has_every_minor_and_ends_at_the_target() {
         "\"latest\" is not a Kubernetes version"
     );
 }
+
+#[tokio::test]
+async fn the_client_behind_a_proxy_reaches_a_loopback_extension_directly() {
+    let certs = pki::certs();
+    let server = quickstart::server(certs.dir.path(), 0)
+        .unwrap()
+        .start()
+        .await
+        .unwrap();
+    // proxy.internal does not exist: a call sent to it would fail.
+    let client = client::build_client_behind_proxy(Registry::new()).unwrap();
+    client.warm_up([]).unwrap();
+    let discovered =
+        client::discover_and_register(&client, &config("quick", &server, &certs.ca_pem))
+            .await
+            .unwrap();
+    assert_eq!(discovered.status.handlers.len(), 1);
+}
