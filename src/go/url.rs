@@ -1,7 +1,8 @@
 //! Go's `url.ParseRequestURI`: the URL grammar Cluster API's webhook checks an
 //! ExtensionConfig's `spec.clientConfig.url` and `service.path` with, and the one this crate
 //! uses for them everywhere; Go's `url.ParseQuery`, how a Go server reads the `?timeout=` of
-//! a hook call; and as much of `url.Parse` as reading a proxy setting needs ([`parse`]).
+//! a hook call; and Go's `url.Parse` ([`parse`], without the fragment), how a proxy setting
+//! is read.
 //!
 //! It reads an absolute URL (`https://host:port/path?query`) or an absolute path (`/path`);
 //! a `#` is not special (a browser would have stripped the fragment). Unescaped parts (user,
@@ -214,10 +215,10 @@ pub fn parse_request_uri(raw: &str) -> Result<RequestUri, UrlError> {
     })
 }
 
-/// `url.Parse(raw)`, as far as this crate needs it (the proxy values of
-/// [`httpproxy`](super::httpproxy)): besides what [`parse_request_uri`] reads, a relative
-/// reference (`host:port` is refused, `path`, `//host/path`) and a `#fragment`, whose escapes
-/// are checked and which is then dropped (the returned value has no fragment field).
+/// `url.Parse(raw)`, read for the proxy settings of [`httpproxy`](super::httpproxy): besides
+/// what [`parse_request_uri`] reads, a relative reference (`path`, `//host/path`; `host:port`
+/// is refused, its first segment holding a colon) and a `#fragment`, whose escapes are
+/// checked and which is then dropped (the returned value has no fragment field).
 pub fn parse(raw: &str) -> Result<RequestUri, UrlError> {
     let (before, fragment) = match raw.split_once('#') {
         Some((before, fragment)) => (before, Some(fragment)),

@@ -15,7 +15,9 @@ use capi_runtime::go::httpproxy::{ProxyConfig, ProxyError, ProxyFunc, ProxyUrl};
 use capi_runtime::go::labels::{format_label_selector, label_selector_as_selector};
 use capi_runtime::go::strconv::{is_print, quote};
 use capi_runtime::go::time::{Duration, format_duration};
-use capi_runtime::go::url::{MAX_QUERY_PARAMETERS, parse_query, parse_request_uri};
+use capi_runtime::go::url::{
+    MAX_QUERY_PARAMETERS, RequestUri, UrlError, parse, parse_query, parse_request_uri,
+};
 use capi_runtime::go::validation::{
     dns1035_label, dns1123_label, dns1123_subdomain, label_value, port_num, qualified_name,
 };
@@ -568,32 +570,87 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// A parsed URL as the oracle writes it (hex for the parts that may hold any bytes).
+fn url_answer(parsed: Result<RequestUri, UrlError>) -> Value {
+    match parsed {
+        Ok(u) => result(
+            json!({
+                "scheme": u.scheme(),
+                "opaque": u.opaque(),
+                "user": u.user().map(|user| json!({
+                    "username": hex(&user.username),
+                    "password": hex(user.password.as_deref().unwrap_or_default()),
+                    "passwordSet": user.password.is_some(),
+                })),
+                "host": hex(u.host()),
+                "path": hex(u.path()),
+                "rawQuery": u.raw_query(),
+                "forceQuery": u.force_query(),
+                "omitHost": u.omit_host(),
+            }),
+            None,
+        ),
+        Err(e) => result(Value::Null, Some(chain(&e).to_string())),
+    }
+}
+
 #[test]
 fn parse_request_uri_is_gos() {
-    compare(
-        "ParseRequestURI",
-        strings(url_texts()),
-        |input| match parse_request_uri(input.as_str().unwrap()) {
-            Ok(u) => result(
-                json!({
-                    "scheme": u.scheme(),
-                    "opaque": u.opaque(),
-                    "user": u.user().map(|user| json!({
-                        "username": hex(&user.username),
-                        "password": hex(user.password.as_deref().unwrap_or_default()),
-                        "passwordSet": user.password.is_some(),
-                    })),
-                    "host": hex(u.host()),
-                    "path": hex(u.path()),
-                    "rawQuery": u.raw_query(),
-                    "forceQuery": u.force_query(),
-                    "omitHost": u.omit_host(),
-                }),
-                None,
-            ),
-            Err(e) => result(Value::Null, Some(chain(&e).to_string())),
-        },
-    );
+    compare("ParseRequestURI", strings(url_texts()), |input| {
+        url_answer(parse_request_uri(input.as_str().unwrap()))
+    });
+}
+
+/// `url.Parse` reads relative references and fragments besides: the request URLs, the
+/// proxy settings of the httpproxy corpus, and those forms.
+#[test]
+fn parse_is_gos() {
+    let mut texts = url_texts();
+    texts.extend(PROXY_VALUES.iter().map(|v| v.to_string()));
+    texts.extend(PROXY_VALUES.iter().map(|v| format!("http://{v}")));
+    let relative = [
+        "",
+        "*",
+        "a",
+        "a/b",
+        "a:b",
+        "a/b:c",
+        "./a:b",
+        "//h",
+        "//h:80/p",
+        "///p",
+        "//u@h",
+        "?q",
+        "#",
+        "#f",
+        "a#b#c",
+        "#%zz",
+        "#%41",
+        "h#%",
+        "//[::1",
+        "//h:x",
+        "%41",
+        "%zz",
+        "1:2",
+        "+x:y",
+        "-x:y",
+        "x+y:z",
+        "//h/p?q#f",
+        "http://h/p#f%20g",
+        "http://h#",
+        "mailto:a#b",
+    ];
+    texts.extend(relative.map(String::from));
+    let mut rng = Rng::new(0x005e_ed0f);
+    let alphabet = [
+        "a", "1", ":", "/", "?", "#", "%", "%4", "%41", "@", "[", "]", ".", " ", "+",
+    ];
+    for _ in 0..2000 {
+        texts.push(rng.string(&alphabet, 12));
+    }
+    compare("Parse", strings(texts), |input| {
+        url_answer(parse(input.as_str().unwrap()))
+    });
 }
 
 fn query_texts() -> Vec<String> {

@@ -12,6 +12,8 @@
 //	Quote              string -> strconv.Quote
 //	ParseRequestURI    string -> the parsed URL's fields (host, path, user name and
 //	                   password in hex: they may hold any bytes), or err
+//	Parse              string -> url.Parse's URL, the same fields (the fragment
+//	                   is not written), or err
 //	ParseQuery         string -> {"values": {hex key: [hex values]}, "err": text or null}
 //	Aggregate          [item] -> utilerrors.NewAggregate(items).Error(), null when nil
 //	Chain              item -> the item's Error()
@@ -190,12 +192,16 @@ func run(req request) (result, error) {
 			return result{}, err
 		}
 		return result{Out: strconv.Quote(s)}, nil
-	case "ParseRequestURI":
+	case "ParseRequestURI", "Parse":
 		var s string
 		if err := json.Unmarshal(req.In, &s); err != nil {
 			return result{}, err
 		}
-		u, err := url.ParseRequestURI(s)
+		parse := url.ParseRequestURI
+		if req.Fn == "Parse" {
+			parse = url.Parse
+		}
+		u, err := parse(s)
 		if err != nil {
 			return fail(err), nil
 		}
