@@ -197,6 +197,7 @@ impl ClientBuilder {
     /// call is chosen as Cluster API's client chooses it: Go's `http.ProxyFromEnvironment`
     /// rules ([`crate::go::httpproxy`]; never for `localhost` or a loopback address, never
     /// for a host `no_proxy` covers) behind apimachinery's CIDR check of `no_proxy`.
+    /// A proxy setting that is not a URL is not used, as in Go (`build` logs a warning).
     /// `ProxyConfig::default()` uses no proxy.
     pub fn proxy(mut self, config: ProxyConfig) -> Self {
         self.proxy = Some(config);
@@ -217,9 +218,7 @@ impl ClientBuilder {
                 http: HttpClients::new(
                     self.identity,
                     self.identity_check_interval,
-                    self.proxy
-                        .unwrap_or_else(ProxyConfig::from_env)
-                        .proxy_func_with_no_proxy_cidr(),
+                    proxy_func(self.proxy.unwrap_or_else(ProxyConfig::from_env)),
                 )?,
                 metrics: self.metrics,
                 max_response_bytes: self.max_response_bytes,
@@ -228,6 +227,21 @@ impl ClientBuilder {
             }),
         })
     }
+}
+
+/// The client's proxy function. A setting Go would pass over (not a URL) is logged, since the
+/// calls it meant to send through a proxy then go direct.
+fn proxy_func(config: ProxyConfig) -> crate::go::httpproxy::ProxyFunc {
+    for (name, value) in [
+        ("https_proxy", &config.https_proxy),
+        ("http_proxy", &config.http_proxy),
+    ] {
+        if let Err(error) = crate::go::httpproxy::parse_proxy(value) {
+            tracing::warn!(setting = name, error = %crate::go::errors::chain(&error),
+                "ignoring the proxy setting, as Go does: calls it covers go direct");
+        }
+    }
+    config.proxy_func_with_no_proxy_cidr()
 }
 
 struct Inner {
