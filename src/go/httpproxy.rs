@@ -37,11 +37,9 @@
 //!
 //! Where this may differ from Go, outside what the oracle test covers: a non-ASCII host or
 //! `NO_PROXY` entry is converted with the `idna` crate's UTS 46 (Go: `x/net/idna`'s `Lookup`
-//! profile), which agrees on ordinary names and may not on invalid ones; the proxy URL is the
-//! value as written (scheme lower-cased, `http://` prepended where Go prepends it), where Go
-//! answers a parsed URL whose `String()` re-escapes a user name or a host holding escapes or
-//! non-ASCII bytes (the same URL, written differently); an environment value that is not
-//! UTF-8 is read as unset.
+//! profile), which agrees on ordinary names and may not on invalid ones; an environment value
+//! that is not UTF-8 is read as unset. The proxy URL is written as Go's `URL.String()` writes
+//! the URL it parsed.
 
 use std::fmt;
 use std::net::Ipv6Addr;
@@ -193,7 +191,7 @@ impl ProxyFunc {
     }
 }
 
-/// A proxy's URL, as Go reads it from a setting.
+/// A proxy's URL, as Go reads it from a setting and writes it (`URL.String()`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProxyUrl {
     url: String,
@@ -244,30 +242,24 @@ pub fn parse_proxy(value: &str) -> Result<Option<ProxyUrl>, ProxyError> {
     if value.is_empty() {
         return Ok(None);
     }
+    let proxy = |parsed: url::RequestUri| ProxyUrl {
+        url: parsed.to_string(),
+        scheme_len: parsed.scheme().len(),
+    };
     let first = url::parse(value);
     if first
         .as_ref()
         .map_or(true, |u| u.scheme().is_empty() || u.host().is_empty())
+        && let Ok(prefixed) = url::parse(&format!("http://{value}"))
     {
-        let prefixed = format!("http://{value}");
-        if url::parse(&prefixed).is_ok() {
-            return Ok(Some(ProxyUrl {
-                url: prefixed,
-                scheme_len: 4,
-            }));
-        }
+        return Ok(Some(proxy(prefixed)));
     }
     match first {
         Err(source) => Err(ProxyError::InvalidAddress {
             value: value.to_string(),
             source,
         }),
-        Ok(parsed) => {
-            let scheme_len = parsed.scheme().len();
-            let mut url = parsed.scheme().to_string();
-            url.push_str(&value[scheme_len..]);
-            Ok(Some(ProxyUrl { url, scheme_len }))
-        }
+        Ok(parsed) => Ok(Some(proxy(parsed))),
     }
 }
 

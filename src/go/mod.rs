@@ -13,7 +13,7 @@
 //! | [`time`] | `time.ParseDuration`, `Duration.String` | [`time::Duration`], [`time::parse_duration`], [`time::format_duration`] |
 //! | [`strconv`] | `strconv.Quote`, `strconv.IsPrint` | how `%q` shows a string |
 //! | [`json`] | `encoding/json` | how `json.Marshal` writes a string |
-//! | [`url`] | `url.ParseRequestURI`, `url.Parse`, `url.ParseQuery` | [`url::parse_request_uri`], [`url::parse`] (without the fragment), [`url::parse_query`], with Go's errors |
+//! | [`url`] | `url.ParseRequestURI`, `url.Parse`, `url.ParseQuery` | [`url::parse_request_uri`], [`url::parse`], [`url::parse_query`], with Go's errors; `URL.String()` as `Display` |
 //! | [`httpproxy`] | `golang.org/x/net/http/httpproxy` (`http.ProxyFromEnvironment`), apimachinery's `NewProxierWithNoProxyCIDR` | [`httpproxy::ProxyConfig`] (`HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`), [`httpproxy::ProxyFunc`]: which proxy a request goes through, if any |
 //! | [`netip`] | `netip.ParseAddr` | [`netip::parse_addr`] (IPv6 literals of URLs) |
 //! | [`field`] | `k8s.io/apimachinery/pkg/util/validation/field` | [`field::FieldError`], [`field::FieldPath`]: field errors and their text |

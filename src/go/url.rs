@@ -1,8 +1,8 @@
 //! Go's `url.ParseRequestURI`: the URL grammar Cluster API's webhook checks an
 //! ExtensionConfig's `spec.clientConfig.url` and `service.path` with, and the one this crate
 //! uses for them everywhere; Go's `url.ParseQuery`, how a Go server reads the `?timeout=` of
-//! a hook call; and Go's `url.Parse` ([`parse`], without the fragment), how a proxy setting
-//! is read.
+//! a hook call; and Go's `url.Parse` ([`parse`]), how a proxy setting is read. A parsed URL
+//! is written back as Go's `URL.String()` writes it.
 //!
 //! It reads an absolute URL (`https://host:port/path?query`) or an absolute path (`/path`);
 //! a `#` is not special (a browser would have stripped the fragment). Unescaped parts (user,
@@ -32,8 +32,9 @@ use std::fmt;
 use super::netip::{self, AddrParseError};
 use super::strconv::{quote, quote_bytes};
 
-/// A URL as `url.ParseRequestURI` returns it (the fields Go's `url.URL` has, minus the
-/// fragment, which this parser never sets).
+/// A URL as `url.ParseRequestURI` or `url.Parse` returns it: the fields Go's `url.URL` has;
+/// the fragment (`url.Parse` only) is kept for [`Display`](fmt::Display), which writes the URL
+/// as Go's `URL.String()` does.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RequestUri {
     scheme: String,
@@ -41,9 +42,13 @@ pub struct RequestUri {
     user: Option<UserInfo>,
     host: Vec<u8>,
     path: Vec<u8>,
+    /// The path as written (Go keeps it as `RawPath` when it is not the default escaping).
+    raw_path: String,
     raw_query: String,
     force_query: bool,
     omit_host: bool,
+    /// `url.Parse` only: the fragment, unescaped and as written (`None` when empty).
+    fragment: Option<(Vec<u8>, String)>,
 }
 
 /// The user information of a URL (`user:password@`), unescaped.
@@ -109,6 +114,125 @@ impl RequestUri {
     pub fn omit_host(&self) -> bool {
         self.omit_host
     }
+}
+
+/// Go's `URL.String()`: the URL written back, each part escaped as Go escapes it (a path or
+/// fragment as written when that is a valid escaping of it).
+impl fmt::Display for RequestUri {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = String::new();
+        if !self.scheme.is_empty() {
+            out.push_str(&self.scheme);
+            out.push(':');
+        }
+        if !self.opaque.is_empty() {
+            out.push_str(&self.opaque);
+        } else {
+            let has_authority =
+                !self.scheme.is_empty() || !self.host.is_empty() || self.user.is_some();
+            let omitted = self.omit_host && self.host.is_empty() && self.user.is_none();
+            if has_authority && !omitted {
+                if !self.host.is_empty() || !self.path.is_empty() || self.user.is_some() {
+                    out.push_str("//");
+                }
+                if let Some(user) = &self.user {
+                    out.push_str(&escape(&user.username, Mode::UserPassword));
+                    if let Some(password) = &user.password {
+                        out.push(':');
+                        out.push_str(&escape(password, Mode::UserPassword));
+                    }
+                    out.push('@');
+                }
+                out.push_str(&escape(&self.host, Mode::Host));
+            }
+            let path = if valid_encoded(&self.raw_path, Mode::Path) {
+                self.raw_path.clone()
+            } else if self.path == b"*" {
+                "*".to_string()
+            } else {
+                escape(&self.path, Mode::Path)
+            };
+            if !path.is_empty() && !path.starts_with('/') && !self.host.is_empty() {
+                out.push('/');
+            }
+            if out.is_empty() && path.split('/').next().is_some_and(|s| s.contains(':')) {
+                out.push_str("./");
+            }
+            out.push_str(&path);
+        }
+        if self.force_query || !self.raw_query.is_empty() {
+            out.push('?');
+            out.push_str(&self.raw_query);
+        }
+        if let Some((fragment, raw)) = &self.fragment {
+            out.push('#');
+            if valid_encoded(raw, Mode::Fragment) {
+                out.push_str(raw);
+            } else {
+                out.push_str(&escape(fragment, Mode::Fragment));
+            }
+        }
+        f.write_str(&out)
+    }
+}
+
+/// Go's `shouldEscape` for the modes `URL.String()` writes.
+fn should_escape(c: u8, mode: Mode) -> bool {
+    if c.is_ascii_alphanumeric() {
+        return false;
+    }
+    if matches!(mode, Mode::Host | Mode::Zone) && !host_should_escape(c) {
+        return false;
+    }
+    match c {
+        b'-' | b'_' | b'.' | b'~' => false,
+        b'$' | b'&' | b'+' | b',' | b'/' | b':' | b';' | b'=' | b'?' | b'@' => match mode {
+            Mode::Path => c == b'?',
+            Mode::UserPassword => matches!(c, b'@' | b'/' | b'?' | b':'),
+            Mode::QueryComponent => true,
+            Mode::Fragment => false,
+            Mode::Host | Mode::Zone => true,
+        },
+        b'!' | b'(' | b')' | b'*' if mode == Mode::Fragment => false,
+        _ => true,
+    }
+}
+
+/// Go's `escape` (outside query components, where it is not used here).
+fn escape(s: &[u8], mode: Mode) -> String {
+    let mut out = String::with_capacity(s.len());
+    for &c in s {
+        if should_escape(c, mode) {
+            out.push_str(&format!("%{c:02X}"));
+        } else {
+            out.push(char::from(c));
+        }
+    }
+    out
+}
+
+/// Go's `validEncoded`: whether `s` may stand for itself in a path or fragment.
+fn valid_encoded(s: &str, mode: Mode) -> bool {
+    s.bytes().all(|c| {
+        matches!(
+            c,
+            b'!' | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+                | b':'
+                | b'@'
+                | b'['
+                | b']'
+                | b'%'
+        ) || !should_escape(c, mode)
+    })
 }
 
 /// `URL.Hostname`/`URL.Port`'s split: a port is the digits after the last `:` that follows the
@@ -218,7 +342,7 @@ pub fn parse_request_uri(raw: &str) -> Result<RequestUri, UrlError> {
 /// `url.Parse(raw)`, read for the proxy settings of [`httpproxy`](super::httpproxy): besides
 /// what [`parse_request_uri`] reads, a relative reference (`path`, `//host/path`; `host:port`
 /// is refused, its first segment holding a colon) and a `#fragment`, whose escapes are
-/// checked and which is then dropped (the returned value has no fragment field).
+/// checked (it has no accessor: only [`Display`](fmt::Display) writes it back).
 pub fn parse(raw: &str) -> Result<RequestUri, UrlError> {
     let (before, fragment) = match raw.split_once('#') {
         Some((before, fragment)) => (before, Some(fragment)),
@@ -228,11 +352,14 @@ pub fn parse(raw: &str) -> Result<RequestUri, UrlError> {
         url: before.to_string(),
         reason,
     })?;
-    if let Some(fragment) = fragment {
-        unescape(fragment.as_bytes(), Mode::Fragment).map_err(|reason| UrlError {
-            url: raw.to_string(),
-            reason,
-        })?;
+    let mut url = url;
+    if let Some(fragment) = fragment.filter(|f| !f.is_empty()) {
+        let unescaped =
+            unescape(fragment.as_bytes(), Mode::Fragment).map_err(|reason| UrlError {
+                url: raw.to_string(),
+                reason,
+            })?;
+        url.fragment = Some((unescaped, fragment.to_string()));
     }
     Ok(url)
 }
@@ -247,6 +374,7 @@ fn parse_inner(raw: &str, via_request: bool) -> Result<RequestUri, UrlErrorReaso
     let mut url = RequestUri::default();
     if raw == "*" {
         url.path = b"*".to_vec();
+        url.raw_path = "*".to_string();
         return Ok(url);
     }
     let (scheme, rest) = scheme(raw)?;
@@ -291,6 +419,7 @@ fn parse_inner(raw: &str, via_request: bool) -> Result<RequestUri, UrlErrorReaso
         url.omit_host = true;
     }
     url.path = unescape(rest.as_bytes(), Mode::Path)?;
+    url.raw_path = rest.to_string();
     Ok(url)
 }
 

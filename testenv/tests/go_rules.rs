@@ -587,6 +587,7 @@ fn url_answer(parsed: Result<RequestUri, UrlError>) -> Value {
                 "rawQuery": u.raw_query(),
                 "forceQuery": u.force_query(),
                 "omitHost": u.omit_host(),
+                "string": u.to_string(),
             }),
             None,
         ),
@@ -1021,6 +1022,14 @@ const PROXY_VALUES: &[&str] = &[
     "proxy",
     "http://",
     "*",
+    "http://PROXY.Example:3128",
+    "http://us!er:p@ss@proxy.example:3128",
+    "http://proxy.example:3128/a b",
+    "http://bücher.example:3128",
+    "http://b%C3%BCcher.example:3128",
+    "http://proxy.example:3128/%41?x#y z",
+    "http://[fe80::1%25eth0]:3128",
+    "user:pass@proxy.example:3128",
 ];
 
 /// `NO_PROXY` entries of every form Go reads, and some it passes over.

@@ -11,7 +11,7 @@
 //	DurationString     nanoseconds as a decimal string -> time.Duration(n).String()
 //	Quote              string -> strconv.Quote
 //	ParseRequestURI    string -> the parsed URL's fields (host, path, user name and
-//	                   password in hex: they may hold any bytes), or err
+//	                   password in hex: they may hold any bytes) and its String(), or err
 //	Parse              string -> url.Parse's URL, the same fields (the fragment
 //	                   is not written), or err
 //	ParseQuery         string -> {"values": {hex key: [hex values]}, "err": text or null}
@@ -97,6 +97,7 @@ type parsedURL struct {
 	RawQuery   string    `json:"rawQuery"`
 	ForceQuery bool      `json:"forceQuery"`
 	OmitHost   bool      `json:"omitHost"`
+	String     string    `json:"string"`
 }
 
 type names struct {
@@ -208,7 +209,7 @@ func run(req request) (result, error) {
 		out := parsedURL{
 			Scheme: u.Scheme, Opaque: u.Opaque, Host: hex.EncodeToString([]byte(u.Host)),
 			Path: hex.EncodeToString([]byte(u.Path)), RawQuery: u.RawQuery,
-			ForceQuery: u.ForceQuery, OmitHost: u.OmitHost,
+			ForceQuery: u.ForceQuery, OmitHost: u.OmitHost, String: u.String(),
 		}
 		if u.User != nil {
 			p, set := u.User.Password()
