@@ -10,8 +10,7 @@ use std::sync::{Arc, Mutex};
 use capi_runtime::client::{Client, ForObject, ProxyConfig};
 use capi_runtime::go::errors::chain;
 use capi_runtime::hooks::v1alpha1::BeforeClusterCreate;
-use capi_runtime::registry::Registry;
-use extension::{config, handler};
+use extension::{config, handler, ready_builder};
 use serde_json::json;
 use tls::{TestCa, TestServer, answer, server_config};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -77,12 +76,7 @@ async fn tunnel(
 }
 
 fn client(url: &str, ca_pem: &str, proxy: ProxyConfig) -> Client {
-    let registry = Registry::new();
-    registry
-        .warm_up(&[config("ext", url, ca_pem, &[handler("h", HOOK)])])
-        .unwrap();
-    Client::builder()
-        .registry(registry)
+    ready_builder(&[config("ext", url, ca_pem, &[handler("h", HOOK)])])
         .proxy(proxy)
         .build()
         .unwrap()

@@ -8,7 +8,7 @@ use capi_runtime::api::runtime::v1beta2::{
     ClientConfig, ExtensionConfig, ExtensionConfigSpec, ExtensionConfigStatus, ExtensionHandler,
     FailurePolicy, GroupVersionHook,
 };
-use capi_runtime::client::{Client, Metrics};
+use capi_runtime::client::{Client, ClientBuilder, Metrics};
 use capi_runtime::registry::Registry;
 use k8s_openapi::ByteString;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
@@ -100,11 +100,16 @@ pub fn ready_client(configs: &[ExtensionConfig]) -> Client {
 
 /// Like [`ready_client`], recording into `metrics`.
 pub fn ready_client_with(configs: &[ExtensionConfig], metrics: Metrics) -> Client {
-    let registry = Registry::new();
-    registry.warm_up(configs).expect("the fixtures are valid");
-    Client::builder()
-        .registry(registry)
+    ready_builder(configs)
         .metrics(metrics)
         .build()
         .expect("no client certificate to load")
+}
+
+/// A client builder over the built-in catalog and a registry warmed up with `configs`, for a
+/// test that sets more of the client.
+pub fn ready_builder(configs: &[ExtensionConfig]) -> ClientBuilder {
+    let registry = Registry::new();
+    registry.warm_up(configs).expect("the fixtures are valid");
+    Client::builder().registry(registry)
 }
