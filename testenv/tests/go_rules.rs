@@ -25,35 +25,9 @@ use capi_runtime_testenv::{go_printable_ranges, go_rules};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
 use serde_json::{Value, json};
 
-/// A small deterministic generator (xorshift64*), so the corpus is the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(seed | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-
-    /// A string of `0..=max` characters drawn from `alphabet`.
-    fn string(&mut self, alphabet: &[&str], max: usize) -> String {
-        let len = self.below(max + 1);
-        (0..len).map(|_| *self.pick(alphabet)).collect()
-    }
-}
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 fn result(out: Value, err: Option<String>) -> Value {
     json!({"out": out, "err": err})

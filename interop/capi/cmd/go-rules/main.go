@@ -33,6 +33,7 @@
 //	Admission          {"webhook": "mutate" | "validate", "gate": bool, "request":
 //	                   AdmissionRequest} -> the AdmissionResponse Cluster API's webhook
 //	                   server answers (controller-runtime's handler around the webhook)
+//	WireDecode, WireFill  hook messages as Cluster API reads them (see wire.go)
 //
 // An item of Aggregate and Chain is a string (errors.New), an array (a nested
 // NewAggregate) or {"wrap": "<context>", "cause": item} (fmt.Errorf("%s: %w")).
@@ -297,6 +298,8 @@ func run(req request) (result, error) {
 			return result{}, err
 		}
 		return proxy(c)
+	case "WireDecode", "WireFill":
+		return runWire(req)
 	case "Admission":
 		var c admissionCase
 		if err := json.Unmarshal(req.In, &c); err != nil {

@@ -1,0 +1,822 @@
+//! `capi_runtime::wire` against Go's `encoding/json` in Cluster API's own types: every hook's
+//! request and response, as bodies a peer could send, decoded by the Rust codec and by the
+//! `go-rules` oracle (`WireDecode`: `json.Unmarshal` into the Go request type, as Cluster API's
+//! extension server helper reads a request; `json.NewDecoder(body).Decode` into the response
+//! type, as its runtime client reads an answer).
+//!
+//! Both must accept or both refuse. When both accept, what Rust decoded is encoded again by the
+//! Rust codec and decoded by Go once more; Go's `json.Marshal` of that must be byte for byte
+//! Go's `json.Marshal` of what it decoded from the original body. So one comparison proves both
+//! directions: Rust read the body as Go did, and what Rust writes Go reads back to the same value.
+//!
+//! The corpus: seeds of every hook and side filled by Go (`WireFill`: nearly every field set,
+//! realistic values), then type-directed mutations of one or more locations of each (key case
+//! and Unicode folding, repeated keys of every shape, `null`, wrong JSON types, number forms,
+//! time strings, base64 variants, string escapes and invalid UTF-8, unknown keys with extreme
+//! raw numbers, document noise: BOM, trailing data, truncation, nesting around the depth
+//! limit). The seed is fixed (`WIRE_CORPUS_SEED` changes it, `WIRE_CORPUS_SCALE` multiplies the
+//! mutations per seed; `cargo xtask wire-explore` runs a larger corpus). The test prints the
+//! corpus by hook and side and by mutation class, with the differences found.
+
+use std::collections::BTreeMap;
+
+use capi_runtime::hook::Hook;
+use capi_runtime::hooks::v1alpha1::{
+    AfterClusterUpgrade, AfterControlPlaneInitialized, AfterControlPlaneUpgrade,
+    AfterWorkersUpgrade, BeforeClusterCreate, BeforeClusterDelete, BeforeClusterUpgrade,
+    BeforeControlPlaneUpgrade, BeforeWorkersUpgrade, CanUpdateMachine, CanUpdateMachineSet,
+    DiscoverVariables, Discovery, GeneratePatches, GenerateUpgradePlan, UpdateMachine,
+    ValidateTopology,
+};
+use capi_runtime::wire;
+use capi_runtime_testenv::go_rules;
+use serde_json::{Value, json};
+
+#[path = "support/json_tree.rs"]
+mod json_tree;
+#[path = "support/rng.rs"]
+mod rng;
+
+use json_tree::J;
+use rng::Rng;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Side {
+    Request,
+    Response,
+}
+
+impl Side {
+    fn name(self) -> &'static str {
+        match self {
+            Side::Request => "request",
+            Side::Response => "response",
+        }
+    }
+}
+
+/// What the Rust codec made of a body: the re-encoded message, or why it refused.
+type Verdict = Result<Vec<u8>, wire::DecodeError>;
+
+fn rust_side<H: Hook>(side: Side, body: &[u8]) -> Verdict {
+    match side {
+        Side::Request => {
+            let message = wire::decode_request::<H>(body)?;
+            Ok(serde_json::to_vec(&message).expect("a decoded request encodes"))
+        }
+        Side::Response => {
+            let decoded = wire::decode_response::<H>(body)?;
+            // The status is kept as written (the client reads the raw one), so it is written
+            // back as written.
+            let mut value = serde_json::to_value(&decoded.message).expect("a response encodes");
+            value["status"] = Value::String(decoded.status);
+            Ok(serde_json::to_vec(&value).expect("a response encodes"))
+        }
+    }
+}
+
+macro_rules! hooks {
+    ($($hook:ident),* $(,)?) => {
+        const HOOKS: &[&str] = &[$(stringify!($hook)),*];
+
+        fn rust(hook: &str, side: Side, body: &[u8]) -> Verdict {
+            match hook {
+                $(stringify!($hook) => rust_side::<$hook>(side, body),)*
+                _ => unreachable!("{hook} is not a hook"),
+            }
+        }
+    };
+}
+
+hooks!(
+    Discovery,
+    BeforeClusterCreate,
+    AfterControlPlaneInitialized,
+    BeforeClusterUpgrade,
+    BeforeControlPlaneUpgrade,
+    AfterControlPlaneUpgrade,
+    BeforeWorkersUpgrade,
+    AfterWorkersUpgrade,
+    AfterClusterUpgrade,
+    BeforeClusterDelete,
+    GeneratePatches,
+    ValidateTopology,
+    DiscoverVariables,
+    GenerateUpgradePlan,
+    CanUpdateMachine,
+    CanUpdateMachineSet,
+    UpdateMachine,
+);
+
+/// Standard base64 with padding, for the oracle's input.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] =
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+fn unbase64(text: &[u8]) -> Option<Vec<u8>> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let text: Vec<u8> = text.iter().copied().filter(|&c| c != b'=').collect();
+    let mut out = Vec::new();
+    let mut acc = 0u32;
+    let mut bits = 0;
+    for c in text {
+        acc = (acc << 6) | u32::from(value(c)?);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    Some(out)
+}
+
+/// The kinds of mutation, each a class of the report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Class {
+    Seed,
+    KeyFold,
+    RepeatKey,
+    Null,
+    WrongType,
+    Number,
+    Time,
+    Base64,
+    StringForm,
+    UnknownKey,
+    Document,
+    Nesting,
+}
+
+const CLASSES: &[Class] = &[
+    Class::KeyFold,
+    Class::RepeatKey,
+    Class::Null,
+    Class::WrongType,
+    Class::Number,
+    Class::Time,
+    Class::Base64,
+    Class::StringForm,
+    Class::UnknownKey,
+    Class::Document,
+    Class::Nesting,
+];
+
+const NUMBERS: &[&str] = &[
+    "0",
+    "-0",
+    "1",
+    "-1",
+    "1.0",
+    "1.5",
+    "-1.5",
+    "1e2",
+    "1E+2",
+    "1e-2",
+    "0.0000001",
+    "100",
+    "127",
+    "128",
+    "255",
+    "256",
+    "2147483647",
+    "2147483648",
+    "-2147483648",
+    "-2147483649",
+    "4294967295",
+    "4294967296",
+    "9007199254740993",
+    "9223372036854775807",
+    "9223372036854775808",
+    "-9223372036854775808",
+    "-9223372036854775809",
+    "18446744073709551615",
+    "18446744073709551616",
+    "123456789012345678901234567890",
+    "1e308",
+    "1.7976931348623157e308",
+    "1e309",
+    "-1e400",
+    "1e-400",
+    "3.4028234663852886e38",
+    "3.5e38",
+    "0.1",
+    "01",
+    "+1",
+    ".5",
+    "1.",
+    "0x10",
+    "1e",
+    "--1",
+    "NaN",
+    "Infinity",
+];
+
+const TIMES: &[&str] = &[
+    "2026-01-02T03:04:05Z",
+    "2026-01-02t03:04:05z",
+    "2026-01-02T03:04:05z",
+    "2026-01-02t03:04:05Z",
+    "2026-01-02T03:04:05+01:00",
+    "2026-01-02T03:04:05-00:00",
+    "2026-01-02T03:04:05+00:00",
+    "2026-01-02T03:04:05-07:30",
+    "2026-01-02T03:04:05.1Z",
+    "2026-01-02T03:04:05.123Z",
+    "2026-01-02T03:04:05.123456789Z",
+    "2026-01-02T03:04:05.1234567891Z",
+    "2026-01-02T03:04:05.000000000000000000001Z",
+    "2026-01-02T03:04:05,5Z",
+    "2026-01-02T03:04:05.Z",
+    "2026-01-02T03:04Z",
+    "2026-01-02 03:04:05Z",
+    "2026-01-02T03:04:05",
+    "2026-1-02T03:04:05Z",
+    "2026-01-2T03:04:05Z",
+    "2026-01-02T3:04:05Z",
+    "2026-02-30T03:04:05Z",
+    "2024-02-29T12:00:00Z",
+    "2023-02-29T12:00:00Z",
+    "2026-01-02T24:00:00Z",
+    "2026-12-31T23:59:60Z",
+    "2026-01-02T03:04:60Z",
+    "2026-01-02T03:60:05Z",
+    "2026-13-01T00:00:00Z",
+    "2026-00-10T00:00:00Z",
+    "2026-01-00T00:00:00Z",
+    "0000-01-01T00:00:00Z",
+    "0001-01-01T00:00:00Z",
+    "9999-12-31T23:59:59Z",
+    "10000-01-01T00:00:00Z",
+    "-0001-01-01T00:00:00Z",
+    "+2026-01-02T03:04:05Z",
+    "2026-01-02T03:04:05+24:00",
+    "2026-01-02T03:04:05+23:59",
+    "2026-01-02T03:04:05+01:60",
+    "2026-01-02T03:04:05+0100",
+    "2026-01-02T03:04:05+01",
+    "2026-01-02T03:04:05 +01:00",
+    "2026-01-02T03:04:05Z[UTC]",
+    "2026-01-02T03:04:05UTC",
+    "2026-01-02",
+    "20260102T030405Z",
+    "2026-002T00:00:00Z",
+    " 2026-01-02T03:04:05Z",
+    "2026-01-02T03:04:05Z ",
+    "",
+    "null",
+    "0001-01-01T00:00:00+01:00",
+];
+
+/// Keys as a Go client or a careless peer might write them: other cases, the Unicode letters
+/// Go's `strings.EqualFold` folds (and those it does not), escapes.
+fn fold_key(rng: &mut Rng, key: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(key).into_owned();
+    match rng.below(9) {
+        0 => text.to_uppercase().into_bytes(),
+        1 => {
+            let mut chars: Vec<char> = text.chars().collect();
+            if let Some(c) = chars.first_mut() {
+                *c = if c.is_lowercase() {
+                    c.to_ascii_uppercase()
+                } else {
+                    c.to_ascii_lowercase()
+                };
+            }
+            chars.into_iter().collect::<String>().into_bytes()
+        }
+        2 => text.replace('k', "\u{212a}").replace('K', "\u{212a}").into_bytes(),
+        3 => text.replace('s', "\u{17f}").replace('S', "\u{17f}").into_bytes(),
+        4 => text.replacen('i', "\u{131}", 1).into_bytes(),
+        5 => text.replacen('I', "\u{130}", 1).replacen('i', "\u{130}", 1).into_bytes(),
+        6 => {
+            // The first letter as a \u escape.
+            let mut out = Vec::new();
+            let mut chars = text.chars();
+            if let Some(c) = chars.next() {
+                out.extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes());
+            }
+            out.extend_from_slice(chars.as_str().as_bytes());
+            out
+        }
+        7 => {
+            let mut out = key.to_vec();
+            out.push(b' ');
+            out
+        }
+        _ => {
+            let mut out = key.to_vec();
+            out.push(0xff);
+            out
+        }
+    }
+}
+
+/// A value of another JSON type than `node`.
+fn other_type(rng: &mut Rng, node: &J) -> J {
+    let all = [
+        J::str("x"),
+        J::str(""),
+        J::str("1"),
+        J::Num("0".into()),
+        J::Num("7".into()),
+        J::Bool(true),
+        J::Bool(false),
+        J::Arr(vec![]),
+        J::Arr(vec![J::Num("1".into())]),
+        J::Obj(vec![]),
+        J::Obj(vec![(b"a".to_vec(), J::Num("1".into()))]),
+    ];
+    let same = |candidate: &J| {
+        std::mem::discriminant(candidate) == std::mem::discriminant(node)
+    };
+    let choices: Vec<&J> = all.iter().filter(|c| !same(c)).collect();
+    (*rng.pick(&choices)).clone()
+}
+
+/// Another value of the same shape as `node`: what a repeated key brings.
+fn variant(rng: &mut Rng, node: &J) -> J {
+    match node {
+        J::Null => J::Null,
+        J::Bool(b) => J::Bool(!b),
+        J::Num(_) => J::Num(rng.pick(&["0", "1", "42", "-3", "2.5"]).to_string()),
+        J::Str(s) => {
+            if rng.below(2) == 0 {
+                J::str("")
+            } else {
+                let mut s = s.clone();
+                s.extend_from_slice(b"-2");
+                J::Str(s)
+            }
+        }
+        J::Arr(items) => {
+            // Fewer or more items, each itself a variant: Go decodes a repeated array of
+            // objects into the items it already holds.
+            let len = rng.below(items.len() + 2);
+            J::Arr(
+                (0..len)
+                    .map(|i| match items.get(i).or(items.first()) {
+                        Some(item) => partial(rng, item),
+                        None => J::Num("1".into()),
+                    })
+                    .collect(),
+            )
+        }
+        J::Obj(_) => partial(rng, node),
+    }
+}
+
+/// Some of an object's entries, with changed scalars; other values as they are.
+fn partial(rng: &mut Rng, node: &J) -> J {
+    match node {
+        J::Obj(entries) => {
+            let mut kept = Vec::new();
+            for (k, v) in entries {
+                if rng.below(3) == 0 {
+                    continue;
+                }
+                let v = match v {
+                    J::Obj(_) | J::Arr(_) => v.clone(),
+                    _ if rng.below(4) == 0 => J::Null,
+                    _ => variant(rng, v),
+                };
+                kept.push((k.clone(), v));
+            }
+            J::Obj(kept)
+        }
+        _ => variant(rng, node),
+    }
+}
+
+fn looks_like_time(s: &[u8]) -> bool {
+    s.len() >= 20 && s[4] == b'-' && s[10] == b'T' && s.ends_with(b"Z")
+}
+
+fn base64_forms(rng: &mut Rng, bytes: &[u8]) -> J {
+    let std = base64(bytes);
+    let trimmed = std.trim_end_matches('=').to_string();
+    let text = match rng.below(14) {
+        0 => std.clone(),
+        1 => trimmed,
+        2 => {
+            // Line breaks, as MIME writes them (escaped in JSON).
+            let mid = std.len() / 2;
+            format!("{}\\r\\n{}", &std[..mid], &std[mid..])
+        }
+        3 => format!("{std}\\n"),
+        4 => {
+            // Non-zero trailing bits in the last character before the padding.
+            let mut chars: Vec<u8> = std.clone().into_bytes();
+            if let Some(pos) = chars.iter().rposition(|&c| c != b'=') {
+                if chars.len() - pos > 1 {
+                    chars[pos] = if chars[pos] == b'A' { b'B' } else { b'A' + 1 };
+                }
+            }
+            String::from_utf8(chars).unwrap()
+        }
+        5 => std.replace('+', "-").replace('/', "_"),
+        6 => format!(" {std}"),
+        7 => format!("{std}="),
+        8 => format!("={std}"),
+        9 => "A".to_string(),
+        10 => "====".to_string(),
+        11 => format!("{std}\\t"),
+        12 => {
+            let mid = std.len() / 2;
+            format!("{}\\u000a{}", &std[..mid], &std[mid..])
+        }
+        _ => {
+            let items: Vec<J> = bytes.iter().map(|b| J::Num(b.to_string())).collect();
+            let mut items = items;
+            match rng.below(5) {
+                0 => {}
+                1 => items.push(J::Num("256".into())),
+                2 => items.push(J::Num("-1".into())),
+                3 => items.push(J::Num("1.0".into())),
+                _ => items.push(J::Null),
+            }
+            return J::Arr(items);
+        }
+    };
+    J::Str(text.into_bytes())
+}
+
+fn string_form(rng: &mut Rng) -> J {
+    let forms: &[&[u8]] = &[
+        b"\\u00e9t\\u00e9",
+        b"caf\xc3\xa9",
+        b"bad\xff byte",
+        b"cut \xc3",
+        b"\\ud800",
+        b"\\udc00x",
+        b"\\ud83d\\ude00",
+        b"\\u0000",
+        b"\\/path",
+        b"\\\"quoted\\\"",
+        b"tab\\there",
+        b"raw\ttab",
+        b"ctl\x01",
+        b"\xed\xa0\x80",
+        b"\xf4\x90\x80\x80",
+        b"\\U0041",
+        b"\\x41",
+        b"\\u12",
+    ];
+    J::Str(rng.pick(forms).to_vec())
+}
+
+fn nest(depth: usize) -> J {
+    let mut node = J::Num("1".into());
+    for _ in 0..depth {
+        node = J::Arr(vec![node]);
+    }
+    node
+}
+
+/// Applies one mutation of `class` to `doc`; returns the body, or `None` when the class has
+/// nothing to work on in this document.
+fn mutate(rng: &mut Rng, doc: &mut J, class: Class) -> Option<Vec<u8>> {
+    let paths = doc.paths();
+    let pick_where = |rng: &mut Rng, doc: &J, keep: &dyn Fn(&J, &[usize]) -> bool| {
+        let candidates: Vec<&Vec<usize>> = paths.iter().filter(|p| keep(doc, p)).collect();
+        if candidates.is_empty() {
+            None
+        } else {
+            Some(rng.pick(&candidates).to_vec())
+        }
+    };
+    let entry = |doc: &J, p: &[usize]| doc.key_of(p).is_some();
+    match class {
+        Class::Seed => {}
+        Class::KeyFold => {
+            let path = pick_where(rng, doc, &entry)?;
+            let (last, parent) = path.split_last().unwrap();
+            if let J::Obj(entries) = doc.at_mut(parent) {
+                let key = fold_key(rng, &entries[*last].0);
+                entries[*last].0 = key;
+            }
+        }
+        Class::RepeatKey => {
+            let path = pick_where(rng, doc, &entry)?;
+            let (last, parent) = path.split_last().unwrap();
+            let fold = rng.below(4) == 0;
+            let null = rng.below(4) == 0;
+            let mut key_rng = Rng::new(rng.next());
+            let mut value_rng = Rng::new(rng.next());
+            if let J::Obj(entries) = doc.at_mut(parent) {
+                let (key, value) = entries[*last].clone();
+                let key = if fold { fold_key(&mut key_rng, &key) } else { key };
+                let value = if null {
+                    J::Null
+                } else {
+                    variant(&mut value_rng, &value)
+                };
+                let at = *last + 1 + value_rng.below(entries.len() - *last);
+                entries.insert(at, (key, value));
+            }
+        }
+        Class::Null => {
+            let path = rng.pick(&paths).clone();
+            *doc.at_mut(&path) = J::Null;
+        }
+        Class::WrongType => {
+            let path = rng.pick(&paths).clone();
+            let other = other_type(rng, doc.at(&path));
+            *doc.at_mut(&path) = other;
+        }
+        Class::Number => {
+            let path = pick_where(rng, doc, &|d, p| matches!(d.at(p), J::Num(_)))
+                .unwrap_or_else(|| rng.pick(&paths).clone());
+            *doc.at_mut(&path) = J::Num(rng.pick(NUMBERS).to_string());
+        }
+        Class::Time => {
+            let path = pick_where(rng, doc, &|d, p| matches!(d.at(p), J::Str(s) if looks_like_time(s)))?;
+            *doc.at_mut(&path) = J::Str(rng.pick(TIMES).as_bytes().to_vec());
+        }
+        Class::Base64 => {
+            let path = pick_where(rng, doc, &|d, p| {
+                matches!(d.at(p), J::Str(_)) && d.key_of(p) == Some(b"patch".as_slice())
+            })?;
+            let bytes = match doc.at(&path) {
+                J::Str(s) => unbase64(s).unwrap_or_default(),
+                _ => unreachable!(),
+            };
+            *doc.at_mut(&path) = base64_forms(rng, &bytes);
+        }
+        Class::StringForm => {
+            let path = pick_where(rng, doc, &|d, p| matches!(d.at(p), J::Str(_)))?;
+            *doc.at_mut(&path) = string_form(rng);
+        }
+        Class::UnknownKey => {
+            let path = pick_where(rng, doc, &|d, p| matches!(d.at(p), J::Obj(_)))?;
+            let value = match rng.below(4) {
+                0 => J::Num(rng.pick(NUMBERS[..39].as_ref()).to_string()),
+                1 => J::Arr(vec![J::Num(rng.pick(NUMBERS[..39].as_ref()).to_string())]),
+                2 => J::Obj(vec![(b"n".to_vec(), J::Num(rng.pick(NUMBERS[..39].as_ref()).to_string()))]),
+                _ => J::str("extra"),
+            };
+            let key = rng.pick(&["zz", "extraField", "n", "x-unknown"]).as_bytes().to_vec();
+            if let J::Obj(entries) = doc.at_mut(&path) {
+                let at = rng.below(entries.len() + 1);
+                entries.insert(at, (key, value));
+            }
+        }
+        Class::Nesting => {
+            let path = pick_where(rng, doc, &|d, p| !matches!(d.at(p), J::Obj(_) | J::Arr(_)))
+                .unwrap_or_default();
+            let target = *rng.pick(&[120usize, 126, 127, 128, 129, 130, 200]);
+            let depth = target.saturating_sub(J::depth(&path));
+            *doc.at_mut(&path) = nest(depth);
+        }
+        Class::Document => {
+            let body = doc.to_bytes();
+            return Some(match rng.below(9) {
+                0 => [b"\xef\xbb\xbf".as_slice(), &body].concat(),
+                1 => [body.as_slice(), b" {}"].concat(),
+                2 => [body.as_slice(), b" x"].concat(),
+                3 => [b" \t\r\n".as_slice(), &body, b"\n\n"].concat(),
+                4 => [body.as_slice(), b"]"].concat(),
+                5 => body[..rng.below(body.len())].to_vec(),
+                6 => [body.as_slice(), b"\x00"].concat(),
+                7 => [body.as_slice(), b"{\"status\":\"Failure\"}"].concat(),
+                _ => [b"\x0c".as_slice(), &body].concat(),
+            });
+        }
+    }
+    Some(doc.to_bytes())
+}
+
+struct Case {
+    hook: &'static str,
+    side: Side,
+    class: Class,
+    body: Vec<u8>,
+}
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Seeds filled by Go for every hook and side.
+fn seeds(per_hook: u64) -> Vec<(&'static str, Side, Value)> {
+    let mut cases = Vec::new();
+    let mut keys = Vec::new();
+    for &hook in HOOKS {
+        for side in [Side::Request, Side::Response] {
+            for seed in 0..per_hook {
+                let nil_chance = [0.0, 0.15, 0.4][seed as usize % 3];
+                cases.push((
+                    "WireFill",
+                    json!({"hook": hook, "side": side.name(), "seed": seed + 1, "nilChance": nil_chance}),
+                ));
+                keys.push((hook, side));
+            }
+        }
+    }
+    let answers = go_rules(&cases).unwrap_or_else(|e| panic!("{e}"));
+    keys.into_iter()
+        .zip(answers)
+        .map(|((hook, side), answer)| {
+            let text = answer["out"].as_str().expect("Go fills every seed");
+            (hook, side, serde_json::from_str(text).expect("Go writes JSON"))
+        })
+        .collect()
+}
+
+fn corpus(seed: u64, scale: u64) -> Vec<Case> {
+    let mut rng = Rng::new(seed);
+    let mut cases = Vec::new();
+    for (hook, side, value) in seeds(6) {
+        let doc = J::from_value(&value);
+        cases.push(Case {
+            hook,
+            side,
+            class: Class::Seed,
+            body: doc.to_bytes(),
+        });
+        let mut made = 0;
+        let mut tries = 0;
+        while made < 490 * scale && tries < 2000 * scale {
+            tries += 1;
+            let class = *rng.pick(CLASSES);
+            let mut doc = doc.clone();
+            // Now and then a second mutation of another class on top.
+            let body = if rng.below(5) == 0 {
+                let first = *rng.pick(&CLASSES[..9]);
+                if mutate(&mut rng, &mut doc, first).is_none() {
+                    continue;
+                }
+                mutate(&mut rng, &mut doc, class)
+            } else {
+                mutate(&mut rng, &mut doc, class)
+            };
+            let Some(body) = body else { continue };
+            made += 1;
+            cases.push(Case {
+                hook,
+                side,
+                class,
+                body,
+            });
+        }
+    }
+    cases
+}
+
+fn decode_in_go(cases: &[(&'static str, Side, &[u8])]) -> Vec<Result<String, String>> {
+    let inputs: Vec<(&str, Value)> = cases
+        .iter()
+        .map(|(hook, side, body)| {
+            (
+                "WireDecode",
+                json!({"hook": hook, "side": side.name(), "body": base64(body)}),
+            )
+        })
+        .collect();
+    go_rules(&inputs)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .into_iter()
+        .map(|answer| match answer["err"].as_str() {
+            Some(err) => Err(err.to_owned()),
+            None => Ok(answer["out"].as_str().expect("a marshalled message").to_owned()),
+        })
+        .collect()
+}
+
+/// Where two marshalled messages part, with some context on either side.
+fn first_difference(go: &str, rust: &str) -> String {
+    let at = go
+        .bytes()
+        .zip(rust.bytes())
+        .position(|(a, b)| a != b)
+        .unwrap_or(go.len().min(rust.len()));
+    let around = |s: &str| {
+        let start = s.floor_char_boundary(at.saturating_sub(120));
+        let end = s.ceil_char_boundary((at + 80).min(s.len()));
+        s[start..end].to_owned()
+    };
+    format!("go:   …{}…\n    rust: …{}…", around(go), around(rust))
+}
+
+fn show(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(body);
+    if text.len() > 600 {
+        format!("{}… ({} bytes)", &text[..text.floor_char_boundary(600)], body.len())
+    } else {
+        text.into_owned()
+    }
+}
+
+#[test]
+fn hook_messages_decode_and_encode_as_go_reads_them() {
+    let seed = env_number("WIRE_CORPUS_SEED", 20261202);
+    let scale = env_number("WIRE_CORPUS_SCALE", 1);
+    let cases = corpus(seed, scale);
+
+    let go = decode_in_go(
+        &cases
+            .iter()
+            .map(|c| (c.hook, c.side, c.body.as_slice()))
+            .collect::<Vec<_>>(),
+    );
+    let ours: Vec<Verdict> = cases.iter().map(|c| rust(c.hook, c.side, &c.body)).collect();
+    // What Rust wrote back, read by Go again.
+    let again_input: Vec<(&'static str, Side, &[u8])> = cases
+        .iter()
+        .zip(&ours)
+        .filter_map(|(c, ours)| ours.as_ref().ok().map(|b| (c.hook, c.side, b.as_slice())))
+        .collect();
+    let mut again = decode_in_go(&again_input).into_iter();
+
+    let mut by_message: BTreeMap<(&str, Side), (usize, usize)> = BTreeMap::new();
+    let mut by_class: BTreeMap<Class, (usize, usize, usize)> = BTreeMap::new();
+    let mut differences: BTreeMap<(Class, &str), Vec<String>> = BTreeMap::new();
+    let mut total_bytes = 0usize;
+    for ((case, go), ours) in cases.iter().zip(&go).zip(&ours) {
+        total_bytes += case.body.len();
+        let reread = ours.as_ref().ok().map(|_| again.next().expect("one answer per re-read"));
+        let problem = match (go, ours, reread) {
+            (Ok(_), Err(e), _) => Some(("go accepts, rust refuses", format!("rust: {e}"))),
+            (Err(e), Ok(_), _) => Some(("go refuses, rust accepts", format!("go: {e}"))),
+            (Err(_), Err(_), _) => None,
+            (Ok(_), Ok(_), Some(Err(e))) => {
+                Some(("go refuses what rust writes", format!("go: {e}")))
+            }
+            (Ok(go), Ok(_), Some(Ok(reread))) if go != &reread => {
+                Some(("decoded values differ", first_difference(go, &reread)))
+            }
+            _ => None,
+        };
+        let message = by_message.entry((case.hook, case.side)).or_default();
+        message.0 += 1;
+        let class = by_class.entry(case.class).or_default();
+        class.0 += 1;
+        if go.is_ok() {
+            class.1 += 1;
+        }
+        if let Some((what, detail)) = problem {
+            message.1 += 1;
+            class.2 += 1;
+            differences.entry((case.class, what)).or_default().push(format!(
+                "  {} {}: {detail}\n    body: {}",
+                case.hook,
+                case.side.name(),
+                show(&case.body)
+            ));
+        }
+    }
+
+    println!(
+        "wire corpus (seed {seed}, scale {scale}): {} cases, {} MB",
+        cases.len(),
+        total_bytes >> 20
+    );
+    for ((hook, side), (n, differ)) in &by_message {
+        println!("  {hook} {}: {n} cases, {differ} differ", side.name());
+    }
+    for (class, (n, go_accepts, differ)) in &by_class {
+        println!("  {class:?}: {n} cases ({go_accepts} accepted by Go), {differ} differ");
+    }
+    let mut report = String::new();
+    let mut count = 0;
+    for ((class, what), items) in &differences {
+        count += items.len();
+        report.push_str(&format!("\n{class:?} / {what}: {} cases\n", items.len()));
+        for item in items.iter().take(6) {
+            report.push_str(item);
+            report.push('\n');
+        }
+    }
+    // The whole list, for reading at leisure.
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("go-wire-differences.txt");
+    std::fs::write(&out, &report).expect("the report is written");
+    let summary: String = report.chars().take(20_000).collect();
+    assert!(
+        count == 0,
+        "{count} cases differ from Go (all of them in {}):{summary}",
+        out.display()
+    );
+}
