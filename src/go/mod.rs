@@ -25,6 +25,7 @@
 //! module versions Cluster API v1.14 uses) that calls the real Go code over the same corpus as
 //! the Rust side, and compares the results.
 
+pub mod base64;
 pub mod errors;
 pub mod field;
 pub mod httpproxy;

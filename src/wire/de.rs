@@ -43,8 +43,12 @@ use serde::de::{
     self, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, Unexpected, VariantAccess, Visitor,
 };
 
+use k8s_openapi::jiff::Timestamp;
+
 use super::DecodeErrorKind as Kind;
 use super::fold::{eq_fold, resolve};
+use crate::go::base64::{decode_std, encode_std};
+use crate::go::time::parse_rfc3339;
 
 /// Entries of a B-tree leaf: what a map's first entry allocates.
 const BTREE_LEAF: usize = 11;
@@ -58,6 +62,35 @@ pub(crate) const CHARGED_BOX: &str = "$capi_runtime::__private::Charged";
 /// its zero value when it is missing or `null`: the field's index and the JSON of the value
 /// that stands for Go's zero value.
 type Zero = (usize, &'static [u8]);
+
+/// The newtype name of k8s-openapi's `metav1.Time`, read with Go's RFC 3339 rules
+/// ([`De::go_time`]).
+const GO_TIME: &str = "Time";
+
+/// Go's zero `time.Time`, as k8s-openapi's `Time` reads it.
+const GO_ZERO_TIME: &str = "0001-01-01T00:00:00Z";
+
+/// What k8s-openapi's `ByteString` visitor says it expects: how the decoder knows a `[]byte`
+/// (the type asks for an option, like any other).
+const BYTE_STRING_EXPECTS: &str = "a base64-encoded string";
+
+/// True when `visitor` is the one of k8s-openapi's `ByteString`.
+fn is_byte_string(visitor: &dyn de::Expected) -> bool {
+    /// Compares what is written with a text as it comes, without allocating.
+    struct Prefix<'a>(Option<&'a str>);
+    impl fmt::Write for Prefix<'_> {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            self.0 = self.0.and_then(|rest| rest.strip_prefix(s));
+            match self.0 {
+                Some(_) => Ok(()),
+                // Stops the formatting at the first difference.
+                None => Err(fmt::Error),
+            }
+        }
+    }
+    let mut prefix = Prefix(Some(BYTE_STRING_EXPECTS));
+    fmt::write(&mut prefix, format_args!("{visitor}")).is_ok() && prefix.0 == Some("")
+}
 
 /// The fields of k8s-openapi's `metav1.Condition`, as its `Deserialize` names them.
 const CONDITION_FIELDS: &[&str] = &[
@@ -82,6 +115,52 @@ fn go_zeros(name: &str, fields: &'static [&'static str]) -> &'static [Zero] {
         ZEROS
     } else {
         &[]
+    }
+}
+
+/// The fields of struct `name` (with `fields`) that Go holds by value (`string`, `int64`)
+/// but k8s-openapi reads as `Option`s (its `Deserialize` reads even a required field as
+/// one), so that a `null`, even one repeating the key, leaves them as they are, where it
+/// resets a pointer. These are the scalars of the k8s-openapi types hook messages reach; their
+/// other `Option`s are pointers in Go too (`deletionGracePeriodSeconds`, `controller`,
+/// `time`, ...), or slices and maps, which a null resets in Go as well.
+fn go_values(name: &str, fields: &'static [&'static str]) -> &'static [&'static str] {
+    let has = |field| fields.contains(&field);
+    match name {
+        "ObjectMeta" if has("resourceVersion") => &[
+            "generateName",
+            "generation",
+            "name",
+            "namespace",
+            "resourceVersion",
+            "selfLink",
+            "uid",
+        ],
+        "ManagedFieldsEntry" if has("fieldsType") => &[
+            "apiVersion",
+            "fieldsType",
+            "manager",
+            "operation",
+            "subresource",
+        ],
+        "OwnerReference" if has("blockOwnerDeletion") => &["apiVersion", "kind", "name", "uid"],
+        "LabelSelectorRequirement" if has("operator") => &["key", "operator"],
+        "NodeSystemInfo" if has("machineID") => &[
+            "architecture",
+            "bootID",
+            "containerRuntimeVersion",
+            "kernelVersion",
+            "kubeProxyVersion",
+            "kubeletVersion",
+            "machineID",
+            "operatingSystem",
+            "osImage",
+            "systemUUID",
+        ],
+        "Condition" if fields == CONDITION_FIELDS => {
+            &["message", "observedGeneration", "reason", "status", "type"]
+        }
+        _ => &[],
     }
 }
 
@@ -524,6 +603,65 @@ impl<'de> De<'de> {
         }
     }
 
+    /// Reads a `metav1.Time` as Go does: `null` is the zero time, a string is read with
+    /// `time.Parse(time.RFC3339, ..)` ([`parse_rfc3339`]); the visitor (k8s-openapi's `Time`)
+    /// is then handed the instant in the one form its parser reads.
+    fn go_time<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let start = self.pos;
+        let instant = match self.peek() {
+            Some(b'n') => {
+                self.literal(b"null")?;
+                return visitor.visit_newtype_struct(StrDeserializer::<Error>::new(GO_ZERO_TIME));
+            }
+            Some(b'"') => {
+                let text = self.parse_str()?;
+                parse_rfc3339(text.as_str())
+                    .map_err(|e| Error::new(Kind::Type, e.to_string(), Some(start)))?
+            }
+            _ => return Err(self.mismatch(&visitor)),
+        };
+        let nanos = i32::try_from(instant.nanos).unwrap_or_default();
+        let timestamp = Timestamp::new(instant.unix_seconds, nanos).map_err(|_| {
+            Error::new(
+                Kind::Type,
+                format!(
+                    "time {} is outside the range of the time type ({} to {})",
+                    String::from_utf8_lossy(&self.input[start..self.pos]),
+                    Timestamp::MIN,
+                    Timestamp::MAX
+                ),
+                Some(start),
+            )
+        })?;
+        visitor.visit_newtype_struct(de::value::StringDeserializer::<Error>::new(
+            timestamp.to_string(),
+        ))
+    }
+
+    /// Reads a `[]byte` (k8s-openapi's `ByteString`) as Go does: `null` is nil, a string is
+    /// read with `base64.StdEncoding` ([`decode_std`]), an array of numbers as its bytes (each
+    /// a `uint8`). The visitor is then handed the bytes in the one form its parser reads.
+    fn go_bytes<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let start = self.pos;
+        let bytes = match self.peek() {
+            Some(b'n') => {
+                self.literal(b"null")?;
+                return visitor.visit_none();
+            }
+            Some(b'"') => {
+                let text = self.parse_str()?;
+                decode_std(text.as_str().as_bytes())
+                    .map_err(|e| Error::new(Kind::Type, e.to_string(), Some(start)))?
+            }
+            Some(b'[') => <Vec<u8> as de::Deserialize>::deserialize(&mut *self)?,
+            _ => return Err(self.mismatch(&visitor)),
+        };
+        self.charge(bytes.len())?;
+        visitor.visit_some(de::value::StringDeserializer::<Error>::new(encode_std(
+            &bytes,
+        )))
+    }
+
     fn mismatch(&mut self, expected: &dyn de::Expected) -> Error {
         match self.peek() {
             None => return self.eof(),
@@ -728,6 +866,23 @@ impl<'de> De<'de> {
         Ok((text, integer))
     }
 
+    /// The offsets of the elements of the array at `at` (its syntax is checked already).
+    fn array_items(&mut self, at: usize) -> Result<Vec<usize>> {
+        let saved = self.pos;
+        self.pos = at + 1;
+        let mut items = Vec::new();
+        while self.peek() != Some(b']') {
+            if !items.is_empty() {
+                self.expect(b',', "after array element")?;
+            }
+            self.skip_ws();
+            items.push(self.pos);
+            self.skip_value()?;
+        }
+        self.pos = saved;
+        Ok(items)
+    }
+
     /// Skips any value, checking its syntax (Go checks the whole input, ignored parts too).
     fn skip_value(&mut self) -> Result<()> {
         match self.peek() {
@@ -876,6 +1031,7 @@ impl<'de> De<'de> {
         objects: &[usize],
         status: Option<&'static str>,
         zeros: &'static [Zero],
+        values: &'static [&'static str],
     ) -> Result<V::Value> {
         let mut entries: Vec<(usize, Vec<usize>)> = Vec::new();
         let mut end = self.pos;
@@ -927,6 +1083,13 @@ impl<'de> De<'de> {
             end = self.pos;
         }
         let input = self.input;
+        // A field Go holds by value ignores a null, even a later one.
+        for (f, at) in &mut entries {
+            if at.len() > 1 && values.contains(&fields[*f]) && at.iter().any(|&a| input[a] != b'n')
+            {
+                at.retain(|&a| input[a] != b'n');
+            }
+        }
         entries.retain(|(_, at)| !(at.len() == 1 && input[at[0]] == b'n'));
         let value = grow(|| {
             visitor.visit_map(CarefulStruct {
@@ -1128,6 +1291,9 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if is_byte_string(&visitor) {
+            return self.go_bytes(visitor);
+        }
         if self.peek() == Some(b'n') {
             self.literal(b"null")?;
             visitor.visit_none()
@@ -1163,6 +1329,9 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
                 de: self,
                 repeated: None,
             });
+        }
+        if name == GO_TIME {
+            return self.go_time(visitor);
         }
         visitor.visit_newtype_struct(self)
     }
@@ -1247,7 +1416,14 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
             }
             Some(b'{') if self.careful => {
                 let at = self.pos;
-                self.careful_struct(fields, visitor, &[at], status, zeros)
+                self.careful_struct(
+                    fields,
+                    visitor,
+                    &[at],
+                    status,
+                    zeros,
+                    go_values(name, fields),
+                )
             }
             Some(b'{') => {
                 self.enter()?;
@@ -1341,6 +1517,42 @@ impl<'de> SeqAccess<'de> for Seq<'_, 'de> {
             .charge(2 * std::mem::size_of::<T::Value>())
             .map_err(|e| e.within(Seg::Index(index), start))?;
         seed.deserialize(&mut *self.de)
+            .map(Some)
+            .map_err(|e| e.within(Seg::Index(index), start))
+    }
+}
+
+/// The elements of a repeated array (careful mode): for each element of the last occurrence,
+/// the occurrences of that element it merges, in order.
+struct RepeatedSeq<'a, 'de> {
+    de: &'a mut De<'de>,
+    items: Vec<Vec<usize>>,
+    index: usize,
+}
+
+impl<'de> SeqAccess<'de> for RepeatedSeq<'_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        let index = self.index;
+        let Some(at) = self.items.get(index).cloned() else {
+            return Ok(None);
+        };
+        self.index += 1;
+        let start = *at.last().expect("an element occurs");
+        self.de
+            .charge(2 * std::mem::size_of::<T::Value>())
+            .map_err(|e| e.within(Seg::Index(index), start))?;
+        let result = if at.len() == 1 {
+            self.de.pos = start;
+            seed.deserialize(&mut *self.de)
+        } else {
+            seed.deserialize(Repeated {
+                de: &mut *self.de,
+                at,
+            })
+        };
+        result
             .map(Some)
             .map_err(|e| e.within(Seg::Index(index), start))
     }
@@ -1834,6 +2046,17 @@ impl<'de> de::Deserializer<'de> for Repeated<'_, 'de> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if is_byte_string(&visitor) {
+            // Go reads every occurrence (a bad one fails the message); the last one decides,
+            // null (nil) included.
+            let (last, earlier) = self.at.split_last().expect("a repeated field occurs");
+            for &at in earlier {
+                self.de.pos = at;
+                self.de.go_bytes(de::IgnoredAny)?;
+            }
+            self.de.pos = *last;
+            return self.de.go_bytes(visitor);
+        }
         let at = self.after_last_null();
         match at.len() {
             0 => visitor.visit_none(),
@@ -1869,11 +2092,62 @@ impl<'de> de::Deserializer<'de> for Repeated<'_, 'de> {
                 repeated: Some(self.at),
             });
         }
+        if name == GO_TIME {
+            // Go reads every occurrence (a bad one fails the message); the last one decides,
+            // null (the zero time) included.
+            let (last, earlier) = self.at.split_last().expect("a repeated field occurs");
+            for &at in earlier {
+                self.de.pos = at;
+                self.de.go_time(de::IgnoredAny)?;
+            }
+            self.de.pos = *last;
+            return self.de.go_time(visitor);
+        }
         visitor.visit_newtype_struct(self)
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.last().deserialize_seq(visitor)
+        // Go decodes a repeated array into the slice it holds: element i of each occurrence
+        // into element i of the slice, when the slice had one, so elements of objects merge
+        // across occurrences; the slice ends with the last occurrence's length. A null empties
+        // it. (Go also reuses elements a shorter occurrence cut off, when the slice's capacity
+        // still holds them; those start from zero here.)
+        let at = self.after_last_null();
+        if at.len() < 2 || self.de.input.get(at[0]) != Some(&b'[') {
+            return self.last().deserialize_seq(visitor);
+        }
+        let mut occurrences = Vec::with_capacity(at.len());
+        for &occurrence in &at {
+            if self.de.input.get(occurrence) != Some(&b'[') {
+                return self.last().deserialize_seq(visitor);
+            }
+            occurrences.push(self.de.array_items(occurrence)?);
+        }
+        let last = occurrences.last().map_or(0, Vec::len);
+        let items = (0..last)
+            .map(|i| {
+                // The occurrences element i went through: the last ones all longer than i.
+                let from = occurrences
+                    .iter()
+                    .rposition(|items| items.len() <= i)
+                    .map_or(0, |j| j + 1);
+                occurrences[from..].iter().map(|items| items[i]).collect()
+            })
+            .collect();
+        let de = self.de;
+        de.pos = *at.last().expect("two occurrences");
+        de.enter()?;
+        let value = grow(|| {
+            visitor.visit_seq(RepeatedSeq {
+                de: &mut *de,
+                items,
+                index: 0,
+            })
+        })?;
+        de.leave();
+        de.pos = *at.last().expect("two occurrences");
+        de.skip_value()?;
+        Ok(value)
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
@@ -1917,8 +2191,14 @@ impl<'de> de::Deserializer<'de> for Repeated<'_, 'de> {
         if at.is_empty() {
             return self.last().deserialize_struct(name, fields, visitor);
         }
-        self.de
-            .careful_struct(fields, visitor, &at, None, go_zeros(name, fields))
+        self.de.careful_struct(
+            fields,
+            visitor,
+            &at,
+            None,
+            go_zeros(name, fields),
+            go_values(name, fields),
+        )
     }
 
     fn deserialize_enum<V: Visitor<'de>>(

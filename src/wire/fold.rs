@@ -1,31 +1,27 @@
 //! Go's case folding for JSON object keys.
 //!
 //! `encoding/json` matches a key to a struct field by its exact name first and otherwise by a
-//! folded form of both: ASCII letters upper-cased, any other character mapped to the upper case
-//! of its lower case (`unicode.ToUpper(unicode.ToLower(r))`). That folding is what makes the
-//! Kelvin sign `K` (U+212A) equal `k` and the long s `ſ` (U+017F) equal `s`, as
-//! `strings.EqualFold` says too. Rust's case mappings are the full Unicode ones, which may give
-//! several characters; Go's are the simple one-character mappings, so a multi-character
-//! result keeps the character as it is (the one exception, `İ` whose simple lower case is `i`,
-//! is spelled out).
+//! folded form of both: ASCII letters upper-cased, any other character replaced by the smallest
+//! character of its `unicode.SimpleFold` orbit (the characters Unicode's simple case folding
+//! makes equal). So the Kelvin sign `K` (U+212A) folds to `K` and the long s `ſ` (U+017F) to
+//! `S`, while the dotless `ı` (U+0131) and the dotted `İ` (U+0130), which only Turkic folding
+//! relates to `i`, fold to themselves. The folds come from Go itself (`fold_table.rs`, written by
+//! `cargo xtask go-tables`); `testenv/tests/go_wire.rs` checks the matching against Go's.
+
+#[path = "fold_table.rs"]
+mod fold_table;
 
 /// Folds one character the way Go's JSON field matching does.
 fn fold_char(c: char) -> char {
     if c.is_ascii() {
         return c.to_ascii_uppercase();
     }
-    let lower = match c {
-        '\u{130}' => 'i',
-        c => single(c.to_lowercase()).unwrap_or(c),
-    };
-    single(lower.to_uppercase()).unwrap_or(lower)
-}
-
-fn single(mut chars: impl Iterator<Item = char>) -> Option<char> {
-    match (chars.next(), chars.next()) {
-        (Some(c), None) => Some(c),
-        _ => None,
-    }
+    let code = c as u32;
+    fold_table::FOLDS
+        .binary_search_by_key(&code, |&(from, _)| from)
+        .ok()
+        .and_then(|i| char::from_u32(fold_table::FOLDS[i].1))
+        .unwrap_or(c)
 }
 
 /// True when `key` folds to the same string as `name` (Go's `foldName(key) == foldName(name)`).
@@ -65,8 +61,12 @@ mod tests {
         assert!(!eq_fold("statu", "status"));
         assert!(!eq_fold("stat\u{fc}s", "status"));
         assert!(eq_fold("\u{394}elta", "\u{3b4}ELTA"));
-        // ß has no one-character upper case: it only equals itself.
+        // ß has no one-character upper case: it only equals itself (and the capital ẞ).
         assert!(!eq_fold("\u{df}", "ss"));
+        assert!(eq_fold("\u{df}", "\u{1e9e}"));
+        // Only Turkic folding relates the dotless and dotted i to i.
+        assert!(!eq_fold("ap\u{131}Version", "apiVersion"));
+        assert!(!eq_fold("ap\u{130}Version", "apiVersion"));
         const FIELDS: &[&str] = &["name", "Name"];
         assert_eq!(resolve("Name", FIELDS), Some(1));
         assert_eq!(resolve("NAME", FIELDS), Some(0));

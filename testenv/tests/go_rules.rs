@@ -10,11 +10,12 @@
 use std::collections::BTreeMap;
 use std::error::Error;
 
+use capi_runtime::go::base64::decode_std;
 use capi_runtime::go::errors::{Aggregate, BoxError, Message, Wrapped, chain};
 use capi_runtime::go::httpproxy::{ProxyConfig, ProxyError, ProxyFunc, ProxyUrl};
 use capi_runtime::go::labels::{format_label_selector, label_selector_as_selector};
 use capi_runtime::go::strconv::{is_print, quote};
-use capi_runtime::go::time::{Duration, format_duration};
+use capi_runtime::go::time::{Duration, format_duration, parse_rfc3339};
 use capi_runtime::go::url::{
     MAX_QUERY_PARAMETERS, RequestUri, UrlError, parse, parse_query, parse_request_uri,
 };
@@ -227,6 +228,181 @@ fn parse_duration_is_gos() {
         |input| match Duration::parse(input.as_str().unwrap()) {
             Ok(d) => result(json!(d.as_nanos().to_string()), None),
             Err(e) => result(Value::Null, Some(chain(&e).to_string())),
+        },
+    );
+}
+
+/// Times as peers write them and as they might: every field at and beyond its range, each
+/// separator replaced, fractions of every length, zones of every form, and random texts
+/// over the characters a time holds.
+fn time_texts() -> Vec<String> {
+    let mut texts: Vec<String> = [
+        "2026-01-02T03:04:05Z",
+        "2026-01-02T03:04:05.123456789Z",
+        "2026-01-02T03:04:05.1234567891234Z",
+        "2026-01-02T03:04:05,5Z",
+        "2026-01-02T03:04:05.Z",
+        "2026-01-02T03:04:05.5",
+        "2026-01-02T3:04:05Z",
+        "2026-01-02T03:4:05Z",
+        "2026-1-02T03:04:05Z",
+        "2026-01-2T03:04:05Z",
+        "226-01-02T03:04:05Z",
+        "20x6-01-02T03:04:05Z",
+        "2026-01-02T03:04:05+01:00",
+        "2026-01-02T03:04:05-24:00",
+        "2026-01-02T03:04:05+24:60",
+        "2026-01-02T03:04:05+25:00",
+        "2026-01-02T03:04:05+01:61",
+        "2026-01-02T03:04:05+30:xx",
+        "2026-01-02T03:04:05+0x:00",
+        "2026-01-02T03:04:05*01:00",
+        "2026-01-02T03:04:05+0100",
+        "2026-01-02T03:04:05+01:00:00",
+        "2026-01-02T03:04:05z",
+        "2026-01-02t03:04:05Z",
+        "2026-01-02 03:04:05Z",
+        "2026-01-02T03:04:05Z ",
+        " 2026-01-02T03:04:05Z",
+        "2026-01-02T03:04:05ZZ",
+        "2026-01-02T03:04:05Z\u{e9}",
+        "0000-01-01T00:00:00Z",
+        "9999-12-31T23:59:59-24:00",
+        "",
+        "2026",
+        "2026-01-02",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for (month, day) in [
+        (0, 10),
+        (13, 1),
+        (1, 0),
+        (1, 32),
+        (2, 29),
+        (2, 30),
+        (4, 31),
+        (12, 31),
+    ] {
+        for year in [2023, 2024, 1900, 2000] {
+            texts.push(format!("{year:04}-{month:02}-{day:02}T00:00:00Z"));
+        }
+    }
+    for (h, m, s) in [
+        (23, 59, 59),
+        (24, 0, 0),
+        (0, 60, 0),
+        (0, 0, 60),
+        (99, 99, 99),
+    ] {
+        texts.push(format!("2026-01-02T{h:02}:{m:02}:{s:02}Z"));
+    }
+    let mut rng = Rng::new(3339);
+    let alphabet = [
+        "0", "1", "2", "5", "9", "-", ":", "T", "t", "Z", "z", ".", ",", "+", " ", "é",
+    ];
+    for _ in 0..1500 {
+        // A valid time with one random change, or random text.
+        let mut text: Vec<char> = "2026-01-02T03:04:05.678+01:00".chars().collect();
+        for _ in 0..1 + rng.below(2) {
+            let at = rng.below(text.len());
+            let c = rng.pick(&alphabet).chars().next().unwrap();
+            match rng.below(3) {
+                0 => text[at] = c,
+                1 => text.insert(at, c),
+                _ => {
+                    text.remove(at);
+                }
+            }
+        }
+        texts.push(text.into_iter().collect());
+        texts.push(rng.string(&alphabet, 30));
+    }
+    texts
+}
+
+/// Base64 texts: valid ones of every length, with line breaks, spaces, the URL alphabet, bad
+/// padding and non-zero trailing bits, and random texts over base64's characters.
+fn base64_texts() -> Vec<Vec<u8>> {
+    let mut texts: Vec<Vec<u8>> = [
+        "",
+        "=",
+        "==",
+        "\n",
+        "\r\n",
+        "QQ==",
+        "QR==",
+        "QUI=",
+        "QUJ=",
+        "QUJD",
+        "QQ",
+        "QQ=",
+        "QQ===",
+        "Q===",
+        "QQ==QQ==",
+        "QQ==\n",
+        "Q\nQ\r=\n=",
+        "QUJD\nQUJD",
+        "QUJD QUJD",
+        "-_-_",
+        "QUJD=",
+        "QUJDQ",
+        "QUJDQQ",
+        "QUJDQQ=",
+        "QUJDQQ==",
+        "QUJDQUI=",
+        "====",
+        "QQ=x",
+        "QQ=\n",
+        "W3sib3AiOiJhZGQiLCJwYXRoIjoiL3NwZWMiLCJ2YWx1ZSI6e319XQ==",
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    let mut rng = Rng::new(64);
+    let alphabet = [
+        "A", "Q", "z", "0", "+", "/", "=", "\n", "\r", " ", "-", "_", "\u{e9}",
+    ];
+    for _ in 0..2000 {
+        let mut text = rng.string(&alphabet, 14).into_bytes();
+        if rng.below(4) == 0 {
+            text.push(0xff);
+        }
+        texts.push(text);
+    }
+    texts.sort();
+    texts.dedup();
+    texts
+}
+
+#[test]
+fn base64_decoding_is_gos() {
+    let inputs = base64_texts().iter().map(|t| json!(hex(t))).collect();
+    compare("Base64Decode", inputs, |input| {
+        let text = unhex(input.as_str().unwrap());
+        match decode_std(&text) {
+            Ok(bytes) => result(json!(hex(&bytes)), None),
+            Err(e) => result(Value::Null, Some(e.to_string())),
+        }
+    });
+}
+
+fn unhex(text: &str) -> Vec<u8> {
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+#[test]
+fn parse_rfc3339_is_gos() {
+    compare(
+        "ParseRFC3339",
+        strings(time_texts()),
+        |input| match parse_rfc3339(input.as_str().unwrap()) {
+            Ok(t) => result(json!({"unix": t.unix_seconds, "nanos": t.nanos}), None),
+            Err(e) => result(Value::Null, Some(e.to_string())),
         },
     );
 }

@@ -1,14 +1,17 @@
-//! `cargo xtask go-tables`: writes `src/go/print_ranges.rs`, the code points Go's
-//! `strconv.IsPrint` accepts (by Go's Unicode tables), from Go itself: the oracle program
-//! `go-rules -print-ranges` (built by `cargo xtask testenv` from `interop/capi/`). `--check`
-//! fails when the file differs. The oracle test (`testenv/tests/go_rules.rs`) also compares
-//! `capi_runtime::go::strconv::is_print` with Go over every code point, so the table cannot go
-//! stale unnoticed when the Go pin moves.
+//! `cargo xtask go-tables`: writes the tables of Go's Unicode rules from Go itself, through the
+//! oracle program `go-rules` (built by `cargo xtask testenv` from `interop/capi/`):
+//! `src/go/print_ranges.rs`, the code points `strconv.IsPrint` accepts (`-print-ranges`), and
+//! `src/wire/fold_table.rs`, the runes `encoding/json` folds when it matches a key to a field
+//! (`-print-folds`). `--check` fails when a file differs. The oracle tests also compare
+//! `capi_runtime::go::strconv::is_print` with Go over every code point
+//! (`testenv/tests/go_rules.rs`) and the wire codec's key matching with Go's
+//! (`testenv/tests/go_wire.rs`), so the tables cannot go stale unnoticed when the Go pin moves.
 
 use std::path::Path;
 use std::process::Command;
 
 const OUTPUT: &str = "src/go/print_ranges.rs";
+const FOLDS: &str = "src/wire/fold_table.rs";
 
 /// `cargo xtask go-tables [--check]`.
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -20,35 +23,75 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let root = crate::root();
     crate::goenv::build(&root)?;
     let program = root.join("target/testenv/bin/go-rules");
-    let output = Command::new(&program)
-        .arg("-print-ranges")
+    let ranges = read(&program, "-print-ranges")?;
+    let folds = read(&program, "-print-folds")?;
+    let mut stale = Vec::new();
+    for (output, text, what) in [
+        (OUTPUT, render(&ranges), format!("{} ranges", ranges.len())),
+        (
+            FOLDS,
+            render_folds(&folds),
+            format!("{} runes", folds.len()),
+        ),
+    ] {
+        let path = root.join(output);
+        let current = std::fs::read_to_string(&path).unwrap_or_default();
+        if current == text {
+            continue;
+        }
+        if check {
+            stale.push(output);
+        } else {
+            write(&path, &text)?;
+            eprintln!("xtask: wrote {output} ({what})");
+        }
+    }
+    if stale.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} stale: run cargo xtask go-tables",
+            stale.join(", ")
+        ))
+    }
+}
+
+/// Runs `program flag` and reads its JSON answer.
+fn read(program: &Path, flag: &str) -> Result<Vec<(u32, u32)>, String> {
+    let output = Command::new(program)
+        .arg(flag)
         .output()
         .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
     if !output.status.success() {
         return Err(format!(
-            "{} -print-ranges failed ({}): {}",
+            "{} {flag} failed ({}): {}",
             program.display(),
             output.status,
             String::from_utf8_lossy(&output.stderr)
         ));
     }
-    let ranges: Vec<(u32, u32)> = serde_json::from_slice(&output.stdout)
-        .map_err(|e| format!("{} -print-ranges: {e}", program.display()))?;
-    let text = render(&ranges);
-    let path = root.join(OUTPUT);
-    let current = std::fs::read_to_string(&path).unwrap_or_default();
-    if check {
-        return if current == text {
-            Ok(())
-        } else {
-            Err(format!("{OUTPUT} is stale: run cargo xtask go-tables"))
-        };
+    serde_json::from_slice(&output.stdout).map_err(|e| format!("{} {flag}: {e}", program.display()))
+}
+
+fn render_folds(folds: &[(u32, u32)]) -> String {
+    let mut out = String::from(
+        "// Written by `cargo xtask go-tables` from Go's unicode.SimpleFold; do not edit.\n\n\
+         //! The non-ASCII characters Go's `encoding/json` folds to another one when it matches an\n\
+         //! object key to a field name: each with the smallest character of its\n\
+         //! `unicode.SimpleFold` orbit (read by the key matching of the module above).\n\n\
+         /// `(character, folded)`, sorted by character.\n\
+         #[rustfmt::skip]\n\
+         pub(super) const FOLDS: &[(u32, u32)] = &[\n",
+    );
+    for chunk in folds.chunks(6) {
+        out.push_str("   ");
+        for (c, folded) in chunk {
+            out.push_str(&format!(" (0x{c:x}, 0x{folded:x}),"));
+        }
+        out.push('\n');
     }
-    if current != text {
-        write(&path, &text)?;
-        eprintln!("xtask: wrote {OUTPUT} ({} ranges)", ranges.len());
-    }
-    Ok(())
+    out.push_str("];\n");
+    out
 }
 
 fn render(ranges: &[(u32, u32)]) -> String {

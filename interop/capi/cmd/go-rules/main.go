@@ -8,6 +8,10 @@
 // Functions (inputs and outputs as JSON values):
 //
 //	ParseDuration      string -> nanoseconds as a decimal string, or err
+//	Base64Decode       text in hex -> base64.StdEncoding.DecodeString's bytes in
+//	                   hex, or err (how encoding/json reads a []byte)
+//	ParseRFC3339       string -> time.Parse(time.RFC3339, s) as {"unix": seconds,
+//	                   "nanos": n}, or err (how metav1.Time reads a time)
 //	DurationString     nanoseconds as a decimal string -> time.Duration(n).String()
 //	Quote              string -> strconv.Quote
 //	ParseRequestURI    string -> the parsed URL's fields (host, path, user name and
@@ -39,12 +43,15 @@
 // NewAggregate) or {"wrap": "<context>", "cause": item} (fmt.Errorf("%s: %w")).
 //
 // With -print-ranges it instead writes the printable ranges of strconv.IsPrint
-// as a JSON array of [first, last] code points (cargo xtask go-tables reads it).
+// as a JSON array of [first, last] code points, and with -print-folds the
+// non-ASCII runes encoding/json's field matching folds to another rune, as
+// [rune, folded] pairs (cargo xtask go-tables reads both).
 package main
 
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -56,6 +63,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/net/http/httpproxy"
@@ -178,6 +186,30 @@ func run(req request) (result, error) {
 			return fail(err), nil
 		}
 		return result{Out: strconv.FormatInt(int64(d), 10)}, nil
+	case "Base64Decode":
+		var s string
+		if err := json.Unmarshal(req.In, &s); err != nil {
+			return result{}, err
+		}
+		text, err := hex.DecodeString(s)
+		if err != nil {
+			return result{}, err
+		}
+		b, err := base64.StdEncoding.DecodeString(string(text))
+		if err != nil {
+			return fail(err), nil
+		}
+		return result{Out: hex.EncodeToString(b)}, nil
+	case "ParseRFC3339":
+		var s string
+		if err := json.Unmarshal(req.In, &s); err != nil {
+			return result{}, err
+		}
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return fail(err), nil
+		}
+		return result{Out: map[string]int64{"unix": t.Unix(), "nanos": int64(t.Nanosecond())}}, nil
 	case "DurationString":
 		var s string
 		if err := json.Unmarshal(req.In, &s); err != nil {
@@ -469,11 +501,44 @@ func printRanges(w *bufio.Writer) error {
 	return json.NewEncoder(w).Encode(ranges)
 }
 
+// foldRune is the rune encoding/json folds r to when it matches an object key
+// to a field name without regard to case: the smallest rune of r's
+// unicode.SimpleFold orbit (the rule of encoding/json's own unexported helper).
+func foldRune(r rune) rune {
+	for {
+		r2 := unicode.SimpleFold(r)
+		if r2 <= r {
+			return r2
+		}
+		r = r2
+	}
+}
+
+// printFolds writes every non-ASCII rune that folds to another rune, with
+// that rune, as a JSON array of [rune, folded] pairs.
+func printFolds(w *bufio.Writer) error {
+	var pairs [][2]rune
+	for r := rune(utf8.RuneSelf); r <= utf8.MaxRune; r++ {
+		if f := foldRune(r); f != r {
+			pairs = append(pairs, [2]rune{r, f})
+		}
+	}
+	return json.NewEncoder(w).Encode(pairs)
+}
+
 func main() {
 	ranges := flag.Bool("print-ranges", false, "print strconv.IsPrint's ranges and exit")
+	folds := flag.Bool("print-folds", false, "print the runes encoding/json's key matching folds, and exit")
 	flag.Parse()
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
+	if *folds {
+		if err := printFolds(out); err != nil {
+			fmt.Fprintln(os.Stderr, "go-rules:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *ranges {
 		if err := printRanges(out); err != nil {
 			fmt.Fprintln(os.Stderr, "go-rules:", err)

@@ -1,5 +1,7 @@
-//! Go's `time.Duration`: how Go reads a duration (`time.ParseDuration`) and writes one
-//! (`Duration.String`).
+//! Go's `time` rules: how Go reads a duration (`time.ParseDuration`) and writes one
+//! (`Duration.String`), and how it reads a point in time written in RFC 3339
+//! ([`parse_rfc3339`], `time.Parse(time.RFC3339, s)`, as `metav1.Time` reads every time of a
+//! hook message).
 //!
 //! Cluster API writes a call's timeout as `?timeout=10s`, logs `1m0s` and reads flags such as
 //! `--sync-period=10m` with these two functions; so do we. A Go duration is a signed count of
@@ -19,6 +21,8 @@
 //! );
 //! ```
 
+mod rfc3339;
+pub use rfc3339::{ParseTimeError, Rfc3339Time, parse_rfc3339};
 use std::fmt;
 use std::str::FromStr;
 
@@ -340,7 +344,7 @@ fn fraction(mut v: u128, prec: usize) -> (String, u128) {
 /// How the `time` package quotes a value in its errors (not `strconv.Quote`): ASCII below
 /// U+0020 and every non-ASCII character are written byte by byte as `\xNN`; `"` and `\` are
 /// escaped.
-fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
