@@ -22,6 +22,7 @@ mod gotables;
 mod isolation;
 mod test;
 mod validators;
+mod wire_explore;
 
 use std::process::ExitCode;
 
@@ -35,9 +36,10 @@ fn main() -> ExitCode {
         Some("isolation") => isolation::command(&args[1..]),
         Some("testenv") => goenv::run(&args[1..]),
         Some("go-tables") => gotables::run(&args[1..]),
+        Some("wire-explore") => wire_explore::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some(c @ ("docs" | "dist" | "site-check")) => docs::main(c, &args[1..]),
-        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask isolation [[PACKAGE/]TEST-BINARY] | cargo xtask testenv | cargo xtask go-tables [--check] | cargo xtask bench <generator|derive>".to_string()),
+        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask isolation [[PACKAGE/]TEST-BINARY] | cargo xtask testenv | cargo xtask go-tables [--check] | cargo xtask wire-explore [--seed N] [--scale K] | cargo xtask bench <generator|derive>".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
