@@ -93,16 +93,9 @@ pub(crate) fn client_config(
             .dangerous()
             .with_custom_certificate_verifier(Arc::new(verifier))
     } else {
-        // Every PEM certificate of a non-empty bundle must parse. The bundle's CAs count only
-        // while they are within their validity dates, as in Go's verifier (see `anchors`);
-        // webpki alone would trust an expired CA.
-        let certs = pem::certificate_list(ca_bundle, "no PEM certificate found")
-            .map_err(TlsError::CaBundle)?;
-        let verifier =
-            DatedAnchors::new(certs, provider).map_err(|e| TlsError::CaBundle(cause(e)))?;
         builder
             .dangerous()
-            .with_custom_certificate_verifier(Arc::new(verifier))
+            .with_custom_certificate_verifier(Arc::new(bundle_verifier(ca_bundle, provider)?))
     };
     let mut config = match identity {
         Some(id) => builder
@@ -112,6 +105,18 @@ pub(crate) fn client_config(
     };
     config.alpn_protocols = alpn();
     Ok(config)
+}
+
+/// The verifier of server certificates for a non-empty `ca_bundle`: the bundle's
+/// certificates judged as Go's `crypto/x509` judges a root pool (see `anchors`). Every PEM
+/// certificate of the bundle must parse.
+pub(crate) fn bundle_verifier(
+    ca_bundle: &[u8],
+    provider: Arc<rustls::crypto::CryptoProvider>,
+) -> Result<DatedAnchors, TlsError> {
+    let certs =
+        pem::certificate_list(ca_bundle, "no PEM certificate found").map_err(TlsError::CaBundle)?;
+    DatedAnchors::new(certs, provider).map_err(|e| TlsError::CaBundle(cause(e)))
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ use std::sync::Arc;
 use rustls::crypto::CryptoProvider;
 
 #[cfg(feature = "client")]
-pub(crate) use client::{ClientIdentity, client_config};
+pub(crate) use client::{ClientIdentity, bundle_verifier, client_config};
 #[cfg(feature = "server")]
 pub(crate) use server::{Pem, server_config};
 
