@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 
-use super::anchors::DatedAnchors;
+use super::anchors::BundleVerifier;
 use super::{Cause, TlsError, alpn, cause, pem, provider};
 
 /// Why a client identity (certificate and key) could not be used.
@@ -113,10 +113,10 @@ pub(crate) fn client_config(
 pub(crate) fn bundle_verifier(
     ca_bundle: &[u8],
     provider: Arc<rustls::crypto::CryptoProvider>,
-) -> Result<DatedAnchors, TlsError> {
+) -> Result<BundleVerifier, TlsError> {
     let certs =
         pem::certificate_list(ca_bundle, "no PEM certificate found").map_err(TlsError::CaBundle)?;
-    DatedAnchors::new(certs, provider).map_err(|e| TlsError::CaBundle(cause(e)))
+    BundleVerifier::new(certs, provider).map_err(|e| TlsError::CaBundle(cause(e)))
 }
 
 #[cfg(test)]

@@ -16,6 +16,8 @@
 mod anchors;
 #[cfg(feature = "client")]
 mod client;
+#[cfg(feature = "client")]
+mod x509;
 mod pem;
 #[cfg(feature = "server")]
 mod server;
@@ -26,6 +28,8 @@ use std::sync::Arc;
 
 use rustls::crypto::CryptoProvider;
 
+#[cfg(feature = "client")]
+pub use anchors::ChainError;
 #[cfg(feature = "client")]
 pub(crate) use client::{ClientIdentity, bundle_verifier, client_config};
 #[cfg(feature = "server")]

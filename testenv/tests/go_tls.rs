@@ -236,9 +236,21 @@ enum Role {
     Leaf,
 }
 
+/// The keys of a case: Ed25519 from seeds, or fresh ECDSA keys (the verdicts do not depend on
+/// the key bytes; only these cases differ in bytes from run to run).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Keys {
+    Ed25519,
+    P256,
+    P384,
+    /// A P-384 root, a P-256 intermediate, Ed25519 below.
+    Mixed,
+}
+
 #[derive(Clone, Debug)]
 struct Case {
     label: String,
+    keys: Keys,
     shape: Shape,
     root: Spec,
     intermediate: Spec,
@@ -251,6 +263,7 @@ impl Case {
     fn new(label: impl Into<String>, shape: Shape) -> Case {
         Case {
             label: label.into(),
+            keys: Keys::Ed25519,
             shape,
             root: ROOT,
             intermediate: INTERMEDIATE,
@@ -362,7 +375,9 @@ fn params(spec: &Spec, serial: u64) -> CertificateParams {
             ExtendedKeyUsagePurpose::ServerAuth,
             ExtendedKeyUsagePurpose::ClientAuth,
         ],
-        Eku::Unknown => vec![ExtendedKeyUsagePurpose::Other(vec![1, 3, 6, 1, 4, 1, 55555, 7])],
+        Eku::Unknown => vec![ExtendedKeyUsagePurpose::Other(vec![
+            1, 3, 6, 1, 4, 1, 55555, 7,
+        ])],
     };
     p.subject_alt_names = spec.sans.iter().map(|n| san(n)).collect();
     if spec.nc != NO_NC {
@@ -372,7 +387,8 @@ fn params(spec: &Spec, serial: u64) -> CertificateParams {
         });
     }
     if spec.critical {
-        let mut ext = CustomExtension::from_oid_content(&[1, 3, 6, 1, 4, 1, 55555, 9], vec![0x05, 0x00]);
+        let mut ext =
+            CustomExtension::from_oid_content(&[1, 3, 6, 1, 4, 1, 55555, 9], vec![0x05, 0x00]);
         ext.set_criticality(true);
         p.custom_extensions.push(ext);
     }
@@ -482,8 +498,24 @@ fn pem(der: &[u8]) -> String {
 /// The bundle (PEM) and the chain the server sends (DER, leaf first) of a case.
 fn materialize(case: &Case, index: u64) -> (String, Vec<Vec<u8>>) {
     let seed = index * 8;
-    let (root_key, inter_key, inter2_key, leaf_key) =
-        (key(seed), key(seed + 1), key(seed + 2), key(seed + 3));
+    let fresh = |alg| KeyPair::generate_for(alg).unwrap();
+    let (root_key, inter_key, inter2_key, leaf_key) = match case.keys {
+        Keys::Ed25519 => (key(seed), key(seed + 1), key(seed + 2), key(seed + 3)),
+        Keys::P256 | Keys::P384 => {
+            let alg = if case.keys == Keys::P256 {
+                &rcgen::PKCS_ECDSA_P256_SHA256
+            } else {
+                &rcgen::PKCS_ECDSA_P384_SHA384
+            };
+            (fresh(alg), fresh(alg), fresh(alg), fresh(alg))
+        }
+        Keys::Mixed => (
+            fresh(&rcgen::PKCS_ECDSA_P384_SHA384),
+            fresh(&rcgen::PKCS_ECDSA_P256_SHA256),
+            key(seed + 2),
+            key(seed + 3),
+        ),
+    };
     let serial = index * 8 + 1;
     let root = certificate(&case.root, &root_key, None, serial);
     let signed_by_root = |spec: &Spec, key: &KeyPair, n: u64| {
@@ -553,7 +585,14 @@ fn materialize(case: &Case, index: u64) -> (String, Vec<Vec<u8>>) {
 // ---------------------------------------------------------------------------------------------
 // The corpus
 
-const CAS: &[Ca] = &[Ca::True, Ca::PathLen(0), Ca::PathLen(1), Ca::False, Ca::Absent, Ca::V1];
+const CAS: &[Ca] = &[
+    Ca::True,
+    Ca::PathLen(0),
+    Ca::PathLen(1),
+    Ca::False,
+    Ca::Absent,
+    Ca::V1,
+];
 const KUS: &[Ku] = &[Ku::Absent, Ku::CertSign, Ku::DigitalSignature, Ku::Both];
 const EKUS: &[Eku] = &[
     Eku::Absent,
@@ -584,7 +623,10 @@ const NCS: &[Nc] = &[
     Nc(&["ip:10.0.0.0/8"], &[]),
     Nc(&[], &["ip:127.0.0.1/32"]),
     Nc(&["ip:::1/128"], &[]),
-    Nc(&["dns:example.com", "ip:127.0.0.0/8"], &["dns:bad.example.com"]),
+    Nc(
+        &["dns:example.com", "ip:127.0.0.0/8"],
+        &["dns:bad.example.com"],
+    ),
 ];
 
 /// Leaf name sets for the host-name cases.
@@ -679,7 +721,12 @@ fn corpus() -> Vec<Case> {
         }
     }
     // A root that cannot sign, times key usages, under the shapes with a root.
-    for &shape in &[Shape::Direct, Shape::Sent, Shape::Bundled, Shape::LeafAndRootInBundle] {
+    for &shape in &[
+        Shape::Direct,
+        Shape::Sent,
+        Shape::Bundled,
+        Shape::LeafAndRootInBundle,
+    ] {
         for &ca in CAS {
             for &ku in KUS {
                 let mut c = Case::new(format!("{shape:?} root ca={ca:?} ku={ku:?}"), shape);
@@ -770,6 +817,21 @@ fn corpus() -> Vec<Case> {
             }
         }
     }
+    // ECDSA keys: each shape, and a few properties, with P-256, P-384 and mixed keys.
+    for &keys in &[Keys::P256, Keys::P384, Keys::Mixed] {
+        for &shape in SHAPES {
+            let mut c = Case::new(format!("{keys:?} {shape:?}"), shape);
+            c.keys = keys;
+            out.push(c.clone());
+            c.label = format!("{keys:?} {shape:?} root ca=False");
+            c.root.ca = Ca::False;
+            out.push(c.clone());
+            c.root.ca = Ca::True;
+            c.label = format!("{keys:?} {shape:?} leaf ca=True");
+            c.leaf.ca = Ca::True;
+            out.push(c);
+        }
+    }
     // Random combinations.
     let mut rng = Rng::new(0x7e57_c0de);
     for i in 0..400 {
@@ -818,8 +880,10 @@ fn ours(bundle: &str, chain: &[Vec<u8>], host: &str) -> Option<(String, String)>
         Ok(n) => n,
         Err(e) => return Some(("serverName".into(), e.to_string())),
     };
-    let chain: Vec<CertificateDer<'static>> =
-        chain.iter().map(|c| CertificateDer::from(c.clone())).collect();
+    let chain: Vec<CertificateDer<'static>> = chain
+        .iter()
+        .map(|c| CertificateDer::from(c.clone()))
+        .collect();
     let time = UnixTime::since_unix_epoch(std::time::Duration::from_secs(now() as u64));
     match verifier.verify_server_cert(&chain[0], &chain[1..], &name, &[], time) {
         Ok(_) => None,
@@ -843,9 +907,10 @@ fn class(e: &rustls::Error) -> String {
     match e {
         rustls::Error::InvalidCertificate(c) => match c {
             C::UnknownIssuer => "unknownAuthority".into(),
-            C::Expired | C::ExpiredContext { .. } | C::NotValidYet | C::NotValidYetContext { .. } => {
-                "expired".into()
-            }
+            C::Expired
+            | C::ExpiredContext { .. }
+            | C::NotValidYet
+            | C::NotValidYetContext { .. } => "expired".into(),
             C::NotValidForName | C::NotValidForNameContext { .. } => "hostname".into(),
             C::InvalidPurpose | C::InvalidPurposeContext { .. } => "incompatibleUsage".into(),
             C::Other(o) => format!("other:{}", o.0),
@@ -866,6 +931,22 @@ fn go_case(case_bundle: &str, chain: &[Vec<u8>], host: &str) -> Value {
     })
 }
 
+/// The cases whose verdicts are known to differ from Go's, with the reason. The test fails
+/// when any other case differs, and when one of these no longer does.
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
+    // rustls drops a trailing dot of the host before the verifier sees it (pki-types'
+    // `DnsName`), so the verifier cannot tell `ext.example.com.` from `ext.example.com`; Go
+    // matches a SAN written with the dot exactly against a host written with it.
+    (
+        "Direct sans=[\"ext.example.com.\"] host=ext.example.com.",
+        "trailing dot",
+    ),
+    (
+        "SelfSigned sans=[\"ext.example.com.\"] host=ext.example.com.",
+        "trailing dot",
+    ),
+];
+
 #[test]
 fn server_chains_are_judged_as_go_judges_them() {
     let cases = corpus();
@@ -881,6 +962,7 @@ fn server_chains_are_judged_as_go_judges_them() {
         .collect();
     let go = go_rules(&inputs).unwrap_or_else(|e| panic!("{}", chain(&e)));
     let mut differences = Vec::new();
+    let mut known = Vec::new();
     let mut accepted = 0;
     let mut classes = std::collections::BTreeMap::<(String, String), usize>::new();
     // GO_TLS_DUMP=<file> writes every case's two verdicts there, one case a line.
@@ -903,7 +985,9 @@ fn server_chains_are_judged_as_go_judges_them() {
         let go_class = go["out"]["class"].as_str().unwrap_or("ok").to_string();
         let rust_class = rust.as_ref().map_or("ok".to_string(), |r| r.0.clone());
         *classes.entry((go_class, rust_class)).or_default() += 1;
-        if go_ok != rust.is_none() {
+        if go_ok != rust.is_none() && KNOWN_DIFFERENCES.iter().any(|(l, _)| *l == case.label) {
+            known.push(case.label.clone());
+        } else if go_ok != rust.is_none() {
             differences.push(format!(
                 "  {}\n    go:   {}\n    rust: {}",
                 case.label,
@@ -920,9 +1004,19 @@ fn server_chains_are_judged_as_go_judges_them() {
         println!("  {g:<40} {r:<50} {n}");
     }
     println!(
-        "VerifyChain: {} cases ({accepted} accepted by Go), {} differ",
+        "VerifyChain: {} cases ({accepted} accepted by Go), {} differ, {} known differences",
         cases.len(),
-        differences.len()
+        differences.len(),
+        known.len()
+    );
+    let gone: Vec<&str> = KNOWN_DIFFERENCES
+        .iter()
+        .map(|(l, _)| *l)
+        .filter(|l| !known.iter().any(|k| k == l))
+        .collect();
+    assert!(
+        gone.is_empty(),
+        "known differences no longer differ: {gone:?}"
     );
     assert!(
         differences.is_empty(),
