@@ -53,7 +53,12 @@ use super::x509::{Cert, Host};
 
 /// Why a server's certificate chain is not trusted: the refusal of Go's `crypto/x509`, in its
 /// words (each variant names the Go error it stands for).
-#[derive(Debug, Clone)]
+///
+/// It reaches the caller inside `rustls::CertificateError::Other`, which rustls writes with
+/// `Debug`; so `Debug` writes what `Display` does, followed by the cause, as Go's text does
+/// (`x509: certificate signed by unknown authority (...): x509: invalid signature: parent
+/// certificate cannot sign this kind of certificate`).
+#[derive(Clone)]
 #[non_exhaustive]
 pub enum ChainError {
     /// No chain reaches the bundle (Go's `UnknownAuthorityError`). `candidate` is the first
@@ -174,6 +179,19 @@ impl std::fmt::Display for ChainError {
                 "x509: a certificate of the chain requires an explicit policy, which is not evaluated",
             ),
         }
+    }
+}
+
+impl std::fmt::Debug for ChainError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{self}")?;
+        if let ChainError::UnknownAuthority {
+            candidate: Some((_, why)),
+        } = self
+        {
+            write!(f, ": {why:?}")?;
+        }
+        Ok(())
     }
 }
 
