@@ -79,8 +79,11 @@ struct Subtrees {
 /// The key usage bit keyCertSign, in x509-parser's order.
 const KEY_CERT_SIGN: u16 = 1 << 5;
 
-/// One DER element at the start of `input`: (tag, contents, the whole element, the rest).
-fn element(input: &[u8]) -> Option<(u8, &[u8], &[u8], &[u8])> {
+/// A DER element: its tag, its contents, the whole element, and the input after it.
+type Element<'a> = (u8, &'a [u8], &'a [u8], &'a [u8]);
+
+/// The DER element at the start of `input`.
+fn element(input: &[u8]) -> Option<Element<'_>> {
     let (&tag, rest) = input.split_first()?;
     let (&first, rest) = rest.split_first()?;
     let (len, rest) = if first < 0x80 {

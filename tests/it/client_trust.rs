@@ -14,8 +14,8 @@ use crate::support::{extension, tls};
 
 use capi_runtime::client::{CallError, ExchangeError, ForObject};
 use capi_runtime::go::errors::chain;
-use capi_runtime::tls::ChainError;
 use capi_runtime::hooks::v1alpha1::BeforeClusterCreate;
+use capi_runtime::tls::ChainError;
 use extension::{config, handler, ready_client};
 use rustls::CertificateError;
 use serde_json::json;
@@ -161,7 +161,12 @@ fn assert_cannot_sign(err: &CallError) {
 #[tokio::test]
 async fn a_bundle_certificate_marked_ca_false_does_not_authenticate_what_it_signed() {
     use rcgen::{IsCa, KeyUsagePurpose};
-    let cert_sign = || vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::DigitalSignature];
+    let cert_sign = || {
+        vec![
+            KeyUsagePurpose::KeyCertSign,
+            KeyUsagePurpose::DigitalSignature,
+        ]
+    };
     for is_ca in [IsCa::ExplicitNoCa, IsCa::NoCa] {
         let (ca, issuer) = made("bundle-ca", is_ca, cert_sign(), None);
         let (leaf, _) = made("leaf", IsCa::NoCa, vec![], Some(&issuer));
