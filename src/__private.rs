@@ -238,15 +238,3 @@ pub use kube_core;
 /// Every type with a generated `schemars::JsonSchema` impl, by schema id, for the tests.
 #[cfg(feature = "schemars")]
 pub use crate::generated::json_schema::{Subschema as JsonSubschema, all as json_schemas};
-
-/// The server-certificate verifier the runtime client uses for a non-empty `caBundle`, for the
-/// tests that compare its verdicts with Go's (`testenv/tests/go_tls.rs`).
-#[cfg(feature = "client")]
-pub fn ca_bundle_verifier(
-    ca_bundle: &[u8],
-) -> Result<std::sync::Arc<dyn rustls::client::danger::ServerCertVerifier>, crate::tls::TlsError> {
-    Ok(std::sync::Arc::new(crate::tls::bundle_verifier(
-        ca_bundle,
-        crate::tls::provider(),
-    )?))
-}

@@ -107,10 +107,18 @@ pub(crate) fn client_config(
     Ok(config)
 }
 
-/// The verifier of server certificates for a non-empty `ca_bundle`: the bundle's
-/// certificates judged as Go's `crypto/x509` judges a root pool (see `anchors`). Every PEM
-/// certificate of the bundle must parse.
-pub(crate) fn bundle_verifier(
+/// The verifier of server certificates the runtime client uses for a non-empty `caBundle`:
+/// it trusts the bundle as Cluster API's Go client does (see the [module documentation](super)),
+/// for a rustls client of your own that calls extensions. Every PEM certificate of the bundle
+/// must decode and parse as X.509; a bundle without any is a [`TlsError::CaBundle`].
+pub fn ca_bundle_verifier(
+    ca_bundle: &[u8],
+) -> Result<Arc<dyn rustls::client::danger::ServerCertVerifier>, TlsError> {
+    Ok(Arc::new(bundle_verifier(ca_bundle, provider())?))
+}
+
+/// [`ca_bundle_verifier`] with `provider`'s signature algorithms.
+fn bundle_verifier(
     ca_bundle: &[u8],
     provider: Arc<rustls::crypto::CryptoProvider>,
 ) -> Result<BundleVerifier, TlsError> {

@@ -19,6 +19,8 @@ mod anchors;
 #[cfg(feature = "client")]
 mod client;
 #[cfg(feature = "client")]
+mod refusal;
+#[cfg(feature = "client")]
 mod x509;
 mod pem;
 #[cfg(feature = "server")]
@@ -31,9 +33,11 @@ use std::sync::Arc;
 use rustls::crypto::CryptoProvider;
 
 #[cfg(feature = "client")]
-pub use anchors::ChainError;
+pub use client::ca_bundle_verifier;
 #[cfg(feature = "client")]
-pub(crate) use client::{ClientIdentity, bundle_verifier, client_config};
+pub(crate) use client::{ClientIdentity, client_config};
+#[cfg(feature = "client")]
+pub use refusal::ChainError;
 #[cfg(feature = "server")]
 pub(crate) use server::{Pem, server_config};
 

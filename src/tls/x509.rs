@@ -12,7 +12,7 @@ use x509_parser::certificate::X509CertificateParser;
 use x509_parser::extensions::{GeneralName, ParsedExtension};
 use x509_parser::nom::Parser;
 
-use super::anchors::ChainError;
+use super::refusal::ChainError;
 
 /// One certificate as Go's verifier sees it.
 #[derive(Debug)]

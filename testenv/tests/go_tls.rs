@@ -1,6 +1,6 @@
 //! The runtime client's server-certificate verdicts against Go's: every case of a corpus of
 //! certificate chains goes through the verifier the client builds for a `caBundle`
-//! (`capi_runtime::__private::ca_bundle_verifier`, the one `client_config` installs) and, through
+//! (`capi_runtime::tls::ca_bundle_verifier`, the one the client installs) and, through
 //! the `go-rules` oracle's `VerifyChain`, through what Cluster API's Go client does with the same
 //! bundle, chain, host and time (client-go's `TLSConfigFor`, then `crypto/tls`'s verification:
 //! `x509.Certificate.Verify`). Both must accept or both refuse. The error texts differ between
@@ -18,8 +18,8 @@
 use std::fmt::Write as _;
 use std::net::IpAddr;
 
-use capi_runtime::__private::ca_bundle_verifier;
 use capi_runtime::go::errors::chain;
+use capi_runtime::tls::ca_bundle_verifier;
 use capi_runtime_testenv::go_rules;
 use rcgen::{
     BasicConstraints, CertificateParams, CidrSubnet, CustomExtension, DistinguishedName, DnType,
