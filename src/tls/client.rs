@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 
-use super::anchors::DatedAnchors;
+use super::anchors::BundleVerifier;
 use super::{Cause, TlsError, alpn, cause, pem, provider};
 
 /// Why a client identity (certificate and key) could not be used.
@@ -93,16 +93,9 @@ pub(crate) fn client_config(
             .dangerous()
             .with_custom_certificate_verifier(Arc::new(verifier))
     } else {
-        // Every PEM certificate of a non-empty bundle must parse. The bundle's CAs count only
-        // while they are within their validity dates, as in Go's verifier (see `anchors`);
-        // webpki alone would trust an expired CA.
-        let certs = pem::certificate_list(ca_bundle, "no PEM certificate found")
-            .map_err(TlsError::CaBundle)?;
-        let verifier =
-            DatedAnchors::new(certs, provider).map_err(|e| TlsError::CaBundle(cause(e)))?;
         builder
             .dangerous()
-            .with_custom_certificate_verifier(Arc::new(verifier))
+            .with_custom_certificate_verifier(Arc::new(bundle_verifier(ca_bundle, provider)?))
     };
     let mut config = match identity {
         Some(id) => builder
@@ -112,6 +105,26 @@ pub(crate) fn client_config(
     };
     config.alpn_protocols = alpn();
     Ok(config)
+}
+
+/// The verifier of server certificates the runtime client uses for a non-empty `caBundle`:
+/// it trusts the bundle as Cluster API's Go client does (see the [module documentation](super)),
+/// for a rustls client of your own that calls extensions. Every PEM certificate of the bundle
+/// must decode and parse as X.509; a bundle without any is a [`TlsError::CaBundle`].
+pub fn ca_bundle_verifier(
+    ca_bundle: &[u8],
+) -> Result<Arc<dyn rustls::client::danger::ServerCertVerifier>, TlsError> {
+    Ok(Arc::new(bundle_verifier(ca_bundle, provider())?))
+}
+
+/// [`ca_bundle_verifier`] with `provider`'s signature algorithms.
+fn bundle_verifier(
+    ca_bundle: &[u8],
+    provider: Arc<rustls::crypto::CryptoProvider>,
+) -> Result<BundleVerifier, TlsError> {
+    let certs =
+        pem::certificate_list(ca_bundle, "no PEM certificate found").map_err(TlsError::CaBundle)?;
+    BundleVerifier::new(certs, provider).map_err(|e| TlsError::CaBundle(cause(e)))
 }
 
 #[cfg(test)]

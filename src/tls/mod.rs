@@ -3,9 +3,11 @@
 //!
 //! The HTTPS host (`https`, feature `server`) serves a certificate chain and key read
 //! from PEM files and may require client certificates signed by a CA file. The runtime client
-//! (`client`, feature `client`) trusts exactly an ExtensionConfig's `caBundle` (CA
-//! certificates counting only within their validity dates, as in Go) and may present a client
-//! certificate. Both read their PEM here, by the same rules: every PEM block of the expected
+//! (`client`, feature `client`) trusts exactly an ExtensionConfig's `caBundle`, as Cluster
+//! API's Go client does (Go's `crypto/x509` rules: a bundle certificate signs only if it is a
+//! CA, a certificate that is itself in the bundle is trusted as it is, every certificate
+//! counts only within its validity dates, usages and name constraints nest down the chain;
+//! a refusal is a [`ChainError`]), and may present a client certificate. Both read their PEM here, by the same rules: every PEM block of the expected
 //! kind must decode, and a certificate text without any certificate is refused.
 //!
 //! Every configuration uses the ring crypto provider explicitly, so the library works whether
@@ -16,6 +18,10 @@
 mod anchors;
 #[cfg(feature = "client")]
 mod client;
+#[cfg(feature = "client")]
+mod refusal;
+#[cfg(feature = "client")]
+mod x509;
 mod pem;
 #[cfg(feature = "server")]
 mod server;
@@ -27,7 +33,11 @@ use std::sync::Arc;
 use rustls::crypto::CryptoProvider;
 
 #[cfg(feature = "client")]
+pub use client::ca_bundle_verifier;
+#[cfg(feature = "client")]
 pub(crate) use client::{ClientIdentity, client_config};
+#[cfg(feature = "client")]
+pub use refusal::ChainError;
 #[cfg(feature = "server")]
 pub(crate) use server::{Pem, server_config};
 

@@ -4,6 +4,7 @@
 //! and a block of that kind that does not decode is an error rather than being passed over.
 //! The errors are rustls-pki-types' PEM errors, kept as values in the [`Cause`].
 
+#[cfg(feature = "server")]
 use rustls::RootCertStore;
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
@@ -36,6 +37,7 @@ pub(crate) fn private_key(pem: &[u8]) -> Result<PrivateKeyDer<'static>, Cause> {
 }
 
 /// A trust store of `certs`; fails on the first certificate webpki cannot use as an anchor.
+#[cfg(feature = "server")]
 pub(crate) fn root_store(
     certs: impl IntoIterator<Item = CertificateDer<'static>>,
 ) -> Result<RootCertStore, rustls::Error> {

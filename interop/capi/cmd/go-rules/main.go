@@ -38,6 +38,18 @@
 //	                   AdmissionRequest} -> the AdmissionResponse Cluster API's webhook
 //	                   server answers (controller-runtime's handler around the webhook)
 //	WireDecode, WireFill  hook messages as Cluster API reads them (see wire.go)
+//	VerifyChain        {"caBundle": PEM text, "chain": [base64 DER: the leaf, then the
+//	                   rest the server sends], "serverName": host, "time": unix seconds}
+//	                   -> the verdict of Cluster API's runtime client on that server
+//	                   chain: the tls.Config comes from client-go's transport.TLSConfigFor
+//	                   (CAData = caBundle, ServerName = the host), as Cluster API's
+//	                   createHTTPClient builds it, and the chain is judged as crypto/tls's
+//	                   client judges a server's certificates (each parsed, then
+//	                   Certificate.Verify with that pool as Roots, the rest of the chain as
+//	                   Intermediates, DNSName = ServerName, the given CurrentTime and the
+//	                   default key usage, server authentication). out is null when the
+//	                   chain is accepted; else err is the handshake's error text and out is
+//	                   {"class": the kind of x509 error (see verifyClass)}
 //
 // An item of Aggregate and Chain is a string (errors.New), an array (a nested
 // NewAggregate) or {"wrap": "<context>", "cause": item} (fmt.Errorf("%s: %w")).
@@ -51,6 +63,8 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -74,6 +88,7 @@ import (
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/client-go/transport"
 	runtimev1 "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
 	"sigs.k8s.io/cluster-api/core/webhooks/admission"
 	"sigs.k8s.io/cluster-api/feature"
@@ -338,6 +353,12 @@ func run(req request) (result, error) {
 			return result{}, err
 		}
 		return admit(c)
+	case "VerifyChain":
+		var c verifyCase
+		if err := json.Unmarshal(req.In, &c); err != nil {
+			return result{}, err
+		}
+		return verifyChain(c)
 	case "ValidateExtensionConfig":
 		var c webhookCase
 		if err := json.Unmarshal(req.In, &c); err != nil {
@@ -483,6 +504,117 @@ func proxy(c proxyCase) (result, error) {
 		ClusterAPI: answer(capi(&http.Request{URL: u})),
 	}}, nil
 }
+
+type verifyCase struct {
+	CABundle   string   `json:"caBundle"`
+	Chain      []string `json:"chain"`
+	ServerName string   `json:"serverName"`
+	Time       int64    `json:"time"`
+}
+
+// verifyChain judges a server's chain as Cluster API's runtime client does: the TLS
+// configuration from transport.TLSConfigFor, then the steps of crypto/tls's
+// verifyServerCertificate (not exported) for a client that does not skip verification.
+func verifyChain(c verifyCase) (result, error) {
+	config, err := transport.TLSConfigFor(&transport.Config{TLS: transport.TLSConfig{
+		CAData:     []byte(c.CABundle),
+		ServerName: c.ServerName,
+	}})
+	if err != nil {
+		return result{Out: map[string]string{"class": "config"}, Err: ptr(err.Error())}, nil
+	}
+	certs := make([]*x509.Certificate, len(c.Chain))
+	for i, text := range c.Chain {
+		der, err := base64.StdEncoding.DecodeString(text)
+		if err != nil {
+			return result{}, err
+		}
+		cert, err := x509.ParseCertificate(der)
+		if err != nil {
+			msg := "tls: failed to parse certificate from server: " + err.Error()
+			return result{Out: map[string]string{"class": "parse"}, Err: &msg}, nil
+		}
+		certs[i] = cert
+	}
+	if len(certs) == 0 {
+		return result{}, errors.New("VerifyChain: an empty chain")
+	}
+	opts := x509.VerifyOptions{
+		Roots:         config.RootCAs,
+		CurrentTime:   time.Unix(c.Time, 0),
+		DNSName:       config.ServerName,
+		Intermediates: x509.NewCertPool(),
+	}
+	for _, cert := range certs[1:] {
+		opts.Intermediates.AddCert(cert)
+	}
+	if _, err := certs[0].Verify(opts); err != nil {
+		verr := &tls.CertificateVerificationError{UnverifiedCertificates: certs, Err: err}
+		return result{Out: map[string]string{"class": verifyClass(err)}, Err: ptr(verr.Error())}, nil
+	}
+	return result{Out: nil}, nil
+}
+
+// verifyClass names the kind of a Certificate.Verify error: "hostname", "unknownAuthority"
+// (with ":" and the class of the hint, the reason the last candidate issuer was refused,
+// when there is one), "constraintViolation" (a parent that may not sign), the
+// CertificateInvalidError reason ("expired", "notAuthorizedToSign", "tooManyIntermediates",
+// "incompatibleUsage", "nameConstraints", "noValidChains", ...),
+// "unhandledCriticalExtension", or "other".
+func verifyClass(err error) string {
+	var hostname x509.HostnameError
+	var unknown x509.UnknownAuthorityError
+	var invalid x509.CertificateInvalidError
+	var critical x509.UnhandledCriticalExtension
+	var constraint x509.ConstraintViolationError
+	switch {
+	case errors.As(err, &hostname):
+		return "hostname"
+	case errors.As(err, &unknown):
+		// The hint is not exported; its text is in the error's.
+		text := unknown.Error()
+		switch {
+		case strings.Contains(text, "parent certificate cannot sign"):
+			return "unknownAuthority:constraintViolation"
+		case strings.Contains(text, "has expired or is not yet valid"):
+			return "unknownAuthority:expired"
+		case strings.Contains(text, "(possibly because of"):
+			return "unknownAuthority:other"
+		}
+		return "unknownAuthority"
+	case errors.As(err, &invalid):
+		switch invalid.Reason {
+		case x509.NotAuthorizedToSign:
+			return "notAuthorizedToSign"
+		case x509.Expired:
+			return "expired"
+		case x509.CANotAuthorizedForThisName, x509.CANotAuthorizedForExtKeyUsage:
+			return "nameConstraints"
+		case x509.TooManyIntermediates:
+			return "tooManyIntermediates"
+		case x509.IncompatibleUsage:
+			return "incompatibleUsage"
+		case x509.NameMismatch:
+			return "nameMismatch"
+		case x509.NameConstraintsWithoutSANs:
+			return "nameConstraintsWithoutSANs"
+		case x509.UnconstrainedName:
+			return "unconstrainedName"
+		case x509.TooManyConstraints:
+			return "tooManyConstraints"
+		case x509.NoValidChains:
+			return "noValidChains"
+		}
+		return fmt.Sprintf("invalid%d", invalid.Reason)
+	case errors.As(err, &critical):
+		return "unhandledCriticalExtension"
+	case errors.As(err, &constraint):
+		return "constraintViolation"
+	}
+	return "other"
+}
+
+func ptr(s string) *string { return &s }
 
 // printRanges writes the ranges of code points strconv.IsPrint accepts.
 func printRanges(w *bufio.Writer) error {
