@@ -3,7 +3,6 @@
 
 use std::collections::HashSet;
 
-use serde::Deserialize;
 use tracing::Instrument;
 
 use super::discovery_error::{DiscoveryError, ValidationError};
@@ -14,39 +13,18 @@ use crate::api::runtime::v1beta2::{self as api, ExtensionConfig};
 use crate::api::runtime::validation::{self, FieldError, FieldPath};
 use crate::catalog::{Catalog, HookId};
 use crate::hook::{Hook, Message};
-use crate::hooks::v1alpha1::{Discovery, DiscoveryRequest};
+use crate::hooks::v1alpha1::{
+    Discovery, DiscoveryRequest, DiscoveryResponse, ExtensionHandler, FailurePolicy,
+};
 use crate::wire::RawStatus;
 
-/// The Discovery response as written, before any typing, so that every rule can report the
-/// value it rejects.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-struct RawDiscoveryResponse {
-    message: String,
-    handlers: Vec<RawHandler>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-struct RawHandler {
-    name: String,
-    request_hook: RawHook,
-    timeout_seconds: Option<i64>,
-    failure_policy: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-struct RawHook {
-    api_version: String,
-    hook: String,
-}
-
-/// Defaults and validates every handler; all or nothing.
+/// Defaults and validates every handler; all or nothing. The hook types hold every value Go's
+/// do (an unknown failure policy is [`FailurePolicy::Other`]), so each rule reports the value
+/// it rejects, as written.
 fn validate(
     catalog: &Catalog,
     config_name: &str,
-    handlers: &[RawHandler],
+    handlers: &[ExtensionHandler],
 ) -> Result<Vec<api::ExtensionHandler>, Vec<ValidationError>> {
     let mut errors = Vec::new();
     let mut seen = HashSet::new();
@@ -67,25 +45,26 @@ fn validate(
                 field,
             });
         }
-        let timeout = validation::timeout_seconds(&at.child("timeoutSeconds"), h.timeout_seconds)
+        let timeout = h.timeout_seconds.map(i64::from);
+        let timeout = validation::timeout_seconds(&at.child("timeoutSeconds"), timeout)
             .unwrap_or_else(|field| {
                 errors.push(ValidationError::Timeout {
                     name: name.clone(),
-                    timeout: h.timeout_seconds.unwrap_or_default(),
+                    timeout: timeout.unwrap_or_default(),
                     field,
                 });
                 0
             });
-        let policy =
-            validation::failure_policy(&at.child("failurePolicy"), h.failure_policy.as_deref())
-                .map_err(|field| {
-                    errors.push(ValidationError::FailurePolicy {
-                        name: name.clone(),
-                        policy: h.failure_policy.clone().unwrap_or_default(),
-                        field,
-                    })
+        let written = h.failure_policy.as_ref().map(FailurePolicy::as_str);
+        let policy = validation::failure_policy(&at.child("failurePolicy"), written)
+            .map_err(|field| {
+                errors.push(ValidationError::FailurePolicy {
+                    name: name.clone(),
+                    policy: written.unwrap_or_default().to_owned(),
+                    field,
                 })
-                .ok();
+            })
+            .ok();
         let hook = &h.request_hook;
         let api_version_path = at.child("requestHook").child("apiVersion");
         // The same split as the registry's (`HookId::try_from` on the stored handler), so a
@@ -189,7 +168,7 @@ impl Client {
                 decode_budget: &self.inner.decode_budget,
                 metrics: &self.inner.metrics,
             },
-            crate::wire::decode_response_raw_with::<RawDiscoveryResponse>,
+            crate::wire::decode_response_raw_with::<DiscoveryResponse>,
         )
         .instrument(span)
         .await
@@ -231,10 +210,10 @@ impl Client {
 mod tests {
     use super::*;
 
-    fn handler(name: &str, api_version: &str, hook: &str) -> RawHandler {
-        RawHandler {
+    fn handler(name: &str, api_version: &str, hook: &str) -> ExtensionHandler {
+        ExtensionHandler {
             name: name.to_string(),
-            request_hook: RawHook {
+            request_hook: crate::hooks::v1alpha1::GroupVersionHook {
                 api_version: api_version.to_string(),
                 hook: hook.to_string(),
             },
@@ -250,7 +229,7 @@ mod tests {
         let catalog = crate::hooks::catalog();
         let mut explicit = handler("second", V1ALPHA1, "AfterClusterUpgrade");
         explicit.timeout_seconds = Some(0);
-        explicit.failure_policy = Some("Ignore".into());
+        explicit.failure_policy = Some(FailurePolicy::Ignore);
         let out = validate(
             &catalog,
             "ext1",

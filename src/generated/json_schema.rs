@@ -3097,7 +3097,7 @@ impl ::schemars::JsonSchema for crate::hooks::v1alpha1::discovery::FailurePolicy
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         assemble(
             generator,
-            r#"{"description":"What Cluster API does when calling a handler fails.","enum":["Ignore","Fail"],"type":"string"}"#,
+            r#"{"description":"What Cluster API does when calling a handler fails.\n\nGo's `FailurePolicy` is a plain string with two named values, so a Discovery answer with\nany other string still decodes: it arrives as `FailurePolicy::Other`, exactly as written.\nCluster API refuses such a handler when it validates the Discovery answer, and so does this\ncrate's client (`Client::discover` reports\n`handler <name> failurePolicy <value> must equal \"Ignore\" or \"Fail\"`).\n\nThe default is `Fail`, the policy Cluster API gives a handler whose `failurePolicy` is left\nout.","enum":["Ignore","Fail"],"type":"string"}"#,
             &[],
         )
     }

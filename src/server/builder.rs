@@ -268,7 +268,8 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// [`Context`](super::Context), to its response, or to a `Result` whose error becomes a
     /// Failure response carrying the error's text (see [`Handler`]). It is served at
     /// [`gvh_to_path`]`(hook, name)`. Fails when the hook is not in the catalog, the name is not
-    /// a DNS-1123 label, the timeout is outside 0..=30 s, or the path is taken.
+    /// a DNS-1123 label, the timeout is outside 0..=30 s, the failure policy is neither `Ignore`
+    /// nor `Fail`, or the path is taken.
     pub fn handle<H, T>(
         mut self,
         hook: H,
@@ -301,6 +302,15 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
             name: options.name.clone(),
             seconds: options.timeout_seconds.unwrap_or_default(),
         })?;
+        if let Some(policy) = &options.failure_policy {
+            let written = policy.as_str();
+            validation::failure_policy(&FieldPath::new("failurePolicy"), Some(written)).map_err(
+                |_| ServerError::InvalidFailurePolicy {
+                    name: options.name.clone(),
+                    policy: written.to_owned(),
+                },
+            )?;
+        }
         let path = gvh_to_path(&gvh, &options.name);
         if self.handlers.contains_key(&path) {
             return Err(ServerError::DuplicatePath(path));

@@ -31,7 +31,7 @@ pub(crate) fn discovery_response<'a>(
                 hook: a.gvh.hook.clone(),
             },
             timeout_seconds: a.options.timeout_seconds,
-            failure_policy: a.options.failure_policy,
+            failure_policy: a.options.failure_policy.clone(),
         })
         .collect();
     response

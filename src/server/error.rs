@@ -42,6 +42,18 @@ pub enum ServerError {
         /// The timeout.
         seconds: i32,
     },
+    /// A handler failure policy is neither `Ignore` nor `Fail`
+    /// ([`FailurePolicy::Other`](crate::hooks::v1alpha1::FailurePolicy::Other)), so Cluster API
+    /// would reject the Discovery answer.
+    #[error(
+        "invalid failurePolicy \"{policy}\" for handler \"{name}\": must equal \"Ignore\" or \"Fail\""
+    )]
+    InvalidFailurePolicy {
+        /// The handler name.
+        name: String,
+        /// The policy as given.
+        policy: String,
+    },
     /// The serving certificate could not be loaded.
     #[error(transparent)]
     Tls(#[from] TlsError),

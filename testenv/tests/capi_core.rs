@@ -92,7 +92,7 @@ fn expected(discovery: &DiscoveryResponse) -> Vec<Row> {
                 h.request_hook.api_version.clone(),
                 h.request_hook.hook.clone(),
                 h.timeout_seconds.unwrap_or(10),
-                serde_json::to_value(h.failure_policy.unwrap_or(FailurePolicy::Fail))
+                serde_json::to_value(h.failure_policy.clone().unwrap_or(FailurePolicy::Fail))
                     .unwrap()
                     .to_string(),
             )

@@ -474,6 +474,18 @@ fn registration_errors_name_the_problem() {
         chain(&error).to_string(),
         "invalid timeoutSeconds 31 for handler \"two\": must be between 0 and 30"
     );
+    // Cluster API would refuse the whole Discovery answer for a policy it does not know.
+    let error = builder()
+        .handle(
+            BeforeClusterCreate,
+            HandlerOptions::new("two").failure_policy(FailurePolicy::Other("Sometimes".into())),
+            noop,
+        )
+        .unwrap_err();
+    assert_eq!(
+        chain(&error).to_string(),
+        "invalid failurePolicy \"Sometimes\" for handler \"two\": must equal \"Ignore\" or \"Fail\""
+    );
     let error = ServerBuilder::with_catalog(Catalog::new())
         .handle(BeforeClusterCreate, "one", noop)
         .unwrap_err();

@@ -106,7 +106,16 @@ pub struct GroupVersionHook {
 crate::catalog::wire_hook_id!(GroupVersionHook);
 
 /// What Cluster API does when calling a handler fails.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Schema)]
+///
+/// Go's `FailurePolicy` is a plain string with two named values, so a Discovery answer with
+/// any other string still decodes: it arrives as [`FailurePolicy::Other`], exactly as written.
+/// Cluster API refuses such a handler when it validates the Discovery answer, and so does this
+/// crate's client ([`Client::discover`](crate::client::Client::discover) reports
+/// `handler <name> failurePolicy <value> must equal "Ignore" or "Fail"`).
+///
+/// The default is `Fail`, the policy Cluster API gives a handler whose `failurePolicy` is left
+/// out.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Schema)]
 #[schema(
     crate = "crate",
     package = "sigs.k8s.io/cluster-api/api/runtime/hooks/v1alpha1"
@@ -117,4 +126,25 @@ pub enum FailurePolicy {
     /// Errors reaching the handler fail the operation (the default).
     #[default]
     Fail,
+    /// Any other value, exactly as written (serialized as it is). Cluster API accepts no
+    /// handler with such a policy.
+    #[serde(untagged)]
+    Other(String),
+}
+
+impl FailurePolicy {
+    /// The wire value: `Ignore`, `Fail` or the other value as written.
+    pub fn as_str(&self) -> &str {
+        match self {
+            FailurePolicy::Ignore => "Ignore",
+            FailurePolicy::Fail => "Fail",
+            FailurePolicy::Other(other) => other,
+        }
+    }
+}
+
+impl std::fmt::Display for FailurePolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }

@@ -227,12 +227,12 @@ pub struct ClusterV1Beta1DeprecatedStatus {
     pub conditions: Vec<Condition>,
     /// Deprecated: human-readable text describing a problem the controller could not recover from.
     /// Kept only for the v1beta1 contract.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub failure_message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure_message: Option<String>,
     /// Deprecated: short code for a problem the controller could not recover from. Kept only for
     /// the v1beta1 contract.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub failure_reason: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure_reason: Option<String>,
 }
 
 /// A value for one of the variables a ClusterClass declares. Appears in `spec.topology.variables`

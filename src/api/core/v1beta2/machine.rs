@@ -20,8 +20,8 @@ pub struct Bootstrap {
     pub config_ref: ContractVersionedObjectReference,
     /// Name of the Secret with the bootstrap data. Either given up front or copied from the
     /// bootstrap config once the provider has written the Secret.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub data_secret_name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data_secret_name: Option<String>,
 }
 
 /// A single host, virtual or physical, that is meant to become a node of a Cluster. The in-place
@@ -288,10 +288,10 @@ pub struct MachineV1Beta1DeprecatedStatus {
     pub conditions: Vec<Condition>,
     /// Deprecated: human-readable text describing a problem with the Machine that the controller
     /// could not recover from. Kept only for the v1beta1 contract.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub failure_message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure_message: Option<String>,
     /// Deprecated: short code for a problem with the Machine that the controller could not recover
     /// from. Kept only for the v1beta1 contract.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub failure_reason: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure_reason: Option<String>,
 }

@@ -149,12 +149,12 @@ pub struct MachineSetV1Beta1DeprecatedStatus {
     pub conditions: Vec<Condition>,
     /// Deprecated: human-readable text describing a problem with the MachineSet that the controller
     /// could not recover from. Kept only for the v1beta1 contract.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub failure_message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure_message: Option<String>,
     /// Deprecated: short code for a problem with the MachineSet that the controller could not
     /// recover from. Kept only for the v1beta1 contract.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub failure_reason: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure_reason: Option<String>,
     /// Deprecated: how many Machines carry all the labels of the Machine template.
     #[schema(optional)]
     pub fully_labeled_replicas: i32,

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 #[allow(unused_imports)]
 use super::*;
-use crate::__private::{is_default, is_zero};
+use crate::__private::is_default;
 use crate::Schema;
 
 /// Per-Cluster settings of the control plane in a managed topology. They are merged with, or take
@@ -474,9 +474,9 @@ pub struct UnhealthyMachineCondition {
     pub status: String,
     /// How many seconds the condition has to keep that status before the Machine counts as
     /// unhealthy.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(required)]
-    pub timeout_seconds: i32,
+    pub timeout_seconds: Option<i32>,
     /// Type of the Machine condition to watch.
     #[serde(skip_serializing_if = "String::is_empty")]
     #[schema(required)]
@@ -495,9 +495,9 @@ pub struct UnhealthyNodeCondition {
     pub status: String,
     /// How many seconds the condition has to keep that status before the Machine counts as
     /// unhealthy.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(required)]
-    pub timeout_seconds: i32,
+    pub timeout_seconds: Option<i32>,
     /// Type of the Node condition to watch, for example `Ready`.
     #[serde(skip_serializing_if = "String::is_empty")]
     #[schema(required)]
