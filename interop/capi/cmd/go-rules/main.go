@@ -34,6 +34,7 @@
 //	                   AdmissionRequest} -> the AdmissionResponse Cluster API's webhook
 //	                   server answers (controller-runtime's handler around the webhook)
 //	WireDecode, WireFill  hook messages as Cluster API reads them (see wire.go)
+//	WirePointerZeros   a body per pointer to a scalar of a hook message (see pointers.go)
 //
 // An item of Aggregate and Chain is a string (errors.New), an array (a nested
 // NewAggregate) or {"wrap": "<context>", "cause": item} (fmt.Errorf("%s: %w")).
@@ -300,6 +301,8 @@ func run(req request) (result, error) {
 		return proxy(c)
 	case "WireDecode", "WireFill":
 		return runWire(req)
+	case "WirePointerZeros":
+		return runPointerZeros(req)
 	case "Admission":
 		var c admissionCase
 		if err := json.Unmarshal(req.In, &c); err != nil {
