@@ -191,6 +191,42 @@ async fn every_validation_rule_is_enforced() {
     }
 }
 
+/// Go's `FailurePolicy` is a string: any value decodes, and Cluster API's discovery
+/// validation refuses what is neither `Ignore` nor `Fail` (an explicit `""` too; `null` is
+/// the default `Fail`). The whole message is Cluster API's: its error wrapped twice around one
+/// aggregated item.
+#[tokio::test]
+async fn an_unknown_failure_policy_decodes_and_fails_discovery_in_cluster_apis_words() {
+    for (policy, shown) in [("Sometimes", "Sometimes"), ("", ""), ("fail", "fail")] {
+        let mut h = handler("h", "BeforeClusterCreate");
+        h["failurePolicy"] = json!(policy);
+        let (result, _) = discover(success(vec![h])).await;
+        let err = result.unwrap_err();
+        assert_eq!(
+            chain(&err).to_string(),
+            format!(
+                "failed to discover extension \"ext1\": failed to validate discovery response: \
+                 handler h failurePolicy {shown} must equal \"Ignore\" or \"Fail\""
+            )
+        );
+        let DiscoveryError::Invalid { errors, .. } = &err else {
+            panic!("{err}")
+        };
+        assert!(
+            matches!(&errors[..], [ValidationError::FailurePolicy { policy: p, .. }] if p == policy),
+            "{errors:?}"
+        );
+    }
+    let mut h = handler("h", "BeforeClusterCreate");
+    h["failurePolicy"] = Value::Null;
+    let (result, _) = discover(success(vec![h])).await;
+    let discovered = result.expect("a null policy is left out");
+    assert_eq!(
+        discovered.status.handlers[0].failure_policy,
+        Some(FailurePolicy::Fail)
+    );
+}
+
 #[tokio::test]
 async fn every_violation_is_reported_and_nothing_is_kept() {
     let mut bad = handler("Bad", "NoSuchHook");

@@ -50,6 +50,7 @@
 //	                   default key usage, server authentication). out is null when the
 //	                   chain is accepted; else err is the handshake's error text and out is
 //	                   {"class": the kind of x509 error (see verifyClass)}
+//	WirePointerZeros   a body per pointer to a scalar of a hook message (see pointers.go)
 //
 // An item of Aggregate and Chain is a string (errors.New), an array (a nested
 // NewAggregate) or {"wrap": "<context>", "cause": item} (fmt.Errorf("%s: %w")).
@@ -347,6 +348,8 @@ func run(req request) (result, error) {
 		return proxy(c)
 	case "WireDecode", "WireFill":
 		return runWire(req)
+	case "WirePointerZeros":
+		return runPointerZeros(req)
 	case "Admission":
 		var c admissionCase
 		if err := json.Unmarshal(req.In, &c); err != nil {
