@@ -20,6 +20,7 @@
 
 use std::collections::BTreeMap;
 
+use capi_runtime::go::base64::{decode_std, encode_std};
 use capi_runtime::hook::Hook;
 use capi_runtime::hooks::v1alpha1::{
     AfterClusterUpgrade, AfterControlPlaneInitialized, AfterControlPlaneUpgrade,
@@ -107,52 +108,6 @@ hooks!(
     CanUpdateMachineSet,
     UpdateMachine,
 );
-
-/// Standard base64 with padding, for the oracle's input.
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
-fn unbase64(text: &[u8]) -> Option<Vec<u8>> {
-    let value = |c: u8| match c {
-        b'A'..=b'Z' => Some(c - b'A'),
-        b'a'..=b'z' => Some(c - b'a' + 26),
-        b'0'..=b'9' => Some(c - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
-    };
-    let text: Vec<u8> = text.iter().copied().filter(|&c| c != b'=').collect();
-    let mut out = Vec::new();
-    let mut acc = 0u32;
-    let mut bits = 0;
-    for c in text {
-        acc = (acc << 6) | u32::from(value(c)?);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-        }
-    }
-    Some(out)
-}
 
 /// The kinds of mutation, each a class of the report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -417,7 +372,7 @@ fn looks_like_time(s: &[u8]) -> bool {
 }
 
 fn base64_forms(rng: &mut Rng, bytes: &[u8]) -> J {
-    let std = base64(bytes);
+    let std = encode_std(bytes);
     let trimmed = std.trim_end_matches('=').to_string();
     let text = match rng.below(14) {
         0 => std.clone(),
@@ -573,7 +528,7 @@ fn mutate(rng: &mut Rng, doc: &mut J, class: Class) -> Option<Vec<u8>> {
                 matches!(d.at(p), J::Str(_)) && d.key_of(p) == Some(b"patch".as_slice())
             })?;
             let bytes = match doc.at(&path) {
-                J::Str(s) => unbase64(s).unwrap_or_default(),
+                J::Str(s) => decode_std(s).unwrap_or_default(),
                 _ => unreachable!(),
             };
             *doc.at_mut(&path) = base64_forms(rng, &bytes);
@@ -717,7 +672,7 @@ fn decode_in_go(cases: &[(&'static str, Side, &[u8])]) -> Vec<Result<String, Str
         .map(|(hook, side, body)| {
             (
                 "WireDecode",
-                json!({"hook": hook, "side": side.name(), "body": base64(body)}),
+                json!({"hook": hook, "side": side.name(), "body": encode_std(body)}),
             )
         })
         .collect();
