@@ -38,8 +38,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "generated",
         ],
     ),
-    // The wire codec knows the hook traits, not the hook versions.
-    ("wire", &["hook"]),
+    // The wire codec knows the hook traits, not the hook versions, and reads times and bytes
+    // with Go's rules.
+    ("wire", &["go", "hook"]),
     (
         "catalog",
         &["schema", "hook", "conversion", "wire", "api::runtime"],
