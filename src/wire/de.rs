@@ -35,6 +35,10 @@
 //! the levels return. Dropping a decoded value is recursive too but takes far less per
 //! level (2,000 levels of schemas drop on a 256 KiB stack unoptimized).
 
+#[path = "value_table.rs"]
+mod value_table;
+use value_table::VALUE_FIELDS;
+
 use std::fmt;
 use std::time::Instant;
 
@@ -118,50 +122,20 @@ fn go_zeros(name: &str, fields: &'static [&'static str]) -> &'static [Zero] {
     }
 }
 
-/// The fields of struct `name` (with `fields`) that Go holds by value (`string`, `int64`)
-/// but k8s-openapi reads as `Option`s (its `Deserialize` reads even a required field as
-/// one), so that a `null`, even one repeating the key, leaves them as they are, where it
-/// resets a pointer. These are the scalars of the k8s-openapi types hook messages reach; their
-/// other `Option`s are pointers in Go too (`deletionGracePeriodSeconds`, `controller`,
-/// `time`, ...), or slices and maps, which a null resets in Go as well.
+/// The fields of struct `name` (with `fields`) that Go holds by value (a string, a number, a
+/// struct), so that a `null`, even one repeating the key, leaves them as they are, where it
+/// resets a pointer, a slice or a map. This crate's types and k8s-openapi's read many such
+/// fields as `Option`s, so the decoder looks them up in a table written from Cluster API's Go
+/// types (`value_table.rs`, `cargo xtask go-tables`): the Go type of that name whose JSON
+/// fields include all of `fields` (two Go types may share a name: `metav1.Condition` and
+/// Cluster API's v1beta1 `Condition`).
 fn go_values(name: &str, fields: &'static [&'static str]) -> &'static [&'static str] {
-    let has = |field| fields.contains(&field);
-    match name {
-        "ObjectMeta" if has("resourceVersion") => &[
-            "generateName",
-            "generation",
-            "name",
-            "namespace",
-            "resourceVersion",
-            "selfLink",
-            "uid",
-        ],
-        "ManagedFieldsEntry" if has("fieldsType") => &[
-            "apiVersion",
-            "fieldsType",
-            "manager",
-            "operation",
-            "subresource",
-        ],
-        "OwnerReference" if has("blockOwnerDeletion") => &["apiVersion", "kind", "name", "uid"],
-        "LabelSelectorRequirement" if has("operator") => &["key", "operator"],
-        "NodeSystemInfo" if has("machineID") => &[
-            "architecture",
-            "bootID",
-            "containerRuntimeVersion",
-            "kernelVersion",
-            "kubeProxyVersion",
-            "kubeletVersion",
-            "machineID",
-            "operatingSystem",
-            "osImage",
-            "systemUUID",
-        ],
-        "Condition" if fields == CONDITION_FIELDS => {
-            &["message", "observedGeneration", "reason", "status", "type"]
-        }
-        _ => &[],
-    }
+    let from = VALUE_FIELDS.partition_point(|(n, _, _)| *n < name);
+    VALUE_FIELDS[from..]
+        .iter()
+        .take_while(|(n, _, _)| *n == name)
+        .find(|(_, all, _)| fields.iter().all(|f| all.contains(f)))
+        .map_or(&[], |(_, _, values)| *values)
 }
 
 /// A decoding failure on its way out: kind, message, where it happened.
@@ -1982,6 +1956,22 @@ impl<'a, 'de> Repeated<'a, 'de> {
         self.de
     }
 
+    /// For a value Go decodes itself on every occurrence (a time, a `[]byte`): each earlier
+    /// occurrence is read with `check` (a bad one fails the message, as in Go), and the last
+    /// one decides; the deserializer is left at it.
+    fn checked_last(
+        self,
+        check: impl Fn(&mut De<'de>) -> Result<de::IgnoredAny>,
+    ) -> Result<&'a mut De<'de>> {
+        let (last, earlier) = self.at.split_last().expect("a repeated field occurs");
+        for &at in earlier {
+            self.de.pos = at;
+            check(self.de)?;
+        }
+        self.de.pos = *last;
+        Ok(self.de)
+    }
+
     /// Null has no effect (strings, numbers, bools, raw JSON): the last other occurrence.
     fn last_non_null(self) -> &'a mut De<'de> {
         let at = self
@@ -2015,11 +2005,34 @@ macro_rules! last_non_null {
     )*};
 }
 
+/// Go decodes every occurrence of a scalar field into it: a mistyped occurrence fails the
+/// message even when a later one is fine (null has no effect). Each earlier occurrence is
+/// checked with the field's own method; a bad one is then read with the field's visitor, for
+/// the error in the field's words.
+macro_rules! checked_last_non_null {
+    ($($method:ident),*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let Repeated { de, at } = self;
+            let chosen = at.iter().rposition(|&at| de.input.get(at) != Some(&b'n'));
+            for &earlier in &at[..chosen.unwrap_or(0)] {
+                de.pos = earlier;
+                if de::Deserializer::$method(&mut *de, de::IgnoredAny).is_err() {
+                    de.pos = earlier;
+                    return de::Deserializer::$method(de, visitor);
+                }
+            }
+            de.pos = chosen.map_or_else(|| at.last().copied().unwrap_or(de.pos), |i| at[i]);
+            de::Deserializer::$method(de, visitor)
+        }
+    )*};
+}
+
 impl<'de> de::Deserializer<'de> for Repeated<'_, 'de> {
     type Error = Error;
 
-    last_non_null!(
-        deserialize_any,
+    last_non_null!(deserialize_any, deserialize_identifier);
+
+    checked_last_non_null!(
         deserialize_bool,
         deserialize_i8,
         deserialize_i16,
@@ -2033,8 +2046,7 @@ impl<'de> de::Deserializer<'de> for Repeated<'_, 'de> {
         deserialize_f64,
         deserialize_char,
         deserialize_str,
-        deserialize_string,
-        deserialize_identifier
+        deserialize_string
     );
 
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -2047,15 +2059,10 @@ impl<'de> de::Deserializer<'de> for Repeated<'_, 'de> {
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if is_byte_string(&visitor) {
-            // Go reads every occurrence (a bad one fails the message); the last one decides,
-            // null (nil) included.
-            let (last, earlier) = self.at.split_last().expect("a repeated field occurs");
-            for &at in earlier {
-                self.de.pos = at;
-                self.de.go_bytes(de::IgnoredAny)?;
-            }
-            self.de.pos = *last;
-            return self.de.go_bytes(visitor);
+            // Null (nil) decides too, when it is last.
+            return self
+                .checked_last(|de| de.go_bytes(de::IgnoredAny))?
+                .go_bytes(visitor);
         }
         let at = self.after_last_null();
         match at.len() {
@@ -2093,25 +2100,22 @@ impl<'de> de::Deserializer<'de> for Repeated<'_, 'de> {
             });
         }
         if name == GO_TIME {
-            // Go reads every occurrence (a bad one fails the message); the last one decides,
-            // null (the zero time) included.
-            let (last, earlier) = self.at.split_last().expect("a repeated field occurs");
-            for &at in earlier {
-                self.de.pos = at;
-                self.de.go_time(de::IgnoredAny)?;
-            }
-            self.de.pos = *last;
-            return self.de.go_time(visitor);
+            // Null (the zero time) decides too, when it is last.
+            return self
+                .checked_last(|de| de.go_time(de::IgnoredAny))?
+                .go_time(visitor);
         }
         visitor.visit_newtype_struct(self)
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         // Go decodes a repeated array into the slice it holds: element i of each occurrence
-        // into element i of the slice, when the slice had one, so elements of objects merge
-        // across occurrences; the slice ends with the last occurrence's length. A null empties
-        // it. (Go also reuses elements a shorter occurrence cut off, when the slice's capacity
-        // still holds them; those start from zero here.)
+        // into element i of the slice, so elements of objects merge across occurrences; the
+        // slice ends with the last occurrence's length. A shorter occurrence only shortens the
+        // slice: the elements it cut off stay in the slice's backing array, and a longer
+        // occurrence after it decodes into them again (Go grows the array only when every
+        // element is in use, copying them all). A null or an empty array replaces the slice,
+        // elements and all.
         let at = self.after_last_null();
         if at.len() < 2 || self.de.input.get(at[0]) != Some(&b'[') {
             return self.last().deserialize_seq(visitor);
@@ -2126,12 +2130,15 @@ impl<'de> de::Deserializer<'de> for Repeated<'_, 'de> {
         let last = occurrences.last().map_or(0, Vec::len);
         let items = (0..last)
             .map(|i| {
-                // The occurrences element i went through: the last ones all longer than i.
+                // The occurrences element i went through, since the last empty one.
                 let from = occurrences
                     .iter()
-                    .rposition(|items| items.len() <= i)
+                    .rposition(Vec::is_empty)
                     .map_or(0, |j| j + 1);
-                occurrences[from..].iter().map(|items| items[i]).collect()
+                occurrences[from..]
+                    .iter()
+                    .filter_map(|items| items.get(i).copied())
+                    .collect()
             })
             .collect();
         let de = self.de;

@@ -2,7 +2,7 @@
 
 //! The non-ASCII characters Go's `encoding/json` folds to another one when it matches an
 //! object key to a field name: each with the smallest character of its
-//! `unicode.SimpleFold` orbit (read by [`super::fold`]).
+//! `unicode.SimpleFold` orbit (read by the key matching of the module above).
 
 /// `(character, folded)`, sorted by character.
 #[rustfmt::skip]

@@ -17,71 +17,18 @@ use std::collections::BTreeSet;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
-use capi_runtime::hook::Hook;
-use capi_runtime::hooks::v1alpha1::{
-    AfterClusterUpgrade, AfterControlPlaneInitialized, AfterControlPlaneUpgrade,
-    AfterWorkersUpgrade, BeforeClusterCreate, BeforeClusterDelete, BeforeClusterUpgrade,
-    BeforeControlPlaneUpgrade, BeforeWorkersUpgrade, CanUpdateMachine, CanUpdateMachineSet,
-    DiscoverVariables, Discovery, GeneratePatches, GenerateUpgradePlan, UpdateMachine,
-    ValidateTopology,
-};
-use capi_runtime::wire;
 use capi_runtime_testenv::go_rules;
 use serde_json::{Value, json};
 
-const SIDES: [&str; 2] = ["request", "response"];
+#[path = "support/hook_messages.rs"]
+mod hook_messages;
 
-/// What the Rust codec writes back from `body`, or why it refused it.
-fn round_trip<H: Hook>(side: &str, body: &[u8]) -> Result<Vec<u8>, wire::DecodeError> {
-    if side == "request" {
-        let message = wire::decode_request::<H>(body)?;
-        Ok(serde_json::to_vec(&message).expect("a decoded request encodes"))
-    } else {
-        let decoded = wire::decode_response::<H>(body)?;
-        // The client keeps the status as written; write it back the same way.
-        let mut value = serde_json::to_value(&decoded.message).expect("a response encodes");
-        value["status"] = Value::String(decoded.status);
-        Ok(serde_json::to_vec(&value).expect("a response encodes"))
-    }
-}
-
-macro_rules! hooks {
-    ($($hook:ident),* $(,)?) => {
-        const HOOKS: &[&str] = &[$(stringify!($hook)),*];
-
-        fn rust(hook: &str, side: &str, body: &[u8]) -> Result<Vec<u8>, wire::DecodeError> {
-            match hook {
-                $(stringify!($hook) => round_trip::<$hook>(side, body),)*
-                _ => unreachable!("{hook} is not a hook"),
-            }
-        }
-    };
-}
-
-hooks!(
-    Discovery,
-    BeforeClusterCreate,
-    AfterControlPlaneInitialized,
-    BeforeClusterUpgrade,
-    BeforeControlPlaneUpgrade,
-    AfterControlPlaneUpgrade,
-    BeforeWorkersUpgrade,
-    AfterWorkersUpgrade,
-    AfterClusterUpgrade,
-    BeforeClusterDelete,
-    GeneratePatches,
-    ValidateTopology,
-    DiscoverVariables,
-    GenerateUpgradePlan,
-    CanUpdateMachine,
-    CanUpdateMachineSet,
-    UpdateMachine,
-);
+use hook_messages::{HOOKS, Side, Verdict, round_trip_named as rust};
 
 /// One body of the oracle: a message with one pointer at its zero value.
 struct Case {
     hook: &'static str,
-    side: &'static str,
+    side: Side,
     field: String,
     path: String,
     body: String,
@@ -96,7 +43,12 @@ fn every_go_pointer_to_a_scalar_keeps_its_zero() {
     let asked: Vec<(&str, Value)> = HOOKS
         .iter()
         .flat_map(|hook| {
-            SIDES.map(|side| ("WirePointerZeros", json!({"hook": hook, "side": side})))
+            Side::BOTH.map(|side| {
+                (
+                    "WirePointerZeros",
+                    json!({"hook": hook, "side": side.name()}),
+                )
+            })
         })
         .collect();
     let mut cases = Vec::new();
@@ -106,9 +58,9 @@ fn every_go_pointer_to_a_scalar_keeps_its_zero() {
             .iter()
             .find(|h| **h == input["hook"])
             .expect("a hook asked for");
-        let side = SIDES
+        let side = *Side::BOTH
             .iter()
-            .find(|s| **s == input["side"])
+            .find(|s| s.name() == input["side"])
             .expect("a side asked for");
         for entry in answer["out"].as_array().expect("a list of bodies") {
             let text = |key: &str| entry[key].as_str().expect("a string").to_owned();
@@ -122,7 +74,7 @@ fn every_go_pointer_to_a_scalar_keeps_its_zero() {
         }
     }
 
-    let ours: Vec<Result<Vec<u8>, wire::DecodeError>> = cases
+    let ours: Vec<Verdict> = cases
         .iter()
         .map(|c| rust(c.hook, c.side, c.body.as_bytes()))
         .collect();
@@ -130,7 +82,7 @@ fn every_go_pointer_to_a_scalar_keeps_its_zero() {
     let decode = |c: &Case, body: &[u8]| {
         (
             "WireDecode",
-            json!({"hook": c.hook, "side": c.side, "body": BASE64.encode(body)}),
+            json!({"hook": c.hook, "side": c.side.name(), "body": BASE64.encode(body)}),
         )
     };
     let mut reads = Vec::new();
@@ -169,14 +121,17 @@ fn every_go_pointer_to_a_scalar_keeps_its_zero() {
         if let Some(problem) = problem {
             differences.push(format!(
                 "{} {} {} ({}):\n    {problem}",
-                c.hook, c.side, c.path, c.field
+                c.hook,
+                c.side.name(),
+                c.path,
+                c.field
             ));
         }
     }
     println!(
         "{} bodies over {} hook messages, {} distinct pointer fields",
         cases.len(),
-        HOOKS.len() * SIDES.len(),
+        HOOKS.len() * Side::BOTH.len(),
         fields.len()
     );
     for field in &fields {

@@ -21,93 +21,20 @@
 use std::collections::BTreeMap;
 
 use capi_runtime::go::base64::{decode_std, encode_std};
-use capi_runtime::hook::Hook;
-use capi_runtime::hooks::v1alpha1::{
-    AfterClusterUpgrade, AfterControlPlaneInitialized, AfterControlPlaneUpgrade,
-    AfterWorkersUpgrade, BeforeClusterCreate, BeforeClusterDelete, BeforeClusterUpgrade,
-    BeforeControlPlaneUpgrade, BeforeWorkersUpgrade, CanUpdateMachine, CanUpdateMachineSet,
-    DiscoverVariables, Discovery, GeneratePatches, GenerateUpgradePlan, UpdateMachine,
-    ValidateTopology,
-};
 use capi_runtime::wire;
 use capi_runtime_testenv::go_rules;
 use serde_json::{Value, json};
 
+#[path = "support/hook_messages.rs"]
+mod hook_messages;
 #[path = "support/json_tree.rs"]
 mod json_tree;
 #[path = "support/rng.rs"]
 mod rng;
 
+use hook_messages::{HOOKS, Side, Verdict, round_trip_named as rust};
 use json_tree::J;
 use rng::Rng;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Side {
-    Request,
-    Response,
-}
-
-impl Side {
-    fn name(self) -> &'static str {
-        match self {
-            Side::Request => "request",
-            Side::Response => "response",
-        }
-    }
-}
-
-/// What the Rust codec made of a body: the re-encoded message, or why it refused.
-type Verdict = Result<Vec<u8>, wire::DecodeError>;
-
-fn rust_side<H: Hook>(side: Side, body: &[u8]) -> Verdict {
-    match side {
-        Side::Request => {
-            let message = wire::decode_request::<H>(body)?;
-            Ok(serde_json::to_vec(&message).expect("a decoded request encodes"))
-        }
-        Side::Response => {
-            let decoded = wire::decode_response::<H>(body)?;
-            // The status is kept as written (the client reads the raw one), so it is written
-            // back as written.
-            let mut value = serde_json::to_value(&decoded.message).expect("a response encodes");
-            value["status"] = Value::String(decoded.status);
-            Ok(serde_json::to_vec(&value).expect("a response encodes"))
-        }
-    }
-}
-
-macro_rules! hooks {
-    ($($hook:ident),* $(,)?) => {
-        const HOOKS: &[&str] = &[$(stringify!($hook)),*];
-
-        fn rust(hook: &str, side: Side, body: &[u8]) -> Verdict {
-            match hook {
-                $(stringify!($hook) => rust_side::<$hook>(side, body),)*
-                _ => unreachable!("{hook} is not a hook"),
-            }
-        }
-    };
-}
-
-hooks!(
-    Discovery,
-    BeforeClusterCreate,
-    AfterControlPlaneInitialized,
-    BeforeClusterUpgrade,
-    BeforeControlPlaneUpgrade,
-    AfterControlPlaneUpgrade,
-    BeforeWorkersUpgrade,
-    AfterWorkersUpgrade,
-    AfterClusterUpgrade,
-    BeforeClusterDelete,
-    GeneratePatches,
-    ValidateTopology,
-    DiscoverVariables,
-    GenerateUpgradePlan,
-    CanUpdateMachine,
-    CanUpdateMachineSet,
-    UpdateMachine,
-);
 
 /// The kinds of mutation, each a class of the report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -601,7 +528,7 @@ fn seeds(per_hook: u64) -> Vec<(&'static str, Side, Value)> {
     let mut cases = Vec::new();
     let mut keys = Vec::new();
     for &hook in HOOKS {
-        for side in [Side::Request, Side::Response] {
+        for side in Side::BOTH {
             for seed in 0..per_hook {
                 let nil_chance = [0.0, 0.15, 0.4][seed as usize % 3];
                 cases.push((
@@ -694,6 +621,7 @@ const NIL_BYTES: &str = "a null []byte is read as empty";
 const TIME_RANGE: &str = "a time beyond the time type's range";
 const RAW_NUMBER: &str = "a raw number a float64 cannot hold";
 const NIL_EMPTY: &str = "a nil slice or map is read as empty";
+const NIL_ELEMENT: &str = "a null element of a list of pointers is read as an empty element";
 
 /// The differences the wire module's table lists, with why.
 const EXPLAINED: &[(&str, &str)] = &[
@@ -712,6 +640,10 @@ const EXPLAINED: &[(&str, &str)] = &[
     (
         NIL_EMPTY,
         "deliberate: a Vec or BTreeMap has no nil; Go tells nil from empty (null vs [], and an omitzero struct holding an empty slice is not zero)",
+    ),
+    (
+        NIL_ELEMENT,
+        "deliberate: ValidateTopology's items are Go pointers ([]*ValidateTopologyRequestItem), so a null item stays nil in Go; a Vec of items has no nil, and a null item is read as an empty one (Cluster API never sends one)",
     ),
     (
         RAW_NUMBER,
@@ -758,7 +690,14 @@ fn judge(
                 Some((RAW_NUMBER, String::new()))
             } else if canonical(go, Mode::DropEmpty) == canonical(reread, Mode::DropEmpty) {
                 Some((NIL_EMPTY, String::new()))
+            } else if canonical(go, Mode::ZeroElements) == canonical(reread, Mode::ZeroElements) {
+                Some((NIL_ELEMENT, String::new()))
             } else {
+                // Where they part once the explained differences are out of the way.
+                let (g, r) = (
+                    canonical(go, Mode::DropEmpty),
+                    canonical(reread, Mode::DropEmpty),
+                );
                 Some(("decoded values differ", first_difference(&g, &r)))
             }
         }
@@ -789,7 +728,15 @@ fn canonical(text: &str, mode: Mode) -> String {
                     *i += 1; // ':'
                     let mut v = String::new();
                     value(s, i, mode, &mut v);
-                    if !(mode == Mode::DropEmpty && matches!(v.as_str(), "[]" | "{}" | "null")) {
+                    let empty = match mode {
+                        Mode::DropEmpty => matches!(v.as_str(), "[]" | "{}" | "null"),
+                        Mode::ZeroElements => matches!(v.as_str(), "[]" | "{}" | "null" | "\"\""),
+                        _ => false,
+                    };
+                    if empty {
+                        // The last occurrence decides, also when it is empty.
+                        entries.remove(&key);
+                    } else {
                         entries.insert(key, v);
                     }
                 }
@@ -813,7 +760,12 @@ fn canonical(text: &str, mode: Mode) -> String {
                         *i += 1;
                         out.push(',');
                     }
-                    value(s, i, mode, out);
+                    let mut element = String::new();
+                    value(s, i, mode, &mut element);
+                    if mode == Mode::ZeroElements && element == "null" {
+                        element = "{}".into();
+                    }
+                    out.push_str(&element);
                 }
                 *i += 1;
                 out.push(']');
@@ -891,6 +843,9 @@ enum Mode {
     Mask,
     /// Also leaves out object entries that are `[]`, `{}` or `null`.
     DropEmpty,
+    /// Like `DropEmpty`, also leaving out empty strings, with a `null` element of an array
+    /// read as `{}`: a nil pointer in a list of pointers against a zero struct.
+    ZeroElements,
 }
 
 /// A JSON string's value as Go's decoder reads it: a lone surrogate escape (which Go keeps
@@ -951,8 +906,12 @@ fn boundary(s: &str, mut at: usize) -> usize {
 
 fn show(body: &[u8]) -> String {
     let text = String::from_utf8_lossy(body);
-    if text.len() > 600 {
-        format!("{}… ({} bytes)", &text[..boundary(&text, 600)], body.len())
+    if text.len() > 16 << 10 {
+        format!(
+            "{}… ({} bytes)",
+            &text[..boundary(&text, 16 << 10)],
+            body.len()
+        )
     } else {
         text.into_owned()
     }

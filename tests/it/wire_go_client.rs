@@ -144,6 +144,35 @@ async fn repeated_keys_last_wins() {
         .unwrap();
     assert_eq!(r.items.len(), 1);
     assert_eq!(r.items[0].uid, "2");
+    // Go decodes every occurrence: a mistyped one fails the message, even when a later one
+    // would do.
+    let err = upgrade(r#"{"status":"Success","retryAfterSeconds":2.5,"retryAfterSeconds":2}"#)
+        .await
+        .unwrap_err();
+    assert_eq!(decode_error(&err).kind(), DecodeErrorKind::Number, "{err}");
+    // A later null leaves a field Go holds by value (patchType is a string) as it was; the
+    // elements of a repeated array merge.
+    let r = patches(r#"{"status":"Success","items":[{"uid":"1","patchType":"JSONPatch"}],"items":[{"patchType":null}]}"#)
+        .await
+        .unwrap();
+    assert_eq!(
+        (r.items[0].uid.as_str(), &r.items[0].patch_type),
+        ("1", &PatchType::JsonPatch)
+    );
+    // A shorter repeat only shortens the slice: a longer one after it decodes into the
+    // elements it cut off again. An empty array drops them.
+    let r = patches(r#"{"status":"Success","items":[{"uid":"1"},{"uid":"2"}],"items":[{"uid":"3"}],"items":[{},{}]}"#)
+        .await
+        .unwrap();
+    let uids: Vec<&str> = r.items.iter().map(|i| i.uid.as_str()).collect();
+    assert_eq!(uids, ["3", "2"]);
+    let r = patches(
+        r#"{"status":"Success","items":[{"uid":"1"},{"uid":"2"}],"items":[],"items":[{},{}]}"#,
+    )
+    .await
+    .unwrap();
+    let uids: Vec<&str> = r.items.iter().map(|i| i.uid.as_str()).collect();
+    assert_eq!(uids, ["", ""]);
 }
 
 #[tokio::test]

@@ -2,7 +2,8 @@
 //! oracle program `go-rules` (built by `cargo xtask testenv` from `interop/capi/`):
 //! `src/go/print_ranges.rs`, the code points `strconv.IsPrint` accepts (`-print-ranges`), and
 //! `src/wire/fold_table.rs`, the runes `encoding/json` folds when it matches a key to a field
-//! (`-print-folds`). `--check` fails when a file differs. The oracle tests also compare
+//! (`-print-folds`), and `src/wire/value_table.rs`, the fields of hook messages Go holds by
+//! value, which a `null` leaves as they are (`-print-values`). `--check` fails when a file differs. The oracle tests also compare
 //! `capi_runtime::go::strconv::is_print` with Go over every code point
 //! (`testenv/tests/go_rules.rs`) and the wire codec's key matching with Go's
 //! (`testenv/tests/go_wire.rs`), so the tables cannot go stale unnoticed when the Go pin moves.
@@ -12,6 +13,16 @@ use std::process::Command;
 
 const OUTPUT: &str = "src/go/print_ranges.rs";
 const FOLDS: &str = "src/wire/fold_table.rs";
+const VALUES: &str = "src/wire/value_table.rs";
+
+/// What `go-rules -print-values` writes for one struct type.
+#[derive(serde::Deserialize)]
+struct ValueFields {
+    #[serde(rename = "type")]
+    name: String,
+    fields: Vec<String>,
+    values: Vec<String>,
+}
 
 /// `cargo xtask go-tables [--check]`.
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -23,8 +34,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let root = crate::root();
     crate::goenv::build(&root)?;
     let program = root.join("target/testenv/bin/go-rules");
-    let ranges = read(&program, "-print-ranges")?;
-    let folds = read(&program, "-print-folds")?;
+    let ranges: Vec<(u32, u32)> = read(&program, "-print-ranges")?;
+    let folds: Vec<(u32, u32)> = read(&program, "-print-folds")?;
+    let values: Vec<ValueFields> = read(&program, "-print-values")?;
     let mut stale = Vec::new();
     for (output, text, what) in [
         (OUTPUT, render(&ranges), format!("{} ranges", ranges.len())),
@@ -32,6 +44,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
             FOLDS,
             render_folds(&folds),
             format!("{} runes", folds.len()),
+        ),
+        (
+            VALUES,
+            render_values(&values),
+            format!("{} types", values.len()),
         ),
     ] {
         let path = root.join(output);
@@ -57,7 +74,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 }
 
 /// Runs `program flag` and reads its JSON answer.
-fn read(program: &Path, flag: &str) -> Result<Vec<(u32, u32)>, String> {
+fn read<T: serde::de::DeserializeOwned>(program: &Path, flag: &str) -> Result<T, String> {
     let output = Command::new(program)
         .arg(flag)
         .output()
@@ -71,6 +88,36 @@ fn read(program: &Path, flag: &str) -> Result<Vec<(u32, u32)>, String> {
         ));
     }
     serde_json::from_slice(&output.stdout).map_err(|e| format!("{} {flag}: {e}", program.display()))
+}
+
+fn render_values(types: &[ValueFields]) -> String {
+    let mut out = String::from(
+        "// Written by `cargo xtask go-tables` from Cluster API's Go types; do not edit.\n\n\
+         //! The struct types hook messages reach, as Go's `encoding/json` sees them: each with its\n\
+         //! JSON fields and the ones it holds by value (a string, number, bool or struct, not a\n\
+         //! pointer, slice, map or type that reads JSON itself), which a `null` leaves as they\n\
+         //! are (read by the decoder of the module above).\n\n\
+         /// `(Go type name, its JSON fields, those held by value)`, sorted by name.\n\
+         #[rustfmt::skip]\n\
+         pub(super) const VALUE_FIELDS: &[(&str, &[&str], &[&str])] = &[\n",
+    );
+    let list = |names: &[String]| {
+        names
+            .iter()
+            .map(|n| format!("{n:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    for t in types {
+        out.push_str(&format!(
+            "    ({:?},\n        &[{}],\n        &[{}]),\n",
+            t.name,
+            list(&t.fields),
+            list(&t.values)
+        ));
+    }
+    out.push_str("];\n");
+    out
 }
 
 fn render_folds(folds: &[(u32, u32)]) -> String {

@@ -9,8 +9,9 @@
 //! - `isolation [[PACKAGE/]BINARY]` runs the order-independence pass of `test` alone: every
 //!   integration test (of one test binary) in its own process (see `isolation.rs`).
 //! - `testenv` builds etcd and kube-apiserver for the tests from `interop/` (see `goenv.rs`).
-//! - `go-tables [--check]` writes `src/go/print_ranges.rs` from Go's `strconv.IsPrint` (see
-//!   `gotables.rs`).
+//! - `go-tables [--check]` writes the tables taken from Go: `src/go/print_ranges.rs`
+//!   (`strconv.IsPrint`), `src/wire/fold_table.rs` and `src/wire/value_table.rs` (see
+//!   `gotables.rs`); `test` checks them.
 //! - `bench <generator|derive>` runs the generator's benchmarks (see `bench.rs`).
 
 mod bench;

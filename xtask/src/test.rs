@@ -40,6 +40,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         "formatting (run `cargo fmt`)",
     )?;
     crate::codegen::run(&["--check".to_string()])?;
+    // The tables written from Go (Unicode rules, the fields Go holds by value).
+    crate::gotables::run(&["--check".to_string()])?;
     step(
         &root,
         &cargo,

@@ -37,6 +37,8 @@
 //	Admission          {"webhook": "mutate" | "validate", "gate": bool, "request":
 //	                   AdmissionRequest} -> the AdmissionResponse Cluster API's webhook
 //	                   server answers (controller-runtime's handler around the webhook)
+//	AdmissionHTTP      the same webhooks as an HTTP server, for bodies it may not
+//	                   decode (see admission_http.go)
 //	WireDecode, WireFill  hook messages as Cluster API reads them (see wire.go)
 //	VerifyChain        {"caBundle": PEM text, "chain": [base64 DER: the leaf, then the
 //	                   rest the server sends], "serverName": host, "time": unix seconds}
@@ -58,7 +60,8 @@
 // With -print-ranges it instead writes the printable ranges of strconv.IsPrint
 // as a JSON array of [first, last] code points, and with -print-folds the
 // non-ASCII runes encoding/json's field matching folds to another rune, as
-// [rune, folded] pairs (cargo xtask go-tables reads both).
+// [rune, folded] pairs, and with -print-values the fields of hook messages Go
+// holds by value (see values.go); cargo xtask go-tables reads all three.
 package main
 
 import (
@@ -356,6 +359,12 @@ func run(req request) (result, error) {
 			return result{}, err
 		}
 		return admit(c)
+	case "AdmissionHTTP":
+		var c admissionHTTPCase
+		if err := json.Unmarshal(req.In, &c); err != nil {
+			return result{}, err
+		}
+		return admitHTTP(c)
 	case "VerifyChain":
 		var c verifyCase
 		if err := json.Unmarshal(req.In, &c); err != nil {
@@ -664,9 +673,17 @@ func printFolds(w *bufio.Writer) error {
 func main() {
 	ranges := flag.Bool("print-ranges", false, "print strconv.IsPrint's ranges and exit")
 	folds := flag.Bool("print-folds", false, "print the runes encoding/json's key matching folds, and exit")
+	values := flag.Bool("print-values", false, "print the fields of hook messages Go holds by value, and exit")
 	flag.Parse()
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
+	if *values {
+		if err := printValues(out); err != nil {
+			fmt.Fprintln(os.Stderr, "go-rules:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *folds {
 		if err := printFolds(out); err != nil {
 			fmt.Fprintln(os.Stderr, "go-rules:", err)
