@@ -11,15 +11,14 @@
 
 pub mod admission;
 pub mod conversion;
+pub mod review;
 
 use axum::Router;
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use kube::core::DynamicObject;
-use kube::core::admission::AdmissionReview;
 use kube::core::conversion::ConversionReview;
 
 /// The path of the mutating (defaulting) webhook.
@@ -32,7 +31,8 @@ pub const CONVERT_PATH: &str = "/convert";
 pub const MUTATING_WEBHOOK_NAME: &str = "default.extensionconfig.runtime.addons.cluster.x-k8s.io";
 /// The name of the validating webhook in its configuration.
 pub const VALIDATING_WEBHOOK_NAME: &str = "validation.extensionconfig.runtime.cluster.x-k8s.io";
-/// The largest request body the webhooks read.
+/// The largest request body the conversion webhook reads. The admission webhooks read up
+/// to [`review::MAX_REVIEW_BYTES`], as controller-runtime does.
 pub const MAX_BODY_BYTES: usize = 16 << 20;
 
 /// What the webhooks need to know about the process.
@@ -57,20 +57,25 @@ fn bad_request(e: serde_json::Error) -> Response {
         .into_response()
 }
 
-async fn mutate(body: Bytes) -> Response {
-    match serde_json::from_slice::<AdmissionReview<DynamicObject>>(&body) {
+// A body that is not a review is answered with a review that denies it (review::read).
+async fn mutate(headers: HeaderMap, body: Body) -> Response {
+    match review::read(&headers, body).await {
         Ok(review) => json_response(&admission::mutate(review)),
-        Err(e) => bad_request(e),
+        Err(e) => json_response(&e.into_review()),
     }
 }
 
-async fn validate(State(options): State<WebhookOptions>, body: Bytes) -> Response {
-    match serde_json::from_slice::<AdmissionReview<DynamicObject>>(&body) {
+async fn validate(
+    State(options): State<WebhookOptions>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    match review::read(&headers, body).await {
         Ok(review) => json_response(&admission::validate_review(
             review,
             options.runtime_sdk_enabled,
         )),
-        Err(e) => bad_request(e),
+        Err(e) => json_response(&e.into_review()),
     }
 }
 
@@ -86,7 +91,9 @@ pub fn router(options: WebhookOptions) -> Router {
     Router::new()
         .route(MUTATE_PATH, post(mutate))
         .route(VALIDATE_PATH, post(validate))
-        .route(CONVERT_PATH, post(convert))
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .route(
+            CONVERT_PATH,
+            post(convert).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
+        )
         .with_state(options)
 }

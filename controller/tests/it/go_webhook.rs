@@ -333,3 +333,245 @@ fn the_webhooks_answer_as_cluster_apis() {
     );
     assert!(ours_only > 0, "the corpus exercises our stricter URL rule");
 }
+
+/// A body sent to a webhook: its name in the report, the body and its `Content-Type`.
+struct Sent {
+    name: String,
+    content_type: Option<&'static str>,
+    body: Vec<u8>,
+}
+
+/// Bodies that may not be reviews, and a few that are: what controller-runtime's handler
+/// answers for each is what ours must.
+fn undecodable() -> Vec<Sent> {
+    let object = object(
+        "ext",
+        json!({"url": "https://ext.example.com:8443/hooks"}),
+        None,
+    );
+    let valid = json!({
+        "apiVersion": "admission.k8s.io/v1",
+        "kind": "AdmissionReview",
+        "request": request(&object),
+    });
+    let mut v1beta1 = valid.clone();
+    v1beta1["apiVersion"] = json!("admission.k8s.io/v1beta1");
+    let mut unversioned = valid.clone();
+    unversioned.as_object_mut().unwrap().remove("apiVersion");
+    let mut untyped = valid.clone();
+    untyped.as_object_mut().unwrap().remove("kind");
+    let json_of = |v: &Value| serde_json::to_vec(v).unwrap();
+    let mut sent = Vec::new();
+    let mut add = |name: &str, content_type: Option<&'static str>, body: Vec<u8>| {
+        sent.push(Sent {
+            name: name.to_owned(),
+            content_type,
+            body,
+        })
+    };
+    const JSON: Option<&str> = Some("application/json");
+    add("a review", JSON, json_of(&valid));
+    add("a v1beta1 review", JSON, json_of(&v1beta1));
+    add("no apiVersion", JSON, json_of(&unversioned));
+    add("no kind", JSON, json_of(&untyped));
+    add("empty body", JSON, Vec::new());
+    add("empty body, no content type", None, Vec::new());
+    add("no content type", None, json_of(&valid));
+    add("text/plain", Some("text/plain"), json_of(&valid));
+    add(
+        "content type with a charset",
+        Some("application/json; charset=utf-8"),
+        json_of(&valid),
+    );
+    add(
+        "upper-case content type",
+        Some("Application/JSON"),
+        json_of(&valid),
+    );
+    for (name, text) in [
+        ("truncated", r#"{"apiVersion":"admission.k8s.io/v1","#),
+        ("an open brace", "{"),
+        ("null", "null"),
+        ("an array", "[]"),
+        ("a number", "5"),
+        ("a string", r#""AdmissionReview""#),
+        ("an empty object", "{}"),
+        (
+            "no request",
+            r#"{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview"}"#,
+        ),
+        (
+            "a Pod",
+            r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}}"#,
+        ),
+        (
+            "another kind of the group",
+            r#"{"apiVersion":"admission.k8s.io/v1","kind":"Pod"}"#,
+        ),
+        (
+            "an unknown version",
+            r#"{"apiVersion":"admission.k8s.io/v2","kind":"AdmissionReview","request":{"uid":"u"}}"#,
+        ),
+        (
+            "a request of the wrong type",
+            r#"{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":"x"}"#,
+        ),
+        (
+            "a uid of the wrong type",
+            r#"{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":5}}"#,
+        ),
+        ("trailing data", r#"{"kind":"AdmissionReview"} {}"#),
+    ] {
+        add(name, JSON, text.as_bytes().to_vec());
+    }
+    // Around controller-runtime's limit (7 MiB): a review padded with spaces.
+    let limit = capi_runtime_controller::webhook::review::MAX_REVIEW_BYTES;
+    for (name, size) in [("just under the limit", limit - 1), ("at the limit", limit)] {
+        let mut body = json_of(&valid);
+        body.resize(size, b' ');
+        add(name, JSON, body);
+    }
+    sent
+}
+
+/// What both sides must agree on in an answer to a body: the HTTP status and, of the
+/// review's response, the UID, allowed, the code and (for the messages controller-runtime
+/// writes itself) the message; and the review's type where controller-runtime writes one.
+/// (Where it writes none, the body was not read or named no type; we answer
+/// `admission.k8s.io/v1`, which the API server requires.)
+fn http_projection(code: u16, body: &str, fixed_message: bool, typed_as: &Value) -> Value {
+    let review: Value = serde_json::from_str(body).unwrap_or(Value::Null);
+    let response = &review["response"];
+    let of = |field: &str| {
+        if typed_as[field].is_null() {
+            Value::Null
+        } else {
+            review[field].clone()
+        }
+    };
+    json!({
+        "http": code,
+        "apiVersion": of("apiVersion"),
+        "kind": of("kind"),
+        "uid": response["uid"],
+        "allowed": response["allowed"].as_bool().unwrap_or(false),
+        "code": response["status"]["code"],
+        "message": if fixed_message {
+            response["status"]["message"].clone()
+        } else {
+            Value::Bool(response["status"]["message"].as_str().is_some_and(|m| !m.is_empty()))
+        },
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bodies_that_are_not_reviews_are_answered_as_controller_runtime_answers() {
+    use base64::Engine as _;
+    use capi_runtime::https::{HostOptions, RunningHost, TlsFiles};
+    use capi_runtime_controller::webhook::{self, MUTATE_PATH, VALIDATE_PATH, WebhookOptions};
+    use std::net::SocketAddr;
+
+    let ca = crate::support::TestCa::new("review-ca");
+    let certs = ca.cert_dir();
+    let host = RunningHost::start(
+        HostOptions::new(
+            SocketAddr::from(([127, 0, 0, 1], 0)),
+            TlsFiles::new(certs.path().join("tls.crt"), certs.path().join("tls.key")),
+        ),
+        webhook::router(WebhookOptions {
+            runtime_sdk_enabled: true,
+        }),
+        axum::Router::new(),
+    )
+    .await
+    .unwrap();
+    let base = format!("https://127.0.0.1:{}", host.local_addr().port());
+    let client = capi_runtime_test_pki::https_client(&ca.pem());
+
+    let sent = undecodable();
+    let webhooks = [("mutate", MUTATE_PATH), ("validate", VALIDATE_PATH)];
+    let cases: Vec<(&str, Value)> = webhooks
+        .iter()
+        .flat_map(|(webhook, _)| {
+            sent.iter().map(move |s| {
+                (
+                    "AdmissionHTTP",
+                    json!({
+                        "webhook": webhook,
+                        "gate": true,
+                        "contentType": s.content_type,
+                        "body": base64::engine::general_purpose::STANDARD.encode(&s.body),
+                    }),
+                )
+            })
+        })
+        .collect();
+    let go = tokio::task::spawn_blocking(move || go_rules(&cases))
+        .await
+        .unwrap()
+        .unwrap_or_else(|e| panic!("{}", chain(&e)));
+    let mut go = go.into_iter();
+    let mut differences = Vec::new();
+    let mut shown_messages = Vec::new();
+    for (webhook, path) in webhooks {
+        for s in &sent {
+            let answer = go.next().expect("one answer per case");
+            assert!(answer["err"].is_null(), "{}: {}", s.name, answer["err"]);
+            let theirs = &answer["out"];
+            let mut request = client.post(format!("{base}{path}")).body(s.body.clone());
+            if let Some(content_type) = s.content_type {
+                request = request.header("content-type", content_type);
+            }
+            let response = request.send().await.unwrap();
+            let code = response.status().as_u16();
+            let body = response.text().await.unwrap();
+            let their_body = theirs["body"].as_str().unwrap();
+            let their_message =
+                serde_json::from_str::<Value>(their_body).unwrap_or_default()["response"]["status"]
+                    ["message"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned();
+            // controller-runtime's own words, before any decoder's.
+            let fixed = [
+                "request body is empty",
+                "request entity is too large",
+                "contentType=",
+            ]
+            .iter()
+            .any(|m| their_message.starts_with(m));
+            let typed_as: Value = serde_json::from_str(their_body).unwrap_or_default();
+            let ours = http_projection(code, &body, fixed, &typed_as);
+            let go = http_projection(
+                theirs["code"].as_u64().unwrap() as u16,
+                their_body,
+                fixed,
+                &typed_as,
+            );
+            let review: Value = serde_json::from_str(&body).unwrap_or_default();
+            // Ours always names a type: the body's, else admission.k8s.io/v1's.
+            let named = |field: &str| review[field].as_str().is_some_and(|v| !v.is_empty());
+            let typed = named("apiVersion") && named("kind");
+            if ours != go || !typed {
+                differences.push(format!(
+                    "{webhook}, {}:\n  go:   {go} {their_body}\n  rust: {ours} {body}",
+                    s.name
+                ));
+            }
+            shown_messages.push(format!("{webhook}, {}: {their_message}", s.name));
+        }
+    }
+    println!(
+        "{} bodies through both webhooks, {} differ; controller-runtime's messages:\n  {}",
+        sent.len(),
+        differences.len(),
+        shown_messages.join("\n  ")
+    );
+    assert!(
+        differences.is_empty(),
+        "{} answers differ from controller-runtime's:\n{}",
+        differences.len(),
+        differences.join("\n")
+    );
+    drop(host);
+}

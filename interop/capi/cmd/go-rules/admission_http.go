@@ -1,0 +1,75 @@
+package main
+
+// The admission webhooks as an HTTP server, as Cluster API's manager serves them.
+//
+//	AdmissionHTTP  {"webhook": "mutate" | "validate", "gate": bool, "contentType": header
+//	               value or null (no header), "body": base64 of the request body}
+//	               -> {"code": HTTP status, "contentType": the answer's header, "body": the
+//	               answer's body as text}: controller-runtime's admission.Webhook.ServeHTTP
+//	               around Cluster API's ExtensionConfig webhook, for bodies it may not be able
+//	               to decode (empty, malformed, not a review, the wrong media type, too large).
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	runtimev1 "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
+	"sigs.k8s.io/cluster-api/core/webhooks/admission"
+	"sigs.k8s.io/cluster-api/feature"
+	ctrladmission "sigs.k8s.io/controller-runtime/pkg/webhook/admission"
+)
+
+type admissionHTTPCase struct {
+	Webhook     string  `json:"webhook"`
+	Gate        bool    `json:"gate"`
+	ContentType *string `json:"contentType"`
+	Body        string  `json:"body"`
+}
+
+type admissionHTTPAnswer struct {
+	Code        int    `json:"code"`
+	ContentType string `json:"contentType"`
+	Body        string `json:"body"`
+}
+
+func admitHTTP(c admissionHTTPCase) (result, error) {
+	body, err := base64.StdEncoding.DecodeString(c.Body)
+	if err != nil {
+		return result{}, err
+	}
+	if err := feature.MutableGates.Set(fmt.Sprintf("%s=%t", feature.RuntimeSDK, c.Gate)); err != nil {
+		return result{}, err
+	}
+	scheme := k8sruntime.NewScheme()
+	if err := runtimev1.AddToScheme(scheme); err != nil {
+		return result{}, err
+	}
+	webhook := &admission.ExtensionConfig{}
+	var handler *ctrladmission.Webhook
+	switch c.Webhook {
+	case "mutate":
+		handler = ctrladmission.WithDefaulter[*runtimev1.ExtensionConfig](scheme, webhook)
+	case "validate":
+		handler = ctrladmission.WithValidator[*runtimev1.ExtensionConfig](scheme, webhook)
+	default:
+		return result{}, fmt.Errorf("unknown webhook %q", c.Webhook)
+	}
+	request := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
+	if len(body) == 0 {
+		request.Body = http.NoBody
+	}
+	if c.ContentType != nil {
+		request.Header.Set("Content-Type", *c.ContentType)
+	}
+	recorder := httptest.NewRecorder()
+	handler.ServeHTTP(recorder, request)
+	return result{Out: admissionHTTPAnswer{
+		Code:        recorder.Code,
+		ContentType: recorder.Header().Get("Content-Type"),
+		Body:        recorder.Body.String(),
+	}}, nil
+}
