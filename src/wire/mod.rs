@@ -78,6 +78,8 @@ use crate::hook::{Hook, HookResponse, Message, ResponseStatus};
 #[cfg(test)]
 use fold::eq_fold;
 
+pub(crate) use de::{RAW_VALUE, push_lossy};
+
 /// The default memory budget of one decoded message: 256 MiB.
 pub const DEFAULT_MEMORY_BUDGET: usize = 256 << 20;
 
@@ -406,6 +408,15 @@ pub(crate) fn decode_value<T: DeserializeOwned>(
     status_field: Option<&'static str>,
 ) -> Result<Decoded<T>, DecodeError> {
     decode_with(bytes, limits, status_field)
+}
+
+/// Decodes the text of an embedded raw value (`crate::raw`) into any type with Go's rules, as
+/// `json.Unmarshal` would (only white space may follow the value).
+pub(crate) fn decode_embedded<T: DeserializeOwned>(
+    bytes: &[u8],
+    limits: &Limits,
+) -> Result<Decoded<T>, DecodeError> {
+    decode_with(bytes, limits, None)
 }
 
 /// Decodes a request body of hook `H` with the default [`Limits`], as Go's server helper does

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use k8s_openapi::ByteString;
-use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
+use crate::raw::RawExtension;
 use serde::{Deserialize, Serialize};
 
 use super::{PatchType, ResponseStatus};
