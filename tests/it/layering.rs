@@ -95,7 +95,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     (
         "topology_mutation",
-        &["go", "hook", "hooks", "api::runtime::validation", "raw"],
+        &["go", "hook", "hooks", "api::runtime::validation", "raw", "wire"],
     ),
 ];
 
