@@ -346,8 +346,12 @@ impl Walker {
     ) -> Result<(), WalkError> {
         let global = Variables::from_list(&request.variables).map_err(WalkError::Variables)?;
         for item in &request.items {
-            let patch =
-                self.patch_item(&global, &item.variables, &item.holder_reference, &item.object)?;
+            let patch = self.patch_item(
+                &global,
+                &item.variables,
+                &item.holder_reference,
+                &item.object,
+            )?;
             if let Some(patch) = patch {
                 items.push(GeneratePatchesResponseItem {
                     uid: item.uid.clone(),
@@ -403,7 +407,10 @@ impl Walker {
                 })?,
                 after,
             ),
-            None => (Value::Object(Default::default()), Value::Object(Default::default())),
+            None => (
+                Value::Object(Default::default()),
+                Value::Object(Default::default()),
+            ),
         };
         let patch = match &self.patch_format {
             PatchType::JsonPatch => serde_json::to_vec(&patch::diff(&original, &modified)),
@@ -448,8 +455,7 @@ impl Walker {
         global: &Variables,
         item: &ValidateTopologyRequestItem,
     ) -> Result<(), WalkError> {
-        let item_variables =
-            Variables::from_list(&item.variables).map_err(WalkError::Variables)?;
+        let item_variables = Variables::from_list(&item.variables).map_err(WalkError::Variables)?;
         let variables =
             Variables::merge(&[global, &item_variables]).map_err(WalkError::Variables)?;
         let object = &item.object;

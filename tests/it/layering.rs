@@ -95,7 +95,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     (
         "topology_mutation",
-        &["go", "hook", "hooks", "api::runtime::validation", "raw", "wire"],
+        &[
+            "go",
+            "hook",
+            "hooks",
+            "api::runtime::validation",
+            "raw",
+            "wire",
+        ],
     ),
 ];
 

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::ByteString;
 use crate::raw::RawExtension;
+use k8s_openapi::ByteString;
 use serde::{Deserialize, Serialize};
 
 use super::{PatchType, ResponseStatus};
