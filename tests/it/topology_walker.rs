@@ -338,13 +338,19 @@ fn a_template_that_does_not_decode_fails() {
     assert_eq!(
         response.message,
         "failed to decode infrastructure.cluster.x-k8s.io/v1beta1/TestMachineTemplate: \
-         invalid type: integer `5`, expected a string"
+         invalid type: number, expected a string at .spec.customImage (byte 131)"
     );
     let error = walker
         .try_generate_patches(&request(vec![bad]))
         .unwrap_err();
     assert!(matches!(error, WalkError::Decode { .. }), "{error:?}");
-    assert!(error.source().unwrap().is::<serde_json::Error>());
+    // The template is read from its text with the wire codec's rules.
+    assert!(
+        error
+            .source()
+            .unwrap()
+            .is::<capi_runtime::wire::DecodeError>()
+    );
 }
 
 #[test]
