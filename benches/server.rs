@@ -23,9 +23,9 @@ use capi_runtime::hooks::v1alpha1::{
     GeneratePatchesRequest, GeneratePatchesRequestItem, GeneratePatchesResponse,
     GeneratePatchesResponseItem, HolderReference, PatchType,
 };
+use capi_runtime::raw::RawExtension;
 use capi_runtime::server::Server;
 use k8s_openapi::ByteString;
-use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
 use serde_json::json;
 use tower::ServiceExt;
 
@@ -119,7 +119,7 @@ fn large_payload() -> Vec<u8> {
                 name: format!("md-{i}"),
                 field_path: "spec.template.spec.infrastructureRef".into(),
             },
-            object: RawExtension(json!({
+            object: RawExtension::from(json!({
                 "apiVersion": "infrastructure.cluster.x-k8s.io/v1beta1",
                 "kind": "DockerMachineTemplate",
                 "metadata": {"name": format!("worker-{i}"), "namespace": "default"},

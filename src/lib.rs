@@ -31,6 +31,7 @@ pub mod api;
 pub mod hooks;
 pub mod catalog;
 pub mod wire;
+pub mod raw;
 #[cfg(any(feature = "client", feature = "server"))]
 pub mod tls;
 #[cfg(any(feature = "client", feature = "server"))]

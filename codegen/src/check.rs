@@ -52,6 +52,11 @@ fn duplicate_components(cx: &Diagnostics, model: &Model) {
             continue;
         }
         if let Some(first) = seen.insert(&def.component, def) {
+            // Two Rust types of one opaque wire type (k8s-openapi's `RawExtension` and the
+            // SDK's own): the same schema, written once.
+            if same_opaque(def, first) {
+                continue;
+            }
             cx.error(
                 def.file,
                 def.span,
@@ -63,6 +68,17 @@ fn duplicate_components(cx: &Diagnostics, model: &Model) {
             );
         }
     }
+}
+
+/// True when `a` and `b` are opaque types with the same schemas and description, so that
+/// either one's component is the other's.
+fn same_opaque(a: &crate::model::TypeDef, b: &crate::model::TypeDef) -> bool {
+    let shape = |t: &crate::model::TypeDef| serde_json::to_value(&t.shape).ok();
+    matches!(a.shape, Shape::Opaque { .. })
+        && shape(a) == shape(b)
+        && a.crd_schema == b.crd_schema
+        && a.doc == b.doc
+        && a.map_type == b.map_type
 }
 
 // A hook whose request or response type does not play that role, or a request/response pair

@@ -3,6 +3,7 @@
 
 /// The entries under a crate's `src/` that hold its hook and API types: the generator reads
 /// every `.rs` file below the folders `hooks` and `api`, the file `hook.rs` (where the SDK
-/// keeps `ResponseStatus`, with the hook traits), and nothing else of the crate. An entry a
-/// crate does not have is skipped.
-pub const CRATE_LAYOUT: &[&str] = &["hook.rs", "hooks", "api"];
+/// keeps `ResponseStatus`, with the hook traits), the file `raw.rs` (the SDK's raw JSON field
+/// types, `RawExtension` and `Json`), and nothing else of the crate. An entry a crate does not
+/// have is skipped.
+pub const CRATE_LAYOUT: &[&str] = &["hook.rs", "raw.rs", "hooks", "api"];

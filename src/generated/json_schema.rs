@@ -814,6 +814,14 @@ pub fn all() -> &'static [(&'static str, Subschema)] {
             "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpgradeStep",
             subschema::<crate::hooks::v1alpha1::upgrade_plan::UpgradeStep>,
         ),
+        (
+            "k8s.io.apimachinery.pkg.runtime.RawExtension",
+            subschema::<crate::raw::RawExtension>,
+        ),
+        (
+            "k8s.io.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON",
+            subschema::<crate::raw::Json>,
+        ),
     ]
 }
 impl ::schemars::JsonSchema for crate::api::core::v1beta2::cluster::APIEndpoint {
@@ -1031,8 +1039,8 @@ impl ::schemars::JsonSchema for crate::api::core::v1beta2::cluster::ClusterVaria
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         assemble(
             generator,
-            r#"{"description":"A value for one of the variables a ClusterClass declares. Appears in `spec.topology.variables`\nand in the per-control-plane and per-worker overrides.","properties":{"name":{"description":"Name of the variable; it has to match a variable of the ClusterClass.","type":"string"},"value":{"description":"The value: any JSON that is valid against the schema of the variable.","x-kubernetes-preserve-unknown-fields":true}},"required":["name","value"],"type":"object"}"#,
-            &[],
+            r#"{"description":"A value for one of the variables a ClusterClass declares. Appears in `spec.topology.variables`\nand in the per-control-plane and per-worker overrides.","properties":{"name":{"description":"Name of the variable; it has to match a variable of the ClusterClass.","type":"string"},"value":{"$subschema":0,"description":"The value: any JSON that is valid against the schema of the variable."}},"required":["name","value"],"type":"object"}"#,
+            &[subschema::<crate::raw::Json>],
         )
     }
 }
@@ -1241,8 +1249,9 @@ for crate::api::core::v1beta2::cluster_class::JSONSchemaProps {
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         assemble(
             generator,
-            r#"{"description":"The part of OpenAPI v3 (JSON Schema) that Cluster API accepts for describing the values of\nClusterClass variables. Keywords outside this subset cannot be expressed.","properties":{"additionalProperties":{"description":"Schema every value of a map-like object must satisfy, whatever its key.","x-kubernetes-preserve-unknown-fields":true},"allOf":{"description":"Schemas that the value has to satisfy, all of them.","items":{"description":"The part of OpenAPI v3 (JSON Schema) that Cluster API accepts for describing the values of\nClusterClass variables. Keywords outside this subset cannot be expressed.","x-kubernetes-preserve-unknown-fields":true},"type":"array"},"anyOf":{"description":"Schemas of which the value has to satisfy at least one.","items":{"description":"The part of OpenAPI v3 (JSON Schema) that Cluster API accepts for describing the values of\nClusterClass variables. Keywords outside this subset cannot be expressed.","x-kubernetes-preserve-unknown-fields":true},"type":"array"},"default":{"description":"Value filled in when none is given.","x-kubernetes-preserve-unknown-fields":true},"description":{"description":"Explanation of the value for humans.","type":"string"},"enum":{"description":"The complete list of permitted values.","items":{"x-kubernetes-preserve-unknown-fields":true},"type":"array","x-kubernetes-list-type":"atomic"},"example":{"description":"A sample value, for documentation only.","x-kubernetes-preserve-unknown-fields":true},"exclusiveMaximum":{"description":"When true, the value has to be strictly below `maximum` instead of at most `maximum`.","type":"boolean"},"exclusiveMinimum":{"description":"When true, the value has to be strictly above `minimum` instead of at least `minimum`.","type":"boolean"},"format":{"description":"Format a string value must follow, using the names Kubernetes knows, such as `uri`,\n`date-time`, `ipv4` or `uuid`.","type":"string"},"items":{"description":"Schema that each element of an array must satisfy.","x-kubernetes-preserve-unknown-fields":true},"maxItems":{"description":"Upper limit on the number of elements of an array.","format":"int64","type":"integer"},"maxLength":{"description":"Upper limit on the length of a string, in characters.","format":"int64","type":"integer"},"maxProperties":{"description":"Upper limit on the number of properties of an object.","format":"int64","type":"integer"},"maximum":{"description":"Largest allowed numeric value. Only whole numbers can be given as a bound.","format":"int64","type":"integer"},"minItems":{"description":"Lower limit on the number of elements of an array.","format":"int64","type":"integer"},"minLength":{"description":"Lower limit on the length of a string, in characters.","format":"int64","type":"integer"},"minProperties":{"description":"Lower limit on the number of properties of an object.","format":"int64","type":"integer"},"minimum":{"description":"Smallest allowed numeric value. Only whole numbers can be given as a bound.","format":"int64","type":"integer"},"not":{"description":"A schema the value must fail to satisfy.","x-kubernetes-preserve-unknown-fields":true},"oneOf":{"description":"Schemas of which the value has to satisfy exactly one.","items":{"description":"The part of OpenAPI v3 (JSON Schema) that Cluster API accepts for describing the values of\nClusterClass variables. Keywords outside this subset cannot be expressed.","x-kubernetes-preserve-unknown-fields":true},"type":"array"},"pattern":{"description":"Regular expression (ECMA-262 dialect) that a string value has to match.","type":"string"},"properties":{"additionalProperties":{"description":"The part of OpenAPI v3 (JSON Schema) that Cluster API accepts for describing the values of\nClusterClass variables. Keywords outside this subset cannot be expressed.","x-kubernetes-preserve-unknown-fields":true},"description":"Schemas of the known properties of an object, by property name.","type":"object"},"required":{"description":"Names of the properties an object has to contain.","items":{"type":"string"},"type":"array","x-kubernetes-list-type":"atomic"},"type":{"description":"JSON type of the value: `object`, `array`, `string`, `integer`, `number` or `boolean`.","type":"string"},"uniqueItems":{"description":"When true, no two elements of an array may be equal.","type":"boolean"},"x-kubernetes-int-or-string":{"description":"When true, the value may be an integer or a string, like a Kubernetes `IntOrString`.","type":"boolean"},"x-kubernetes-preserve-unknown-fields":{"description":"When true, fields of an object that `properties` does not mention are accepted and kept\ninstead of being dropped.","type":"boolean"},"x-kubernetes-validations":{"description":"CEL rules the value must pass in addition to the rest of the schema, one per `rule`.","items":{"$subschema":0},"type":"array","x-kubernetes-list-map-keys":["rule"],"x-kubernetes-list-type":"map"},"x-metadata":{"$subschema":1,"description":"Labels and annotations attached to this node of the schema for tools built on top of Cluster\nAPI. They have no effect on validation."}},"type":"object"}"#,
+            r#"{"description":"The part of OpenAPI v3 (JSON Schema) that Cluster API accepts for describing the values of\nClusterClass variables. Keywords outside this subset cannot be expressed.","properties":{"additionalProperties":{"description":"Schema every value of a map-like object must satisfy, whatever its key.","x-kubernetes-preserve-unknown-fields":true},"allOf":{"description":"Schemas that the value has to satisfy, all of them.","items":{"description":"The part of OpenAPI v3 (JSON Schema) that Cluster API accepts for describing the values of\nClusterClass variables. Keywords outside this subset cannot be expressed.","x-kubernetes-preserve-unknown-fields":true},"type":"array"},"anyOf":{"description":"Schemas of which the value has to satisfy at least one.","items":{"description":"The part of OpenAPI v3 (JSON Schema) that Cluster API accepts for describing the values of\nClusterClass variables. Keywords outside this subset cannot be expressed.","x-kubernetes-preserve-unknown-fields":true},"type":"array"},"default":{"$subschema":0,"description":"Value filled in when none is given."},"description":{"description":"Explanation of the value for humans.","type":"string"},"enum":{"description":"The complete list of permitted values.","items":{"$subschema":0},"type":"array","x-kubernetes-list-type":"atomic"},"example":{"$subschema":0,"description":"A sample value, for documentation only."},"exclusiveMaximum":{"description":"When true, the value has to be strictly below `maximum` instead of at most `maximum`.","type":"boolean"},"exclusiveMinimum":{"description":"When true, the value has to be strictly above `minimum` instead of at least `minimum`.","type":"boolean"},"format":{"description":"Format a string value must follow, using the names Kubernetes knows, such as `uri`,\n`date-time`, `ipv4` or `uuid`.","type":"string"},"items":{"description":"Schema that each element of an array must satisfy.","x-kubernetes-preserve-unknown-fields":true},"maxItems":{"description":"Upper limit on the number of elements of an array.","format":"int64","type":"integer"},"maxLength":{"description":"Upper limit on the length of a string, in characters.","format":"int64","type":"integer"},"maxProperties":{"description":"Upper limit on the number of properties of an object.","format":"int64","type":"integer"},"maximum":{"description":"Largest allowed numeric value. Only whole numbers can be given as a bound.","format":"int64","type":"integer"},"minItems":{"description":"Lower limit on the number of elements of an array.","format":"int64","type":"integer"},"minLength":{"description":"Lower limit on the length of a string, in characters.","format":"int64","type":"integer"},"minProperties":{"description":"Lower limit on the number of properties of an object.","format":"int64","type":"integer"},"minimum":{"description":"Smallest allowed numeric value. Only whole numbers can be given as a bound.","format":"int64","type":"integer"},"not":{"description":"A schema the value must fail to satisfy.","x-kubernetes-preserve-unknown-fields":true},"oneOf":{"description":"Schemas of which the value has to satisfy exactly one.","items":{"description":"The part of OpenAPI v3 (JSON Schema) that Cluster API accepts for describing the values of\nClusterClass variables. Keywords outside this subset cannot be expressed.","x-kubernetes-preserve-unknown-fields":true},"type":"array"},"pattern":{"description":"Regular expression (ECMA-262 dialect) that a string value has to match.","type":"string"},"properties":{"additionalProperties":{"description":"The part of OpenAPI v3 (JSON Schema) that Cluster API accepts for describing the values of\nClusterClass variables. Keywords outside this subset cannot be expressed.","x-kubernetes-preserve-unknown-fields":true},"description":"Schemas of the known properties of an object, by property name.","type":"object"},"required":{"description":"Names of the properties an object has to contain.","items":{"type":"string"},"type":"array","x-kubernetes-list-type":"atomic"},"type":{"description":"JSON type of the value: `object`, `array`, `string`, `integer`, `number` or `boolean`.","type":"string"},"uniqueItems":{"description":"When true, no two elements of an array may be equal.","type":"boolean"},"x-kubernetes-int-or-string":{"description":"When true, the value may be an integer or a string, like a Kubernetes `IntOrString`.","type":"boolean"},"x-kubernetes-preserve-unknown-fields":{"description":"When true, fields of an object that `properties` does not mention are accepted and kept\ninstead of being dropped.","type":"boolean"},"x-kubernetes-validations":{"description":"CEL rules the value must pass in addition to the rest of the schema, one per `rule`.","items":{"$subschema":1},"type":"array","x-kubernetes-list-map-keys":["rule"],"x-kubernetes-list-type":"map"},"x-metadata":{"$subschema":2,"description":"Labels and annotations attached to this node of the schema for tools built on top of Cluster\nAPI. They have no effect on validation."}},"type":"object"}"#,
             &[
+                subschema::<crate::raw::Json>,
                 subschema::<crate::api::core::v1beta2::cluster_class::ValidationRule>,
                 subschema::<
                     crate::api::core::v1beta2::cluster_class::VariableSchemaMetadata,
@@ -3137,8 +3146,11 @@ for crate::hooks::v1alpha1::in_place_update::CanUpdateMachineRequestObjects {
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         assemble(
             generator,
-            r#"{"description":"A Machine and the objects it uses.","properties":{"bootstrapConfig":{"description":"The bootstrap config (only its spec matters), when the Machine has one.","type":"object","x-kubernetes-preserve-unknown-fields":true},"infrastructureMachine":{"description":"The infrastructure machine (only its spec matters).","type":"object","x-kubernetes-preserve-unknown-fields":true},"machine":{"$subschema":0,"description":"The Machine (only its spec matters)."}},"required":["infrastructureMachine","machine"],"type":"object"}"#,
-            &[subschema::<crate::api::core::v1beta2::machine::Machine>],
+            r#"{"description":"A Machine and the objects it uses.","properties":{"bootstrapConfig":{"$subschema":0,"description":"The bootstrap config (only its spec matters), when the Machine has one."},"infrastructureMachine":{"$subschema":0,"description":"The infrastructure machine (only its spec matters)."},"machine":{"$subschema":1,"description":"The Machine (only its spec matters)."}},"required":["infrastructureMachine","machine"],"type":"object"}"#,
+            &[
+                subschema::<crate::raw::RawExtension>,
+                subschema::<crate::api::core::v1beta2::machine::Machine>,
+            ],
         )
     }
 }
@@ -3198,8 +3210,11 @@ for crate::hooks::v1alpha1::in_place_update::CanUpdateMachineSetRequestObjects {
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         assemble(
             generator,
-            r#"{"description":"A MachineSet and the templates it uses.","properties":{"bootstrapConfigTemplate":{"description":"The bootstrap config template, when the MachineSet has one.","type":"object","x-kubernetes-preserve-unknown-fields":true},"infrastructureMachineTemplate":{"description":"The infrastructure machine template.","type":"object","x-kubernetes-preserve-unknown-fields":true},"machineSet":{"$subschema":0,"description":"The MachineSet (only `spec.template.spec` matters)."}},"required":["infrastructureMachineTemplate","machineSet"],"type":"object"}"#,
-            &[subschema::<crate::api::core::v1beta2::machine_set::MachineSet>],
+            r#"{"description":"A MachineSet and the templates it uses.","properties":{"bootstrapConfigTemplate":{"$subschema":0,"description":"The bootstrap config template, when the MachineSet has one."},"infrastructureMachineTemplate":{"$subschema":0,"description":"The infrastructure machine template."},"machineSet":{"$subschema":1,"description":"The MachineSet (only `spec.template.spec` matters)."}},"required":["infrastructureMachineTemplate","machineSet"],"type":"object"}"#,
+            &[
+                subschema::<crate::raw::RawExtension>,
+                subschema::<crate::api::core::v1beta2::machine_set::MachineSet>,
+            ],
         )
     }
 }
@@ -3259,8 +3274,11 @@ for crate::hooks::v1alpha1::in_place_update::UpdateMachineRequestObjects {
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         assemble(
             generator,
-            r#"{"description":"A Machine and the objects it uses, as they should be after the update.","properties":{"bootstrapConfig":{"description":"The bootstrap config (only its spec matters), when the Machine has one.","type":"object","x-kubernetes-preserve-unknown-fields":true},"infrastructureMachine":{"description":"The infrastructure machine (only its spec matters).","type":"object","x-kubernetes-preserve-unknown-fields":true},"machine":{"$subschema":0,"description":"The Machine (only its spec matters)."}},"required":["infrastructureMachine","machine"],"type":"object"}"#,
-            &[subschema::<crate::api::core::v1beta2::machine::Machine>],
+            r#"{"description":"A Machine and the objects it uses, as they should be after the update.","properties":{"bootstrapConfig":{"$subschema":0,"description":"The bootstrap config (only its spec matters), when the Machine has one."},"infrastructureMachine":{"$subschema":0,"description":"The infrastructure machine (only its spec matters)."},"machine":{"$subschema":1,"description":"The Machine (only its spec matters)."}},"required":["infrastructureMachine","machine"],"type":"object"}"#,
+            &[
+                subschema::<crate::raw::RawExtension>,
+                subschema::<crate::api::core::v1beta2::machine::Machine>,
+            ],
         )
     }
 }
@@ -3691,9 +3709,10 @@ for crate::hooks::v1alpha1::topology_mutation::GeneratePatchesRequestItem {
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         assemble(
             generator,
-            r#"{"description":"One template to patch, with what uses it.","properties":{"holderReference":{"$subschema":0,"description":"The object that uses the template."},"object":{"description":"The template object itself.","type":"object","x-kubernetes-preserve-unknown-fields":true},"uid":{"description":"Identifies the item; the patch for this template carries the same uid.","type":"string"},"variables":{"description":"Variables that apply only to this template, such as the builtin values of one\nMachineDeployment.","items":{"$subschema":1},"type":"array"}},"required":["holderReference","object","uid"],"type":"object"}"#,
+            r#"{"description":"One template to patch, with what uses it.","properties":{"holderReference":{"$subschema":0,"description":"The object that uses the template."},"object":{"$subschema":1,"description":"The template object itself."},"uid":{"description":"Identifies the item; the patch for this template carries the same uid.","type":"string"},"variables":{"description":"Variables that apply only to this template, such as the builtin values of one\nMachineDeployment.","items":{"$subschema":2},"type":"array"}},"required":["holderReference","object","uid"],"type":"object"}"#,
             &[
                 subschema::<crate::hooks::v1alpha1::topology_mutation::HolderReference>,
+                subschema::<crate::raw::RawExtension>,
                 subschema::<crate::hooks::v1alpha1::topology_mutation::Variable>,
             ],
         )
@@ -3776,9 +3795,10 @@ for crate::hooks::v1alpha1::topology_mutation::ValidateTopologyRequestItem {
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         assemble(
             generator,
-            r#"{"description":"One patched template to validate.","properties":{"holderReference":{"$subschema":0,"description":"The object that uses the template."},"object":{"description":"The patched template object.","type":"object","x-kubernetes-preserve-unknown-fields":true},"variables":{"description":"Variables that apply only to this template.","items":{"$subschema":1},"type":"array"}},"required":["holderReference","object"],"type":"object"}"#,
+            r#"{"description":"One patched template to validate.","properties":{"holderReference":{"$subschema":0,"description":"The object that uses the template."},"object":{"$subschema":1,"description":"The patched template object."},"variables":{"description":"Variables that apply only to this template.","items":{"$subschema":2},"type":"array"}},"required":["holderReference","object"],"type":"object"}"#,
             &[
                 subschema::<crate::hooks::v1alpha1::topology_mutation::HolderReference>,
+                subschema::<crate::raw::RawExtension>,
                 subschema::<crate::hooks::v1alpha1::topology_mutation::Variable>,
             ],
         )
@@ -3814,8 +3834,8 @@ impl ::schemars::JsonSchema for crate::hooks::v1alpha1::topology_mutation::Varia
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         assemble(
             generator,
-            r#"{"description":"A named variable value passed to topology mutation hooks.","properties":{"name":{"description":"The variable name; `builtin` holds the values Cluster API provides itself.","type":"string"},"value":{"description":"The value, any JSON.","x-kubernetes-preserve-unknown-fields":true}},"required":["name","value"],"type":"object"}"#,
-            &[],
+            r#"{"description":"A named variable value passed to topology mutation hooks.","properties":{"name":{"description":"The variable name; `builtin` holds the values Cluster API provides itself.","type":"string"},"value":{"$subschema":0,"description":"The value, any JSON."}},"required":["name","value"],"type":"object"}"#,
+            &[subschema::<crate::raw::Json>],
         )
     }
 }
@@ -3932,5 +3952,33 @@ impl ::schemars::JsonSchema for crate::hooks::v1alpha1::upgrade_plan::UpgradeSte
             r#"{"description":"One step of an upgrade plan.","properties":{"version":{"description":"The Kubernetes version of the step.","type":"string"}},"required":["version"],"type":"object"}"#,
             &[],
         )
+    }
+}
+impl ::schemars::JsonSchema for crate::raw::RawExtension {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("RawExtension")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("k8s.io.apimachinery.pkg.runtime.RawExtension")
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        assemble(
+            generator,
+            r#"{"type":"object","x-kubernetes-preserve-unknown-fields":true}"#,
+            &[],
+        )
+    }
+}
+impl ::schemars::JsonSchema for crate::raw::Json {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Json")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            "k8s.io.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON",
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        assemble(generator, r#"{"x-kubernetes-preserve-unknown-fields":true}"#, &[])
     }
 }

@@ -37,13 +37,23 @@ pub enum WalkError {
         /// Why the apiVersion does not parse; it holds the apiVersion as written.
         source: GroupVersionError,
     },
-    /// The template does not decode into the function's type.
+    /// The template does not decode into the function's type (read with the wire codec's
+    /// rules, as a message is).
     #[error("failed to decode {template}")]
     Decode {
         /// `group/version/kind` of the template.
         template: String,
         /// The decoder's error.
-        source: serde_json::Error,
+        source: crate::wire::DecodeError,
+    },
+    /// The template holds a number that a `serde_json::Value` cannot (beyond `f64`'s range),
+    /// and a function needs it as one to patch it.
+    #[error("failed to read {template} as JSON")]
+    ToValue {
+        /// `group/version/kind` of the template.
+        template: String,
+        /// Why it has no `serde_json::Value`.
+        source: crate::raw::ToValueError,
     },
     /// The decoded template does not serialize back to JSON.
     #[error("failed to marshal original object")]

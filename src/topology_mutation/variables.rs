@@ -54,6 +54,15 @@ pub enum VariableError {
         /// The value as JSON text.
         raw: String,
     },
+    /// The value holds a number that a `serde_json::Value` cannot (beyond `f64`'s range), so
+    /// the variable cannot be read as JSON.
+    #[error("variable \"{name}\" cannot be read as JSON")]
+    Unrepresentable {
+        /// The variable's name.
+        name: String,
+        /// Why its value has no `serde_json::Value`.
+        source: crate::raw::ToValueError,
+    },
     /// The builtin variables of two lists could not be merged.
     #[error("failed to merge builtin variables: failed to unmarshal builtin variable")]
     MergeBuiltins(#[source] serde_json::Error),
@@ -71,13 +80,19 @@ impl VariableError {
 pub struct Variables(BTreeMap<String, Value>);
 
 impl Variables {
-    /// The variables of a request list; a later duplicate replaces an earlier one.
-    pub fn from_list(list: &[Variable]) -> Variables {
-        Variables(
-            list.iter()
-                .map(|v| (v.name.clone(), v.value.0.clone()))
-                .collect(),
-        )
+    /// The variables of a request list; a later duplicate replaces an earlier one. Fails for
+    /// a value whose numbers a `serde_json::Value` cannot hold.
+    pub fn from_list(list: &[Variable]) -> Result<Variables, VariableError> {
+        list.iter()
+            .map(|v| match v.value.to_value() {
+                Ok(value) => Ok((v.name.clone(), value)),
+                Err(source) => Err(VariableError::Unrepresentable {
+                    name: v.name.clone(),
+                    source,
+                }),
+            })
+            .collect::<Result<_, _>>()
+            .map(Variables)
     }
 
     /// Merges `maps` in order: a later map replaces a variable of an earlier one, except the

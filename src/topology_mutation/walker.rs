@@ -18,6 +18,7 @@ use crate::hooks::v1alpha1::{
     PatchType, ResponseStatus, ValidateTopologyRequest, ValidateTopologyRequestItem,
     ValidateTopologyResponse, Variable,
 };
+use crate::raw::RawExtension;
 
 /// A template kind the walker can decode: its API group and kind. Any version of the group
 /// decodes into the type; use [`TemplateContext::api_version`] where versions differ.
@@ -76,8 +77,45 @@ fn join_nonempty(parts: &[&str]) -> String {
         .join("/")
 }
 
-type MutateFn = dyn Fn(&mut Value, &TemplateContext<'_>) -> Result<(), WalkError> + Send + Sync;
-type ValidateFn = dyn Fn(&Value, &TemplateContext<'_>) -> Result<(), WalkError> + Send + Sync;
+type MutateFn =
+    dyn Fn(&mut Object<'_>, &TemplateContext<'_>) -> Result<(), WalkError> + Send + Sync;
+type ValidateFn =
+    dyn Fn(&RawExtension, &TemplateContext<'_>) -> Result<(), WalkError> + Send + Sync;
+
+/// The template of one item while its functions run: the text as received, and the JSON tree
+/// only once a function has changed something (or asked for the tree), so that a function
+/// that changes nothing costs one typed decoding from the text and no tree at all.
+struct Object<'a> {
+    raw: &'a RawExtension,
+    modified: Option<Value>,
+}
+
+impl Object<'_> {
+    /// The template as a typed value: decoded from the text as received, or, once an earlier
+    /// function changed it, from the changed tree (written out and read with the same rules).
+    fn decode<T: DeserializeOwned>(&self, ctx: &TemplateContext<'_>) -> Result<T, WalkError> {
+        let decoded = match &self.modified {
+            None => self.raw.decode(),
+            Some(value) => RawExtension::from(value).decode(),
+        };
+        decoded.map_err(|source| WalkError::Decode {
+            template: ctx.template_ref(),
+            source,
+        })
+    }
+
+    /// The tree, made from the text the first time it is needed.
+    fn tree(&mut self, ctx: &TemplateContext<'_>) -> Result<&mut Value, WalkError> {
+        if self.modified.is_none() {
+            let value = self.raw.to_value().map_err(|source| WalkError::ToValue {
+                template: ctx.template_ref(),
+                source,
+            })?;
+            self.modified = Some(value);
+        }
+        Ok(self.modified.get_or_insert(Value::Null))
+    }
+}
 
 struct Registration<F: ?Sized> {
     group: String,
@@ -212,13 +250,15 @@ impl Walker {
         T: Template,
         E: Into<BoxError>,
     {
-        let run = move |object: &mut Value, ctx: &TemplateContext<'_>| {
-            let mut typed: T = decode(object, ctx)?;
+        let run = move |object: &mut Object<'_>, ctx: &TemplateContext<'_>| {
+            let mut typed: T = object.decode(ctx)?;
             let before = serde_json::to_value(&typed).map_err(WalkError::MarshalOriginal)?;
             f(&mut typed, ctx).map_err(function_error)?;
             let after = serde_json::to_value(&typed).map_err(WalkError::MarshalModified)?;
-            // Only what the function changed goes back onto the raw object; see `overlay`.
-            patch::overlay(object, &before, &after);
+            if before != after {
+                // Only what the function changed goes back onto the raw object; see `overlay`.
+                patch::overlay(object.tree(ctx)?, &before, &after);
+            }
             Ok(())
         };
         self.mutators.push(Registration {
@@ -241,7 +281,9 @@ impl Walker {
             group: group.to_string(),
             kind: kind.to_string(),
             holder_kind: None,
-            run: Box::new(move |object, ctx| f(object, ctx).map_err(function_error)),
+            run: Box::new(move |object: &mut Object<'_>, ctx: &TemplateContext<'_>| {
+                f(object.tree(ctx)?, ctx).map_err(function_error)
+            }),
         });
         self
     }
@@ -255,8 +297,11 @@ impl Walker {
         T: Template,
         E: Into<BoxError>,
     {
-        let run = move |object: &Value, ctx: &TemplateContext<'_>| {
-            let typed: T = decode(object, ctx)?;
+        let run = move |object: &RawExtension, ctx: &TemplateContext<'_>| {
+            let typed: T = object.decode().map_err(|source| WalkError::Decode {
+                template: ctx.template_ref(),
+                source,
+            })?;
             f(&typed, ctx).map_err(function_error)
         };
         self.validators.push(Registration {
@@ -299,13 +344,13 @@ impl Walker {
         request: &GeneratePatchesRequest,
         items: &mut Vec<GeneratePatchesResponseItem>,
     ) -> Result<(), WalkError> {
-        let global = Variables::from_list(&request.variables);
+        let global = Variables::from_list(&request.variables).map_err(WalkError::Variables)?;
         for item in &request.items {
             let patch = self.patch_item(
                 &global,
                 &item.variables,
                 &item.holder_reference,
-                &item.object.0,
+                &item.object,
             )?;
             if let Some(patch) = patch {
                 items.push(GeneratePatchesResponseItem {
@@ -323,11 +368,13 @@ impl Walker {
         global: &Variables,
         item_variables: &[Variable],
         holder: &HolderReference,
-        object: &Value,
+        object: &RawExtension,
     ) -> Result<Option<Vec<u8>>, WalkError> {
-        let variables = Variables::merge(&[global, &Variables::from_list(item_variables)])
-            .map_err(WalkError::Variables)?;
-        let (api_version, kind) = type_meta(object);
+        let item_variables = Variables::from_list(item_variables).map_err(WalkError::Variables)?;
+        let variables =
+            Variables::merge(&[global, &item_variables]).map_err(WalkError::Variables)?;
+        let meta = type_meta(object);
+        let (api_version, kind) = (meta.api_version.as_str(), meta.kind.as_str());
         let group = group_of(api_version);
         if !self.knows(group, kind) {
             return self.unknown(api_version, kind).map(|()| None);
@@ -340,7 +387,10 @@ impl Walker {
             kind,
         };
         tracing::debug!(template = %ctx.template_ref(), holder = %ctx.holder_ref(), "patching template");
-        let mut modified = object.clone();
+        let mut modified = Object {
+            raw: object,
+            modified: None,
+        };
         for mutator in self
             .mutators
             .iter()
@@ -348,9 +398,25 @@ impl Walker {
         {
             (mutator.run)(&mut modified, &ctx)?;
         }
+        // Unchanged: the empty patch of the format, from no tree at all.
+        let (original, modified) = match modified.modified {
+            Some(after) => (
+                object.to_value().map_err(|source| WalkError::ToValue {
+                    template: ctx.template_ref(),
+                    source,
+                })?,
+                after,
+            ),
+            None => (
+                Value::Object(Default::default()),
+                Value::Object(Default::default()),
+            ),
+        };
         let patch = match &self.patch_format {
-            PatchType::JsonPatch => serde_json::to_vec(&patch::diff(object, &modified)),
-            PatchType::JsonMergePatch => serde_json::to_vec(&patch::merge_diff(object, &modified)),
+            PatchType::JsonPatch => serde_json::to_vec(&patch::diff(&original, &modified)),
+            PatchType::JsonMergePatch => {
+                serde_json::to_vec(&patch::merge_diff(&original, &modified))
+            }
             PatchType::Other(other) => return Err(WalkError::UnknownPatchFormat(other.clone())),
         }
         .map_err(WalkError::MarshalPatch)?;
@@ -373,7 +439,10 @@ impl Walker {
     /// The errors [`validate_topology`](Self::validate_topology) reports, as values, in request
     /// order: at most one per item (its first), none when the topology is valid.
     pub fn validation_errors(&self, request: &ValidateTopologyRequest) -> Vec<WalkError> {
-        let global = Variables::from_list(&request.variables);
+        let global = match Variables::from_list(&request.variables) {
+            Ok(global) => global,
+            Err(e) => return vec![WalkError::Variables(e)],
+        };
         request
             .items
             .iter()
@@ -386,10 +455,12 @@ impl Walker {
         global: &Variables,
         item: &ValidateTopologyRequestItem,
     ) -> Result<(), WalkError> {
-        let variables = Variables::merge(&[global, &Variables::from_list(&item.variables)])
-            .map_err(WalkError::Variables)?;
-        let object = &item.object.0;
-        let (api_version, kind) = type_meta(object);
+        let item_variables = Variables::from_list(&item.variables).map_err(WalkError::Variables)?;
+        let variables =
+            Variables::merge(&[global, &item_variables]).map_err(WalkError::Variables)?;
+        let object = &item.object;
+        let meta = type_meta(object);
+        let (api_version, kind) = (meta.api_version.as_str(), meta.kind.as_str());
         let group = group_of(api_version);
         if !self.knows(group, kind) {
             return self.unknown(api_version, kind);
@@ -429,9 +500,18 @@ impl Walker {
     }
 }
 
-fn type_meta(object: &Value) -> (&str, &str) {
-    let field = |name| object.get(name).and_then(Value::as_str).unwrap_or_default();
-    (field("apiVersion"), field("kind"))
+/// `apiVersion` and `kind` of a template object.
+#[derive(Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct TypeMeta {
+    api_version: String,
+    kind: String,
+}
+
+/// The template's type metadata, read from its text without the rest of it; empty when the
+/// template is not an object or they are not strings.
+fn type_meta(object: &RawExtension) -> TypeMeta {
+    object.decode().unwrap_or_default()
 }
 
 /// The group of an apiVersion: empty for the core group (`v1`).
@@ -444,13 +524,6 @@ fn check_holder_api_version(holder: &HolderReference) -> Result<(), WalkError> {
     parse_group_version(&holder.api_version)
         .map(drop)
         .map_err(|source| WalkError::HolderApiVersion { source })
-}
-
-fn decode<T: DeserializeOwned>(object: &Value, ctx: &TemplateContext<'_>) -> Result<T, WalkError> {
-    T::deserialize(object).map_err(|source| WalkError::Decode {
-        template: ctx.template_ref(),
-        source,
-    })
 }
 
 /// A function's error, kept as it was returned.

@@ -62,6 +62,12 @@ const BTREE_LEAF: usize = 11;
 /// hands the visitor [`ChargedBox`], which charges the value before decoding it.
 pub(crate) const CHARGED_BOX: &str = "$capi_runtime::__private::Charged";
 
+/// The newtype name by which the raw JSON types (`crate::raw`) ask for the text of the value
+/// that comes next. The decoder checks the value's syntax, charges its length to the budget and
+/// hands the visitor its bytes as they are in the input ([`De::raw_value`]); `null` is
+/// `visit_unit`. Any other deserializer treats it as any newtype.
+pub(crate) const RAW_VALUE: &str = "$capi_runtime::raw::Text";
+
 /// A field that a k8s-openapi type requires in its Rust `Deserialize` but that Go leaves at
 /// its zero value when it is missing or `null`: the field's index and the JSON of the value
 /// that stands for Go's zero value.
@@ -1080,6 +1086,21 @@ impl<'de> De<'de> {
         Ok(value)
     }
 
+    /// A raw JSON value ([`RAW_VALUE`]): its bytes as written, checked and charged; `null` is
+    /// no value (Go's nil `Raw`).
+    fn raw_value<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        if self.peek() == Some(b'n') {
+            self.literal(b"null")?;
+            return visitor.visit_unit();
+        }
+        let start = self.pos;
+        grow(|| self.skip_value())?;
+        let input = self.input;
+        let raw = &input[start..self.pos];
+        self.charge(heap_size(raw.len()))?;
+        visitor.visit_borrowed_bytes(raw)
+    }
+
     /// Reads the raw status: a string, or null (which leaves the previous one, as in Go).
     fn read_status(&mut self) -> Result<()> {
         match self.peek() {
@@ -1125,7 +1146,7 @@ fn heap_size(len: usize) -> usize {
 }
 
 /// Appends `raw` with each byte of invalid UTF-8 replaced by U+FFFD (Go's rule).
-fn push_lossy(out: &mut Vec<u8>, raw: &[u8]) {
+pub(crate) fn push_lossy(out: &mut Vec<u8>, raw: &[u8]) {
     for chunk in raw.utf8_chunks() {
         out.extend_from_slice(chunk.valid().as_bytes());
         for _ in chunk.invalid() {
@@ -1306,6 +1327,9 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
         }
         if name == GO_TIME {
             return self.go_time(visitor);
+        }
+        if name == RAW_VALUE {
+            return self.raw_value(visitor);
         }
         visitor.visit_newtype_struct(self)
     }
@@ -2104,6 +2128,11 @@ impl<'de> de::Deserializer<'de> for Repeated<'_, 'de> {
             return self
                 .checked_last(|de| de.go_time(de::IgnoredAny))?
                 .go_time(visitor);
+        }
+        if name == RAW_VALUE {
+            // Go's `UnmarshalJSON` of a raw value replaces its bytes with each occurrence but
+            // a null (every occurrence's syntax is checked already).
+            return self.last_non_null().raw_value(visitor);
         }
         visitor.visit_newtype_struct(self)
     }

@@ -24,7 +24,7 @@
 //! | a `[]byte` is read from a string with `base64.StdEncoding` (line breaks skipped, non-zero trailing bits accepted, padding required) or from an array of numbers 0 to 255; `null` is nil | the same ([`go::base64::decode_std`](crate::go::base64::decode_std), compared with Go over 1,742 texts); nil and empty are one value here (`ByteString` has no nil) | Base64 |
 //! | a nil slice or map (`null`) differs from an empty one (`[]`, `{}`), and an `omitzero` struct holding an empty slice is not zero | a `Vec` or map has no nil: both are empty, and written as empty or left out | NilEmpty (deliberate) |
 //! | a `null` element of a list of pointers (`ValidateTopologyRequest.items` is `[]*ValidateTopologyRequestItem`) stays a nil pointer | read as an empty item: a `Vec` of items has no nil, Cluster API never sends a null item, and a Go handler would dereference it | NilElement (deliberate) |
-//! | a raw value (`RawExtension`, `JSON`) keeps its bytes: key order, escapes, numbers of any size | held as a `serde_json::Value`: the same JSON value, but a number beyond `f64`/`i64`/`u64` is rounded (or refused past `f64`'s range). **Not yet as Go** | RawNumber (pinned) |
+//! | a raw value (`RawExtension`, `JSON`) keeps its bytes: key order, escapes, repeated keys, numbers of any size; a `null` leaves the bytes it had (nil at first), so a repeated key keeps its last value that is not `null`; writing it back writes those bytes, compacted | the same: [`crate::raw::RawExtension`] and [`crate::raw::Json`] hold the value's text as received (its syntax checked, its length charged to the budget), with a byte of invalid UTF-8 in a string as U+FFFD, and write it back without white space between tokens. Not so for `managedFields[].fieldsV1`, which k8s-openapi's `ObjectMeta` holds as a `serde_json::Value`: a number there beyond `f64`/`i64`/`u64` is rounded (or refused past `f64`'s range) | `tests/it/raw_values.rs`; UnknownKey (extreme numbers in raw objects), Number, RepeatKey; fieldsV1 explained apart |
 //! | numbers are parsed for the Go type: an integer field refuses a fraction or an exponent (`1.0`, `1e2`) and values out of range, an unsigned one refuses a sign; a float field refuses what overflows it | the same | `numbers_are_read_as_go_reads_them` |
 //! | a string field refuses a number, a number field a string, and so on | the same | `wrong_json_types_are_refused` |
 //! | the keys of a map with integer keys (`map[int64]T`, `map[uint32]T`, ...) are read with `strconv.ParseInt` (or `ParseUint`) in base 10, then checked against the key type's range: `+1`, `-1` and `01` are keys of a signed map, an unsigned one takes digits only; a key that does not parse or overflows is refused | the same for maps keyed by `i8` to `i64` and `u8` to `u64` (`serde_json` differs: it refuses `+1` and `01`, and takes `-0` as an unsigned key) | `integer_map_keys_are_read_as_go_reads_them` |
@@ -42,7 +42,7 @@
 //! time for it when it is missing or `null`, so `{}` decodes as in Go. The other k8s-openapi
 //! types hook messages reach (`ObjectMeta`, `OwnerReference`, `ManagedFieldsEntry`,
 //! `LabelSelector`, `LabelSelectorRequirement`, `NodeSystemInfo`, `NodeSwapStatus`, `Time`,
-//! `RawExtension`, `IntOrString`, `JSON`, `ByteString`) already default every field they
+//! `IntOrString`, `ByteString`) already default every field they
 //! require to the empty string. Encoding differs from Go on the way back: a zero time is
 //! written as `"0001-01-01T00:00:00Z"`, where Go's `metav1.Time` writes `null`; both decode to
 //! the zero time on either side, and Go's `IsZero` holds for it.
@@ -78,6 +78,8 @@ use crate::hook::{Hook, HookResponse, Message, ResponseStatus};
 
 #[cfg(test)]
 use fold::eq_fold;
+
+pub(crate) use de::{RAW_VALUE, push_lossy};
 
 /// The default memory budget of one decoded message: 256 MiB.
 pub const DEFAULT_MEMORY_BUDGET: usize = 256 << 20;
@@ -407,6 +409,15 @@ pub(crate) fn decode_value<T: DeserializeOwned>(
     status_field: Option<&'static str>,
 ) -> Result<Decoded<T>, DecodeError> {
     decode_with(bytes, limits, status_field)
+}
+
+/// Decodes the text of an embedded raw value (`crate::raw`) into any type with Go's rules, as
+/// `json.Unmarshal` would (only white space may follow the value).
+pub(crate) fn decode_embedded<T: DeserializeOwned>(
+    bytes: &[u8],
+    limits: &Limits,
+) -> Result<Decoded<T>, DecodeError> {
+    decode_with(bytes, limits, None)
 }
 
 /// Decodes a request body of hook `H` with the default [`Limits`], as Go's server helper does

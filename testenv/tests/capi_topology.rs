@@ -122,8 +122,13 @@ fn generate_patches(request: &GeneratePatchesRequest) -> GeneratePatchesResponse
         .variables
         .iter()
         .find(|v| v.name == "builtin")
-        .and_then(|v| v.value.0.pointer("/cluster/name"))
-        .cloned()
+        .and_then(|v| {
+            v.value
+                .to_value()
+                .unwrap()
+                .pointer("/cluster/name")
+                .cloned()
+        })
         .unwrap_or(Value::Null);
     let items = request
         .items
@@ -132,7 +137,7 @@ fn generate_patches(request: &GeneratePatchesRequest) -> GeneratePatchesResponse
             let mut ops = vec![json!({
                 "op": "add", "path": "/spec/template/spec/patchedBy", "value": PATCHED_BY,
             })];
-            if item.object.0["kind"] == "TestInfraClusterTemplate" {
+            if item.object.to_value().unwrap()["kind"] == "TestInfraClusterTemplate" {
                 ops.push(json!({
                     "op": "add", "path": "/spec/template/spec/clusterName", "value": cluster_name,
                 }));
@@ -568,8 +573,8 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
         .find(|v| v.name == "builtin")
         .expect("a builtin variable")
         .value
-        .0
-        .clone();
+        .to_value()
+        .unwrap();
     assert_eq!(builtin["cluster"]["name"], cluster);
     assert_eq!(builtin["cluster"]["namespace"], ns);
     assert_eq!(builtin["cluster"]["topology"]["version"], "v1.31.0");
@@ -579,8 +584,11 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
         .iter()
         .map(|i| {
             (
-                i.object.0["kind"].as_str().unwrap_or_default().to_string(),
-                i.object.0["spec"]["template"]["spec"].clone(),
+                i.object.to_value().unwrap()["kind"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                i.object.to_value().unwrap()["spec"]["template"]["spec"].clone(),
                 (
                     i.holder_reference.api_version.clone(),
                     i.holder_reference.kind.clone(),
@@ -620,7 +628,7 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     let cp_item = generate
         .items
         .iter()
-        .find(|i| i.object.0["kind"] == "TestControlPlaneTemplate")
+        .find(|i| i.object.to_value().unwrap()["kind"] == "TestControlPlaneTemplate")
         .unwrap();
     let cp_builtin = &cp_item
         .variables
@@ -628,7 +636,8 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
         .find(|v| v.name == "builtin")
         .expect("the control plane item's builtin variable")
         .value
-        .0;
+        .to_value()
+        .unwrap();
     assert_eq!(cp_builtin["controlPlane"]["version"], "v1.31.0");
     assert_eq!(cp_builtin["controlPlane"]["replicas"], 1);
 
@@ -640,8 +649,11 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
         .iter()
         .map(|i| {
             (
-                i.object.0["kind"].as_str().unwrap_or_default().to_string(),
-                i.object.0["spec"]["template"]["spec"].clone(),
+                i.object.to_value().unwrap()["kind"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                i.object.to_value().unwrap()["spec"]["template"]["spec"].clone(),
                 i.holder_reference.field_path.clone(),
             )
         })
@@ -741,9 +753,10 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
             async move {
                 let asked = recorder.validate.lock().unwrap().iter().any(|r| {
                     r.items.iter().any(|i| {
-                        i.object.0["kind"] == "TestControlPlaneTemplate"
+                        i.object.to_value().unwrap()["kind"] == "TestControlPlaneTemplate"
                             && i.variables.iter().any(|v| {
-                                v.name == "builtin" && v.value.0["controlPlane"]["replicas"] == 3
+                                v.name == "builtin"
+                                    && v.value.to_value().unwrap()["controlPlane"]["replicas"] == 3
                             })
                     })
                 });

@@ -26,7 +26,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("object", &["__private"]),
     // `api/mod.rs` only declares its two halves, which are checked apart.
     ("api", &[]),
-    ("api::core", &["schema", "__private", "object"]),
+    // The raw JSON field types decode their text with the wire codec.
+    ("raw", &["schema", "wire"]),
+    ("api::core", &["schema", "__private", "object", "raw"]),
     (
         "api::runtime",
         &[
@@ -56,6 +58,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "api::core",
             "api::runtime::validation",
             "catalog",
+            "raw",
         ],
     ),
     ("registry", &["go", "api::runtime", "catalog"]),
@@ -92,7 +95,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     (
         "topology_mutation",
-        &["go", "hook", "hooks", "api::runtime::validation"],
+        &[
+            "go",
+            "hook",
+            "hooks",
+            "api::runtime::validation",
+            "raw",
+            "wire",
+        ],
     ),
 ];
 

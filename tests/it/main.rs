@@ -20,6 +20,7 @@ mod layering;
 mod openapi;
 mod openapi_contract;
 mod openapi_validators;
+mod raw_values;
 mod response_constructors;
 mod wire_limits;
 

@@ -2,8 +2,8 @@
 
 use capi_runtime::go::errors::chain;
 use capi_runtime::hooks::v1alpha1::{Builtins, Variable};
+use capi_runtime::raw::Json;
 use capi_runtime::topology_mutation::{VariableError, Variables, paths};
-use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -12,10 +12,10 @@ fn variables(pairs: &[(&str, Value)]) -> Variables {
         .iter()
         .map(|(name, value)| Variable {
             name: name.to_string(),
-            value: JSON(value.clone()),
+            value: Json::from(value.clone()),
         })
         .collect();
-    Variables::from_list(&list)
+    Variables::from_list(&list).unwrap()
 }
 
 fn sample() -> Variables {
@@ -92,7 +92,7 @@ fn typed_getters_decode_values() {
     let escaped: Variables = serde_json::from_str::<Vec<Variable>>(
         r#"[{"name": "html", "value": "\u003cb\u003e \\ \""}]"#,
     )
-    .map(|list| Variables::from_list(&list))
+    .map(|list| Variables::from_list(&list).unwrap())
     .unwrap();
     assert_eq!(escaped.get_string("html").unwrap(), "<b> \\ \"");
 

@@ -8,11 +8,11 @@ use capi_runtime::hooks::v1alpha1::{
     GeneratePatchesRequest, GeneratePatchesRequestItem, HolderReference, PatchType, ResponseStatus,
     ValidateTopologyRequest, ValidateTopologyRequestItem, Variable,
 };
+use capi_runtime::raw::Json;
+use capi_runtime::raw::RawExtension;
 use capi_runtime::topology_mutation::{
     Template, TemplateContext, VariableError, WalkError, Walker, holder_ref, paths,
 };
-use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON;
-use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::error::Error as _;
@@ -68,10 +68,10 @@ fn item(uid: &str, kind: &str, holder_kind: &str, builtin: Value) -> GeneratePat
     GeneratePatchesRequestItem {
         uid: uid.into(),
         holder_reference: holder(holder_kind),
-        object: RawExtension(object(kind)),
+        object: RawExtension::from(object(kind)),
         variables: vec![Variable {
             name: "builtin".into(),
-            value: JSON(builtin),
+            value: Json::from(builtin),
         }],
     }
 }
@@ -80,7 +80,7 @@ fn request(items: Vec<GeneratePatchesRequestItem>) -> GeneratePatchesRequest {
     GeneratePatchesRequest {
         variables: vec![Variable {
             name: "builtin".into(),
-            value: JSON(json!({"cluster": {"name": "c1"}})),
+            value: Json::from(json!({"cluster": {"name": "c1"}})),
         }],
         items,
         ..Default::default()
@@ -329,20 +329,28 @@ fn a_variable_error_of_a_function_carries_its_cause() {
 #[test]
 fn a_template_that_does_not_decode_fails() {
     let mut bad = item("1", "TestMachineTemplate", "Cluster", json!({}));
-    bad.object.0["spec"]["customImage"] = json!(5);
+    let mut object = bad.object.to_value().unwrap();
+    object["spec"]["customImage"] = json!(5);
+    bad.object = RawExtension::from(object);
     let walker = Walker::new().mutate(annotate);
     let response = walker.generate_patches(&request(vec![bad.clone()]));
     assert_eq!(response.status, ResponseStatus::Failure);
     assert_eq!(
         response.message,
         "failed to decode infrastructure.cluster.x-k8s.io/v1beta1/TestMachineTemplate: \
-         invalid type: integer `5`, expected a string"
+         invalid type: number, expected a string at .spec.customImage (byte 131)"
     );
     let error = walker
         .try_generate_patches(&request(vec![bad]))
         .unwrap_err();
     assert!(matches!(error, WalkError::Decode { .. }), "{error:?}");
-    assert!(error.source().unwrap().is::<serde_json::Error>());
+    // The template is read from its text with the wire codec's rules.
+    assert!(
+        error
+            .source()
+            .unwrap()
+            .is::<capi_runtime::wire::DecodeError>()
+    );
 }
 
 #[test]
@@ -399,7 +407,7 @@ fn validation_reports_every_failing_template() {
         holder.name = name.into();
         ValidateTopologyRequestItem {
             holder_reference: holder,
-            object: RawExtension(object),
+            object: RawExtension::from(object),
             variables: vec![],
         }
     };
@@ -437,7 +445,7 @@ fn validation_reports_every_failing_template() {
     let mut request = request;
     request.variables = vec![Variable {
         name: "port".into(),
-        value: JSON(json!(-1)),
+        value: Json::from(json!(-1)),
     }];
     assert_eq!(
         walker.validate_topology(&request).message,

@@ -20,7 +20,7 @@ use capi_runtime::api::core::v1beta2::{
 };
 use capi_runtime::go::errors::BoxError;
 use capi_runtime::hooks::v1alpha1::DiscoverVariablesResponse;
-use capi_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON;
+use capi_runtime::raw::Json;
 use capi_runtime::topology_mutation::{Template, TemplateContext, VariableError, Walker, paths};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -282,8 +282,8 @@ pub fn discover_variables() -> DiscoverVariablesResponse {
     let mut max_surge = string(
         "How many control-plane machines may be added during a rollout, as a number or a percentage.",
     );
-    max_surge.r#default = Some(JSON(json!("")));
-    max_surge.example = Some(JSON(json!("0")));
+    max_surge.r#default = Some(Json::from(json!("")));
+    max_surge.example = Some(Json::from(json!("0")));
     max_surge.x_kubernetes_validations = vec![ValidationRule {
         rule: "self == \"\" || self.matches('^[0-9]+%?$')".into(),
         message_expression: "'\"' + self + '\" is neither a number nor a percentage'".into(),
@@ -304,7 +304,7 @@ pub fn discover_variables() -> DiscoverVariablesResponse {
     ]
     .into();
     let mut image_repository = string("The registry of the node and load balancer images.");
-    image_repository.example = Some(JSON(json!("kindest")));
+    image_repository.example = Some(Json::from(json!("kindest")));
     image_repository.x_metadata = VariableSchemaMetadata {
         labels: [("example.invalid/variable".to_string(), "image".to_string())].into(),
         annotations: [(

@@ -7,8 +7,8 @@ use capi_runtime::hooks::v1alpha1::{
     GeneratePatchesRequest, GeneratePatchesRequestItem, HolderReference, ResponseStatus,
     ValidateTopologyRequest, ValidateTopologyRequestItem, Variable,
 };
-use capi_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON;
-use capi_runtime::k8s_openapi::apimachinery::pkg::runtime::RawExtension;
+use capi_runtime::raw::Json;
+use capi_runtime::raw::RawExtension;
 use capi_runtime::topology_mutation::{PatchOperation, apply, paths};
 use capi_test_extension::topology;
 use serde_json::{Value, json};
@@ -41,7 +41,7 @@ fn holder(api_version: &str, kind: &str, name: &str, field_path: &str) -> Holder
 fn variable(name: &str, value: Value) -> Variable {
     Variable {
         name: name.into(),
-        value: JSON(value),
+        value: Json::from(value),
     }
 }
 
@@ -73,7 +73,7 @@ fn request(docs: &[Value]) -> GeneratePatchesRequest {
         GeneratePatchesRequestItem {
             uid: uid.into(),
             holder_reference: holder,
-            object: RawExtension(find(docs, kind, name).clone()),
+            object: RawExtension::from(find(docs, kind, name).clone()),
             variables: vars,
         }
     };
@@ -162,7 +162,7 @@ fn patches_make_the_sample_templates_what_the_variables_ask() {
     for (item, patch) in request.items.iter().zip(&response.items) {
         assert_eq!(item.uid, patch.uid);
         let ops: Vec<PatchOperation> = serde_json::from_slice(&patch.patch.0).unwrap();
-        let mut object = item.object.0.clone();
+        let mut object = item.object.to_value().unwrap();
         apply(&mut object, &ops).unwrap();
         patched.push(object);
     }
@@ -224,7 +224,7 @@ fn patches_make_the_sample_templates_what_the_variables_ask() {
             .zip(objects)
             .map(|(item, object)| ValidateTopologyRequestItem {
                 holder_reference: item.holder_reference.clone(),
-                object: RawExtension(object),
+                object: RawExtension::from(object),
                 variables: item.variables.clone(),
             })
             .collect(),
@@ -325,7 +325,7 @@ fn patched_templates() -> Vec<(Value, Vec<String>)> {
         .zip(&response.items)
         .map(|(item, patch)| {
             let ops: Vec<PatchOperation> = serde_json::from_slice(&patch.patch.0).unwrap();
-            let mut object = item.object.0.clone();
+            let mut object = item.object.to_value().unwrap();
             apply(&mut object, &ops).unwrap();
             let pointers = serde_json::to_value(&ops)
                 .unwrap()

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::raw::RawExtension;
 use k8s_openapi::ByteString;
-use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
 use serde::{Deserialize, Serialize};
 
 use super::{PatchType, ResponseStatus};

@@ -4,12 +4,11 @@
 use std::collections::BTreeMap;
 
 use k8s_openapi::ByteString;
-use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON;
-use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
 use serde::{Deserialize, Serialize};
 
 use super::{PatchType, ResponseStatus};
 use crate::api::core::v1beta2::ClusterClassVariable;
+use crate::raw::{Json, RawExtension};
 use crate::{Hook, Schema};
 
 /// Called on every reconcile of a Cluster with a managed topology, while Cluster API computes the
@@ -203,7 +202,7 @@ pub struct Variable {
     /// The variable name; `builtin` holds the values Cluster API provides itself.
     pub name: String,
     /// The value, any JSON.
-    pub value: JSON,
+    pub value: Json,
 }
 
 /// Identifies the object that uses a template, and the field that references it.

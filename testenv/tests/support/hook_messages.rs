@@ -10,7 +10,6 @@ use capi_runtime::hooks::v1alpha1::{
     ValidateTopology,
 };
 use capi_runtime::wire;
-use serde_json::Value;
 
 /// Which message of a hook: what Cluster API sends, or what the extension answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -42,10 +41,18 @@ fn round_trip<H: Hook>(side: Side, body: &[u8]) -> Verdict {
         }
         Side::Response => {
             let decoded = wire::decode_response::<H>(body)?;
-            // The client keeps the status as written (it reads the raw one): write it back so.
-            let mut value = serde_json::to_value(&decoded.message).expect("a response encodes");
-            value["status"] = Value::String(decoded.status);
-            Ok(serde_json::to_vec(&value).expect("a response encodes"))
+            // The client keeps the status as written (it reads the raw one): write it back so,
+            // as the object's last key, the one Go's decoder keeps. (Not through a
+            // `serde_json::Value`: raw values may hold numbers it cannot.)
+            let mut out = serde_json::to_vec(&decoded.message).expect("a response encodes");
+            assert_eq!(out.pop(), Some(b'}'), "a response is an object");
+            if out.len() > 1 {
+                out.push(b',');
+            }
+            out.extend_from_slice(b"\"status\":");
+            serde_json::to_writer(&mut out, &decoded.status).expect("a string encodes");
+            out.push(b'}');
+            Ok(out)
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON;
+use crate::raw::Json;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
 use serde::{Deserialize, Serialize};
 
@@ -246,7 +246,7 @@ pub struct ClusterVariable {
     #[schema(required)]
     pub name: String,
     /// The value: any JSON that is valid against the schema of the variable.
-    pub value: JSON,
+    pub value: Json,
 }
 
 /// A fault-isolated location, such as an availability zone, in which Machines can be placed.

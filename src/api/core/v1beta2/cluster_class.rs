@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON;
+use crate::raw::Json;
 use serde::{Deserialize, Serialize};
 
 #[allow(unused_imports)]
@@ -86,17 +86,17 @@ pub struct JSONSchemaProps {
     pub any_of: Vec<JSONSchemaProps>,
     /// Value filled in when none is given.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub r#default: Option<JSON>,
+    pub r#default: Option<Json>,
     /// Explanation of the value for humans.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub description: String,
     /// The complete list of permitted values.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schema(list_type = "atomic")]
-    pub r#enum: Vec<JSON>,
+    pub r#enum: Vec<Json>,
     /// A sample value, for documentation only.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub example: Option<JSON>,
+    pub example: Option<Json>,
     /// When true, the value has to be strictly below `maximum` instead of at most `maximum`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exclusive_maximum: Option<bool>,
