@@ -647,7 +647,7 @@ const EXPLAINED: &[(&str, &str)] = &[
     ),
     (
         FIELDS_V1,
-        "k8s-openapi's ObjectMeta holds managedFields[].fieldsV1 as a serde_json::Value (f64/i64/u64 numbers); Go's FieldsV1 keeps the bytes",
+        "deliberate: ObjectMeta stays k8s-openapi's (so it is kube's), which holds managedFields[].fieldsV1 as a serde_json::Value (f64/i64/u64 numbers) where Go's FieldsV1 keeps the bytes; a real field set has objects for leaves, never numbers",
     ),
 ];
 
