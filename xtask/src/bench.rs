@@ -54,7 +54,7 @@ fn generator(runs: usize) -> Result<(), String> {
             .status(),
         "building runtime-openapi-gen",
     )?;
-    let bin = root.join("target/release/runtime-openapi-gen");
+    let bin = crate::target_dir(&root)?.join("release/runtime-openapi-gen");
     let out = std::env::temp_dir().join(format!("bench-openapi-{}.yaml", std::process::id()));
     let time = |args: &[&str]| -> Result<Duration, String> {
         let start = Instant::now();
@@ -101,7 +101,7 @@ fn generator(runs: usize) -> Result<(), String> {
 
 fn derive(runs: usize) -> Result<(), String> {
     let root = crate::root();
-    let dir = root.join("target/bench-derive");
+    let dir = crate::target_dir(&root)?.join("bench-derive");
     let _ = std::fs::remove_dir_all(dir.join("with-derive"));
     let _ = std::fs::remove_dir_all(dir.join("serde-only"));
     write_crate(&root, &dir.join("with-derive"), false)?;

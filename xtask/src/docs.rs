@@ -73,7 +73,7 @@ pub fn test_step(root: &Path) -> Result<(), String> {
 /// Builds `target/site/` from scratch.
 pub fn build_site(root: &Path) -> Result<(), String> {
     let started = Instant::now();
-    let site = root.join("target/site");
+    let site = crate::target_dir(root)?.join("site");
     if site.exists() {
         std::fs::remove_dir_all(&site)
             .map_err(|e| format!("cannot clear {}: {e}", site.display()))?;
@@ -125,7 +125,7 @@ pub fn build_site(root: &Path) -> Result<(), String> {
         &mut doc,
         "cargo doc (missing docs and broken links are errors)",
     )?;
-    copy_dir(&root.join("target/doc"), &site.join("rustdoc"))?;
+    copy_dir(&crate::target_dir(root)?.join("doc"), &site.join("rustdoc"))?;
     std::fs::write(site.join("rustdoc/index.html"), site::RUSTDOC_INDEX)
         .map_err(|e| e.to_string())?;
 
@@ -151,7 +151,7 @@ pub fn dist(args: &[String]) -> Result<(), String> {
     }
     let root = crate::root();
     build_site(&root)?;
-    let dist = root.join("target/dist");
+    let dist = crate::target_dir(&root)?.join("dist");
     if dist.exists() {
         std::fs::remove_dir_all(&dist).map_err(|e| e.to_string())?;
     }
@@ -220,7 +220,7 @@ pub fn dist(args: &[String]) -> Result<(), String> {
             .arg("-czf")
             .arg(&tarball)
             .arg("-C")
-            .arg(root.join("target"))
+            .arg(crate::target_dir(&root)?)
             .arg("site"),
         "tar (site tarball)",
     )?;

@@ -22,7 +22,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     };
     let root = crate::root();
     crate::goenv::build(&root)?;
-    let program = root.join("target/testenv/bin/go-rules");
+    let program = crate::target_dir(&root)?.join("testenv/bin/go-rules");
     let ranges = read(&program, "-print-ranges")?;
     let folds = read(&program, "-print-folds")?;
     let mut stale = Vec::new();
