@@ -391,7 +391,7 @@ pub struct HookDef {
 }
 
 /// Every type and hook of one generation run, with every [`Named`] resolved. Its JSON form
-/// (see [`crate::ModelRecord`]) keeps the resolved indices and drops spans and file ids.
+/// (see [`crate::write_model`]) keeps the resolved indices and drops spans and file ids.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Model {
     /// Types; [`Named::id`] indexes this list.

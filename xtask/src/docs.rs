@@ -65,9 +65,50 @@ pub fn check(args: &[String]) -> Result<(), String> {
 }
 
 /// What `cargo xtask test` runs: build the site, then check it in the browser.
+///
+/// Both run as `cargo xtask dist --version v0.1.0` (which builds the site) and `cargo xtask
+/// site-check` in child processes whose `CARGO_TARGET_DIR` is `elsewhere/` inside the target
+/// directory, so that an xtask assuming `<workspace>/target` fails here. Their `build-dir`
+/// (cargo's intermediate artifacts) stays the workspace's and the tools stay where they are
+/// installed (`CAPI_TOOLS_DIR`), so nothing is compiled or installed twice for it.
 pub fn test_step(root: &Path) -> Result<(), String> {
-    build_site(root)?;
-    site::check(root)
+    let started = Instant::now();
+    let target = crate::target_dir(root)?;
+    let tools = crate::tools_dir(root)?;
+    let elsewhere = target.join("elsewhere");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    for args in [
+        &["xtask", "dist", "--version", "v0.1.0"][..],
+        &["xtask", "site-check"][..],
+    ] {
+        run_tool(
+            root,
+            Command::new(&cargo)
+                .args(args)
+                .env("CARGO_TARGET_DIR", &elsewhere)
+                .env("CARGO_BUILD_BUILD_DIR", &target)
+                .env("CAPI_TOOLS_DIR", &tools),
+            &format!("cargo {} with CARGO_TARGET_DIR={}", args.join(" "), elsewhere.display()),
+        )?;
+    }
+    for made in [
+        "site/index.html",
+        "site/rustdoc/capi_runtime/index.html",
+        "dist/SHA256SUMS",
+        "dist/runtime-sdk-openapi.yaml",
+    ] {
+        if !elsewhere.join(made).is_file() {
+            return Err(format!(
+                "dist and site-check with CARGO_TARGET_DIR={} left no {made} there",
+                elsewhere.display()
+            ));
+        }
+    }
+    eprintln!(
+        "xtask test: dist and site-check in another target directory took {:.0?}",
+        started.elapsed()
+    );
+    Ok(())
 }
 
 /// Builds `target/site/` from scratch.

@@ -87,3 +87,12 @@ pub fn target_dir(root: &std::path::Path) -> Result<std::path::PathBuf, String> 
         .map(std::path::PathBuf::from)
         .ok_or_else(|| "cargo metadata names no target_directory".to_string())
 }
+
+/// Where the pinned tools live (the validators' venv and node_modules, mdBook):
+/// `CAPI_TOOLS_DIR` when set (what the tests read too), else `tools/` in [`target_dir`].
+pub fn tools_dir(root: &std::path::Path) -> Result<std::path::PathBuf, String> {
+    match std::env::var_os("CAPI_TOOLS_DIR").filter(|d| !d.is_empty()) {
+        Some(dir) => Ok(std::path::PathBuf::from(dir)),
+        None => Ok(target_dir(root)?.join("tools")),
+    }
+}
