@@ -10,8 +10,8 @@
 //!    its unpacked `.crate` too (no registry has it). Installed with `--debug` into the shared
 //!    target directory: the release profile would compile every dependency once more for the
 //!    same code, and the point is what the package contains, not how it is optimized.
-//! 3. The installed tools run from an empty directory: the README's first command writes a
-//!    document byte-identical to `golden/sdk/runtime-sdk-openapi.yaml`, `runtime-crd-gen
+//! 3. The installed tools run from an empty directory: the README's first command (with the
+//!    workspace's version, `v0.1.0` today) writes a document byte-identical to `golden/sdk/runtime-sdk-openapi.yaml`, `runtime-crd-gen
 //!    --check` agrees with `golden/sdk/crd/`, and `--input` over a crate outside the workspace
 //!    that uses the SDK's types writes its hook.
 
@@ -143,9 +143,9 @@ fn install_in(root: &Path, cargo: &str, target: &Path, scratch: &Path) -> Result
     std::fs::create_dir_all(&empty).map_err(|e| e.to_string())?;
     run_ok(
         Command::new(bin("runtime-openapi-gen"))
-            .args(["--version", "v0.1.0"])
+            .args(["--version", crate::codegen::DOC_VERSION])
             .current_dir(&empty),
-        "the installed runtime-openapi-gen --version v0.1.0",
+        "the installed runtime-openapi-gen --version (the workspace's version)",
     )?;
     let written = std::fs::read(empty.join("runtime-sdk-openapi.yaml"))
         .map_err(|e| format!("the installed generator wrote no document: {e}"))?;
