@@ -88,7 +88,11 @@ pub fn test_step(root: &Path) -> Result<(), String> {
                 .env("CARGO_TARGET_DIR", &elsewhere)
                 .env("CARGO_BUILD_BUILD_DIR", &target)
                 .env("CAPI_TOOLS_DIR", &tools),
-            &format!("cargo {} with CARGO_TARGET_DIR={}", args.join(" "), elsewhere.display()),
+            &format!(
+                "cargo {} with CARGO_TARGET_DIR={}",
+                args.join(" "),
+                elsewhere.display()
+            ),
         )?;
     }
     for made in [

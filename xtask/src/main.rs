@@ -69,7 +69,13 @@ pub fn root() -> std::path::PathBuf {
 pub fn target_dir(root: &std::path::Path) -> Result<std::path::PathBuf, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let output = std::process::Command::new(&cargo)
-        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
         .current_dir(root)
         .output()
         .map_err(|e| format!("cannot run {cargo} metadata: {e}"))?;

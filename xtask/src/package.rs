@@ -83,14 +83,21 @@ pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
     for name in CRATES {
         args.extend(["-p", name]);
     }
-    step(root, cargo, &args, "packaging (each crate built from its .crate)")?;
+    step(
+        root,
+        cargo,
+        &args,
+        "packaging (each crate built from its .crate)",
+    )?;
     let target = crate::target_dir(root)?;
     install_and_run(root, cargo, &target)
 }
 
 /// The `.crate` file of `name` that `cargo package` wrote.
 pub fn crate_file(target: &Path, name: &str) -> PathBuf {
-    target.join("package").join(format!("{name}-{VERSION}.crate"))
+    target
+        .join("package")
+        .join(format!("{name}-{VERSION}.crate"))
 }
 
 fn install_and_run(root: &Path, cargo: &str, target: &Path) -> Result<(), String> {
@@ -172,7 +179,14 @@ fn install_in(root: &Path, cargo: &str, target: &Path, scratch: &Path) -> Result
     std::fs::write(outside.join("src/hooks/mod.rs"), OUTSIDE_HOOK).map_err(|e| e.to_string())?;
     run_ok(
         Command::new(bin("runtime-openapi-gen"))
-            .args(["--version", "v1", "--input", "src", "--output-file", "hello.json"])
+            .args([
+                "--version",
+                "v1",
+                "--input",
+                "src",
+                "--output-file",
+                "hello.json",
+            ])
             .current_dir(&outside),
         "the installed runtime-openapi-gen --input",
     )?;
@@ -187,7 +201,11 @@ fn install_in(root: &Path, cargo: &str, target: &Path, scratch: &Path) -> Result
         return Err(format!(
             "the installed runtime-openapi-gen --input wrote paths {paths:?} and {} the SDK's \
              Cluster schema",
-            if cluster.is_object() { "with" } else { "without" }
+            if cluster.is_object() {
+                "with"
+            } else {
+                "without"
+            }
         ));
     }
     eprintln!(

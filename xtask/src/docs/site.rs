@@ -130,7 +130,10 @@ pub fn check(root: &Path) -> Result<(), String> {
     );
     let status = Command::new("node")
         .arg(root.join("xtask/src/docs/site_check.cjs"))
-        .env("NODE_PATH", crate::tools_dir(root)?.join("node/node_modules"))
+        .env(
+            "NODE_PATH",
+            crate::tools_dir(root)?.join("node/node_modules"),
+        )
         .env("SITE_DIR", &site)
         .env("HOOK_PATHS", hook_paths)
         .env("REQUEST_CHECK", request_check)

@@ -49,7 +49,9 @@ pub fn mdbook(root: &Path) -> Result<PathBuf, String> {
 /// A binary of the pinned npm tools, installing them first when needed.
 pub fn node_bin(root: &Path, name: &str) -> Result<PathBuf, String> {
     crate::validators::install(root)?;
-    let bin = crate::tools_dir(root)?.join("node/node_modules/.bin").join(name);
+    let bin = crate::tools_dir(root)?
+        .join("node/node_modules/.bin")
+        .join(name);
     if bin.exists() {
         Ok(bin)
     } else {
