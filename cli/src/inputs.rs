@@ -6,15 +6,25 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use capi_runtime_codegen::{InputError, InputErrors, SourceFile, fs, read_crate};
+use capi_runtime_codegen::{
+    InputError, InputErrors, Model, ReadModelError, SourceFile, fs, read_crate, read_model,
+};
 
-mod embedded {
-    include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
+/// The SDK's own types, kept inside this package by `cargo xtask codegen` (`cli/sdk/`).
+mod sdk {
+    include!("sdk.rs");
 }
 
-/// The workspace's hook and API types built into the binary, as the crate `krate`.
+/// The checked model of the SDK's hooks and types built into the binary: the document without
+/// `--input` is emitted from it, with nothing parsed.
+#[allow(dead_code, reason = "runtime-crd-gen reads the sources only")]
+pub fn builtin_model() -> Result<Model, ReadModelError> {
+    read_model(sdk::MODEL)
+}
+
+/// The SDK's hook and API sources built into the binary, as the crate `krate`.
 fn builtin(krate: &str) -> Vec<SourceFile> {
-    embedded::SOURCES
+    sdk::SOURCES
         .iter()
         .map(|(shown, rel, text)| SourceFile::in_named_crate(krate, *shown, rel, *text))
         .collect()

@@ -1,14 +1,15 @@
 //! `runtime-openapi-gen`: writes the Cluster API Runtime SDK OpenAPI document.
 //!
-//! With only `--version`, it reads the hook types of this workspace (embedded at build time)
-//! and writes `runtime-sdk-openapi.yaml`. All logic lives in `capi-runtime-codegen`; this file
+//! With only `--version`, it emits the document of the SDK's own hooks from their checked model,
+//! kept in this package as `sdk/model.json` by `cargo xtask codegen`, and writes
+//! `runtime-sdk-openapi.yaml`. All logic lives in `capi-runtime-codegen`; this file
 //! parses arguments, calls it, and reports.
 
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use capi_runtime_codegen::{Failure, Options, fs, generate};
+use capi_runtime_codegen::{Failure, OpenApiOpt, Options, ReadModelError, fs, generate};
 use clap::Parser;
 
 mod inputs;
@@ -64,6 +65,9 @@ enum Error {
     /// The `--input` crate cannot be read.
     #[error(transparent)]
     Input(#[from] inputs::ReadInputError),
+    /// The model built into the binary cannot be read (a build from mismatched sources).
+    #[error("error: the SDK model built into runtime-openapi-gen is unusable")]
+    Builtin(#[from] ReadModelError),
     /// The input's mistakes, as `path:line:col: message` lines.
     #[error(transparent)]
     Generate(#[from] Failure),
@@ -88,19 +92,33 @@ fn run(args: Args) -> Result<(), Error> {
     };
     let target = args.check.as_deref().unwrap_or(&args.output_file);
     let format = format_of(target)?;
-    let (primary, deps) = inputs::sources(args.input.as_deref())?;
-    let out = generate(&Options::new(primary).deps(deps).openapi(version))?;
-    if out.hooks() == 0 {
-        let input = args.input.as_deref().unwrap_or(Path::new("<built-in>"));
-        return Err(Error::NoHook {
-            input: input.to_path_buf(),
-        });
-    }
-    let doc = out.openapi.expect("asked for");
+    let doc = match args.input.as_deref() {
+        None => {
+            let model = inputs::builtin_model()?;
+            let doc =
+                capi_runtime_codegen::openapi_document(&model, &OpenApiOpt::with_version(version));
+            // Not freed either (see below).
+            std::mem::forget(model);
+            doc
+        }
+        Some(input) => {
+            let (primary, deps) = inputs::sources(Some(input))?;
+            let out = generate(&Options::new(primary).deps(deps).openapi(version))?;
+            if out.hooks() == 0 {
+                return Err(Error::NoHook {
+                    input: input.to_path_buf(),
+                });
+            }
+            out.openapi.expect("asked for")
+        }
+    };
     let text = match format {
         Format::Yaml => capi_runtime_codegen::to_yaml(&doc),
         Format::Json => capi_runtime_codegen::to_json(&doc),
     };
+    // The process ends right after this: freeing the document's thousands of nodes one by one
+    // would cost more than writing it.
+    std::mem::forget(doc);
     match &args.check {
         Some(path) => Ok(inputs::check(
             path,

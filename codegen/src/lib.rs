@@ -4,7 +4,8 @@
 //! - the derive macros (`capi-runtime-derive`), through [`expand_schema`] and [`expand_hook`];
 //! - the `runtime-openapi-gen` and `runtime-crd-gen` CLIs and `cargo xtask codegen`, through
 //!   [`read_crate`] (the [`CRATE_LAYOUT`] folders of a crate's `src/`), [`Options`] and
-//!   [`generate`].
+//!   [`generate`]; a checked model can be saved with [`write_model`] and emitted again from
+//!   [`read_model`] without its sources ([`openapi_document`]).
 //!
 //! The derive sees one type at a time, so it serializes the model of that type into its
 //! expansion and leaves the links to the compiler; `resolve::link_derived` rebuilds the same
@@ -28,6 +29,7 @@ pub mod emit;
 pub mod fs;
 mod layout;
 mod markers;
+mod record;
 #[doc(hidden)]
 pub mod model;
 #[doc(hidden)]
@@ -44,6 +46,7 @@ pub use emit::crd::CrdFile;
 pub use emit::openapi::OpenApiOpt;
 pub use layout::CRATE_LAYOUT;
 pub use model::Model;
+pub use record::{ReadModelError, read_model, write_model};
 pub use source::{InputError, InputErrors, SourceFile, read_crate};
 
 /// The expansion of `#[derive(Schema)]`: the trait impls, or the errors as `compile_error!`.
@@ -74,6 +77,12 @@ pub fn expand_hook(input: &syn::DeriveInput) -> TokenStream {
         (Err(e), _) => e.to_syn_error().into_compile_error(),
         (Ok(()), None) => TokenStream::new(),
     }
+}
+
+/// The OpenAPI document of the hooks of a checked `model` (for instance one read back with
+/// [`read_model`]): what [`generate`] writes for [`Options::openapi`], without parsing anything.
+pub fn openapi_document(model: &Model, opt: &OpenApiOpt) -> serde_json::Value {
+    emit::openapi::document(model, opt)
 }
 
 /// A failed CLI run: the errors, with the paths to print them against.
@@ -355,14 +364,26 @@ fn load_input(primary: &[SourceFile], deps: &[SourceFile]) -> Result<Input, Fail
 /// Renders a document as YAML (the canonical form of the published artifact).
 #[cfg(feature = "yaml")]
 pub fn to_yaml(value: &serde_json::Value) -> String {
-    let value = emit::openapi::canonical(value.clone());
-    serde_saphyr::to_string(&value).expect("a JSON value always renders as YAML")
+    let sorted;
+    let value = if emit::openapi::is_canonical(value) {
+        value
+    } else {
+        sorted = emit::openapi::canonical(value.clone());
+        &sorted
+    };
+    serde_saphyr::to_string(value).expect("a JSON value always renders as YAML")
 }
 
 /// Renders a document as indented JSON with a final newline.
 pub fn to_json(value: &serde_json::Value) -> String {
-    let value = emit::openapi::canonical(value.clone());
-    let mut s = serde_json::to_string_pretty(&value).expect("a JSON value always renders");
+    let sorted;
+    let value = if emit::openapi::is_canonical(value) {
+        value
+    } else {
+        sorted = emit::openapi::canonical(value.clone());
+        &sorted
+    };
+    let mut s = serde_json::to_string_pretty(value).expect("a JSON value always renders");
     s.push('\n');
     s
 }

@@ -390,8 +390,9 @@ pub struct HookDef {
     pub file: Option<FileId>,
 }
 
-/// Every type and hook of one generation run, with every [`Named`] resolved.
-#[derive(Clone, Debug, Default)]
+/// Every type and hook of one generation run, with every [`Named`] resolved. Its JSON form
+/// (see [`crate::write_model`]) keeps the resolved indices and drops spans and file ids.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Model {
     /// Types; [`Named::id`] indexes this list.
     pub types: Vec<TypeDef>,

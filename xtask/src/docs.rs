@@ -65,15 +65,60 @@ pub fn check(args: &[String]) -> Result<(), String> {
 }
 
 /// What `cargo xtask test` runs: build the site, then check it in the browser.
+///
+/// Both run as `cargo xtask dist --version v0.1.0` (which builds the site) and `cargo xtask
+/// site-check` in child processes whose `CARGO_TARGET_DIR` is `elsewhere/` inside the target
+/// directory, so that an xtask assuming `<workspace>/target` fails here. Their `build-dir`
+/// (cargo's intermediate artifacts) stays the workspace's and the tools stay where they are
+/// installed (`CAPI_TOOLS_DIR`), so nothing is compiled or installed twice for it.
 pub fn test_step(root: &Path) -> Result<(), String> {
-    build_site(root)?;
-    site::check(root)
+    let started = Instant::now();
+    let target = crate::target_dir(root)?;
+    let tools = crate::tools_dir(root)?;
+    let elsewhere = target.join("elsewhere");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    for args in [
+        &["xtask", "dist", "--version", "v0.1.0"][..],
+        &["xtask", "site-check"][..],
+    ] {
+        run_tool(
+            root,
+            Command::new(&cargo)
+                .args(args)
+                .env("CARGO_TARGET_DIR", &elsewhere)
+                .env("CARGO_BUILD_BUILD_DIR", &target)
+                .env("CAPI_TOOLS_DIR", &tools),
+            &format!(
+                "cargo {} with CARGO_TARGET_DIR={}",
+                args.join(" "),
+                elsewhere.display()
+            ),
+        )?;
+    }
+    for made in [
+        "site/index.html",
+        "site/rustdoc/capi_runtime/index.html",
+        "dist/SHA256SUMS",
+        "dist/runtime-sdk-openapi.yaml",
+    ] {
+        if !elsewhere.join(made).is_file() {
+            return Err(format!(
+                "dist and site-check with CARGO_TARGET_DIR={} left no {made} there",
+                elsewhere.display()
+            ));
+        }
+    }
+    eprintln!(
+        "xtask test: dist and site-check in another target directory took {:.0?}",
+        started.elapsed()
+    );
+    Ok(())
 }
 
 /// Builds `target/site/` from scratch.
 pub fn build_site(root: &Path) -> Result<(), String> {
     let started = Instant::now();
-    let site = root.join("target/site");
+    let site = crate::target_dir(root)?.join("site");
     if site.exists() {
         std::fs::remove_dir_all(&site)
             .map_err(|e| format!("cannot clear {}: {e}", site.display()))?;
@@ -125,7 +170,7 @@ pub fn build_site(root: &Path) -> Result<(), String> {
         &mut doc,
         "cargo doc (missing docs and broken links are errors)",
     )?;
-    copy_dir(&root.join("target/doc"), &site.join("rustdoc"))?;
+    copy_dir(&crate::target_dir(root)?.join("doc"), &site.join("rustdoc"))?;
     std::fs::write(site.join("rustdoc/index.html"), site::RUSTDOC_INDEX)
         .map_err(|e| e.to_string())?;
 
@@ -151,7 +196,7 @@ pub fn dist(args: &[String]) -> Result<(), String> {
     }
     let root = crate::root();
     build_site(&root)?;
-    let dist = root.join("target/dist");
+    let dist = crate::target_dir(&root)?.join("dist");
     if dist.exists() {
         std::fs::remove_dir_all(&dist).map_err(|e| e.to_string())?;
     }
@@ -220,7 +265,7 @@ pub fn dist(args: &[String]) -> Result<(), String> {
             .arg("-czf")
             .arg(&tarball)
             .arg("-C")
-            .arg(root.join("target"))
+            .arg(crate::target_dir(&root)?)
             .arg("site"),
         "tar (site tarball)",
     )?;

@@ -45,7 +45,10 @@ pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
     let output = Command::new(cargo)
         .args(["run", "--quiet"])
         .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", root.join("target/downstream"))
+        .env(
+            "CARGO_TARGET_DIR",
+            crate::target_dir(root)?.join("downstream"),
+        )
         .env_remove("K8S_OPENAPI_ENABLED_VERSION")
         .env_remove("CARGO_MANIFEST_DIR")
         .output()

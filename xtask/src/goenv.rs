@@ -62,7 +62,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 /// environments (`target/testenv/logs`) gone, so the ones left afterwards are this run's.
 pub fn prepare(root: &Path) -> Result<(), String> {
     build(root)?;
-    let logs = root.join("target/testenv/logs");
+    let logs = crate::target_dir(root)?.join("testenv/logs");
     match std::fs::remove_dir_all(&logs) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
             Err(format!("{}: {e}", logs.display()))
@@ -103,7 +103,7 @@ fn build_module(root: &Path, module: &Module, go_version: &str) -> Result<(), St
         FLAGS.join(" "),
         module.packages.join(" ")
     );
-    let out = root.join("target/testenv");
+    let out = crate::target_dir(root)?.join("testenv");
     let bin = out.join("bin");
     let stamp = bin.join(format!(".{}.stamp", module.dir.replace('/', "-")));
     let names: Vec<&str> = module.packages.iter().map(|p| binary_name(p)).collect();

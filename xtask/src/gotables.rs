@@ -33,7 +33,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     };
     let root = crate::root();
     crate::goenv::build(&root)?;
-    let program = root.join("target/testenv/bin/go-rules");
+    let program = crate::target_dir(&root)?.join("testenv/bin/go-rules");
     let ranges: Vec<(u32, u32)> = read(&program, "-print-ranges")?;
     let folds: Vec<(u32, u32)> = read(&program, "-print-folds")?;
     let values: Vec<ValueFields> = read(&program, "-print-values")?;

@@ -81,6 +81,7 @@ fn package_name(id: &str) -> &str {
 /// Runs every test of every integration-test binary alone in its own process (of the binary
 /// `only` names, `binary` or `package/binary`, when given).
 pub fn run(root: &Path, cargo: &str, only: Option<&str>) -> Result<(), String> {
+    let tools = crate::tools_dir(root)?;
     let mut binaries = binaries(root, cargo)?;
     if let Some(only) = only {
         binaries.retain(|b| b.is(only));
@@ -111,7 +112,7 @@ pub fn run(root: &Path, cargo: &str, only: Option<&str>) -> Result<(), String> {
                     let Some(case) = queue.lock().unwrap().pop_front() else {
                         return;
                     };
-                    if let Err(output) = run_alone(root, &case) {
+                    if let Err(output) = run_alone(&tools, &case) {
                         failures.lock().unwrap().push(format!(
                             "{}/{} {}\n{output}",
                             case.binary.package, case.binary.name, case.test
@@ -215,13 +216,13 @@ fn list(binary: &Binary) -> Result<Vec<String>, String> {
 }
 
 /// Runs one test alone; on failure, returns what it printed.
-fn run_alone(root: &Path, case: &Case<'_>) -> Result<(), String> {
+fn run_alone(tools: &Path, case: &Case<'_>) -> Result<(), String> {
     let mut command = Command::new(&case.binary.executable);
     command
         .args(["--exact", &case.test, "--test-threads=1"])
         .current_dir(&case.binary.package_dir)
         .env("CARGO_MANIFEST_DIR", &case.binary.package_dir);
-    let output = crate::validators::test_env(&mut command, root)
+    let output = crate::validators::test_env(&mut command, tools)
         .stdin(Stdio::null())
         .output()
         .map_err(|e| format!("cannot run {}: {e}", case.binary.executable.display()))?;

@@ -8,6 +8,8 @@
 //!   workspace (see `downstream.rs`).
 //! - `isolation [[PACKAGE/]BINARY]` runs the order-independence pass of `test` alone: every
 //!   integration test (of one test binary) in its own process (see `isolation.rs`).
+//! - `package` packages every published crate, builds each from its `.crate` alone, installs the
+//!   packaged generator and runs it (see `package.rs`).
 //! - `testenv` builds etcd and kube-apiserver for the tests from `interop/` (see `goenv.rs`).
 //! - `go-tables [--check]` writes the tables taken from Go: `src/go/print_ranges.rs`
 //!   (`strconv.IsPrint`), `src/wire/fold_table.rs` and `src/wire/value_table.rs` (see
@@ -21,6 +23,7 @@ mod downstream;
 mod goenv;
 mod gotables;
 mod isolation;
+mod package;
 mod test;
 mod validators;
 mod wire_explore;
@@ -36,11 +39,12 @@ fn main() -> ExitCode {
         Some("downstream") => test::downstream(&args[1..]),
         Some("isolation") => isolation::command(&args[1..]),
         Some("testenv") => goenv::run(&args[1..]),
+        Some("package") => package::command(&args[1..]),
         Some("go-tables") => gotables::run(&args[1..]),
         Some("wire-explore") => wire_explore::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some(c @ ("docs" | "dist" | "site-check")) => docs::main(c, &args[1..]),
-        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask isolation [[PACKAGE/]TEST-BINARY] | cargo xtask testenv | cargo xtask go-tables [--check] | cargo xtask wire-explore [--seed N] [--scale K] | cargo xtask bench <generator|derive>".to_string()),
+        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask isolation [[PACKAGE/]TEST-BINARY] | cargo xtask package | cargo xtask testenv | cargo xtask go-tables [--check] | cargo xtask wire-explore [--seed N] [--scale K] | cargo xtask bench <generator|derive>".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -57,4 +61,45 @@ pub fn root() -> std::path::PathBuf {
         .parent()
         .expect("xtask lives in the workspace")
         .to_path_buf()
+}
+
+/// Where cargo writes this workspace's output, as `cargo metadata` reports it
+/// (`CARGO_TARGET_DIR`, `build.target-dir`, or `target/` under the workspace). Every xtask puts
+/// its own output there too (`site/`, `dist/`, `tools/`, `testenv/`, ...), so that a shared or
+/// moved target directory holds all of it.
+pub fn target_dir(root: &std::path::Path) -> Result<std::path::PathBuf, String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = std::process::Command::new(&cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(root)
+        .output()
+        .map_err(|e| format!("cannot run {cargo} metadata: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "cargo metadata failed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .map_err(|e| format!("cargo metadata printed no JSON: {e}"))?;
+    metadata["target_directory"]
+        .as_str()
+        .map(std::path::PathBuf::from)
+        .ok_or_else(|| "cargo metadata names no target_directory".to_string())
+}
+
+/// Where the pinned tools live (the validators' venv and node_modules, mdBook):
+/// `CAPI_TOOLS_DIR` when set (what the tests read too), else `tools/` in [`target_dir`].
+pub fn tools_dir(root: &std::path::Path) -> Result<std::path::PathBuf, String> {
+    match std::env::var_os("CAPI_TOOLS_DIR").filter(|d| !d.is_empty()) {
+        Some(dir) => Ok(std::path::PathBuf::from(dir)),
+        None => Ok(target_dir(root)?.join("tools")),
+    }
 }

@@ -8,7 +8,15 @@
 //! 4. runs every integration test once more alone in its own process, so that a test which
 //!    passes only after another one ran first is caught (`isolation.rs`);
 //! 5. builds and runs the README's "Using this crate" example as a crate outside the workspace
-//!    (`downstream.rs`).
+//!    (`downstream.rs`);
+//! 6. packages the published crates, builds each from its `.crate` alone and runs the
+//!    installed generator from its package (`package.rs`);
+//! 7. builds the release artifacts and the site with `CARGO_TARGET_DIR` moved elsewhere, and
+//!    checks the site in a browser (`docs.rs`).
+//!
+//! Step 3 runs with `--all-features`, which includes each crate's `external-tests` feature: the
+//! tests that need Go, the real control plane or the validators, which a plain `cargo test`
+//! (the fast tier) does not build or run.
 //!
 //! `cargo xtask tools` does step 1 only.
 //!
@@ -69,9 +77,19 @@ pub fn run(args: &[String]) -> Result<(), String> {
     )?;
     crate::isolation::run(&root, &cargo, None)?;
     crate::downstream::run(&root, &cargo)?;
-    crate::docs::test_step(&root)?; // the site (book, API reference, rustdoc) and its browser check
+    timed("packaging", || crate::package::run(&root, &cargo))?;
+    // dist (with the site: book, API reference, rustdoc) and the browser check
+    crate::docs::test_step(&root)?;
     eprintln!("xtask test: everything passed");
     Ok(())
+}
+
+/// Runs `step`, then says how long it took (what each step adds to the command).
+fn timed(what: &str, step: impl FnOnce() -> Result<(), String>) -> Result<(), String> {
+    let started = std::time::Instant::now();
+    let result = step();
+    eprintln!("xtask test: {what} took {:.0?}", started.elapsed());
+    result
 }
 
 /// Each feature of the runtime crate must build on its own (and with none), as a user who

@@ -9,10 +9,11 @@ use std::process::Command;
 
 /// Sets what a test process of xtask runs with: the property-test seed ([`proptest_seed`]),
 /// the validators' directory (`CAPI_TOOLS_DIR`) and redocly without telemetry.
-pub fn test_env<'c>(command: &'c mut Command, root: &Path) -> &'c mut Command {
+/// `tools` is where they are installed ([`crate::tools_dir`]).
+pub fn test_env<'c>(command: &'c mut Command, tools: &Path) -> &'c mut Command {
     command
         .env("PROPTEST_RNG_SEED", proptest_seed())
-        .env("CAPI_TOOLS_DIR", root.join("target/tools"))
+        .env("CAPI_TOOLS_DIR", tools)
         .env("REDOCLY_TELEMETRY", "off")
 }
 
@@ -25,7 +26,8 @@ pub fn proptest_seed() -> String {
 /// Runs `program` with `args` in `root` under [`test_env`]; fails naming `what`.
 pub fn step(root: &Path, program: &str, args: &[&str], what: &str) -> Result<(), String> {
     eprintln!("xtask test: {program} {}", args.join(" "));
-    let status = test_env(Command::new(program).args(args).current_dir(root), root)
+    let tools = crate::tools_dir(root)?;
+    let status = test_env(Command::new(program).args(args).current_dir(root), &tools)
         .status()
         .map_err(|e| format!("cannot run {program}: {e}"))?;
     if status.success() {
@@ -51,7 +53,7 @@ pub fn install(root: &Path) -> Result<(), String> {
         std::fs::read_to_string(pins.join("requirements.txt")).map_err(|e| e.to_string())?;
     let package = std::fs::read_to_string(pins.join("package.json")).map_err(|e| e.to_string())?;
     let wanted = format!("{requirements}\n{package}");
-    let dir = root.join("target/tools");
+    let dir = crate::tools_dir(root)?;
     let stamp = dir.join(".installed");
     if std::fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) {
         return Ok(());

@@ -439,20 +439,35 @@ fn enum_doc(variants: &[crate::model::Variant]) -> String {
     out
 }
 
-/// Rebuilds every object with its keys in sorted order, whatever map type serde_json uses.
+/// Rebuilds every object with its keys in sorted order, whatever map type serde_json uses. A
+/// value already in that order (always, when serde_json keeps its maps sorted) is returned as
+/// it is, after one read-only walk.
 pub fn canonical(v: Value) -> Value {
+    if is_canonical(&v) {
+        return v;
+    }
+    sorted(v)
+}
+
+/// True when every object in `v` lists its keys in sorted order.
+pub fn is_canonical(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => {
+            m.keys().zip(m.keys().skip(1)).all(|(a, b)| a < b) && m.values().all(is_canonical)
+        }
+        Value::Array(a) => a.iter().all(is_canonical),
+        _ => true,
+    }
+}
+
+fn sorted(v: Value) -> Value {
     match v {
         Value::Object(m) => {
             let mut entries: Vec<(String, Value)> = m.into_iter().collect();
             entries.sort_by(|a, b| a.0.cmp(&b.0));
-            Value::Object(
-                entries
-                    .into_iter()
-                    .map(|(k, v)| (k, canonical(v)))
-                    .collect(),
-            )
+            Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
         }
-        Value::Array(a) => Value::Array(a.into_iter().map(canonical).collect()),
+        Value::Array(a) => Value::Array(a.into_iter().map(sorted).collect()),
         other => other,
     }
 }

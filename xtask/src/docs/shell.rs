@@ -43,8 +43,8 @@ pub fn run(root: &Path) -> Result<(), String> {
                 "docs/book/samples/sh/{name} has no expected output in xtask/src/docs/shell.rs"
             ));
         };
-        let work = root
-            .join("target/book-shell")
+        let work = crate::target_dir(root)?
+            .join("book-shell")
             .join(name.trim_end_matches(".sh"));
         if work.exists() {
             std::fs::remove_dir_all(&work).map_err(|e| e.to_string())?;

@@ -84,7 +84,7 @@ pub const RUSTDOC_INDEX: &str = r#"<!DOCTYPE html>
 
 /// Runs the browser check over the built site.
 pub fn check(root: &Path) -> Result<(), String> {
-    let site = root.join("target/site");
+    let site = crate::target_dir(root)?.join("site");
     if !site.join("index.html").exists() {
         return Err(format!(
             "{} is not built; run `cargo xtask docs` first",
@@ -121,7 +121,7 @@ pub fn check(root: &Path) -> Result<(), String> {
             .collect::<Vec<_>>()
             .join(",")
     );
-    let screenshots = root.join("target/site-screenshots");
+    let screenshots = crate::target_dir(root)?.join("site-screenshots");
     std::fs::create_dir_all(&screenshots).map_err(|e| e.to_string())?;
     eprintln!(
         "xtask site-check: {} in {}",
@@ -130,7 +130,10 @@ pub fn check(root: &Path) -> Result<(), String> {
     );
     let status = Command::new("node")
         .arg(root.join("xtask/src/docs/site_check.cjs"))
-        .env("NODE_PATH", root.join("target/tools/node/node_modules"))
+        .env(
+            "NODE_PATH",
+            crate::tools_dir(root)?.join("node/node_modules"),
+        )
         .env("SITE_DIR", &site)
         .env("HOOK_PATHS", hook_paths)
         .env("REQUEST_CHECK", request_check)

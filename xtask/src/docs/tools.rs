@@ -10,7 +10,7 @@ use super::MDBOOK_VERSION;
 
 /// The mdBook binary, installed first when missing or of another version.
 pub fn mdbook(root: &Path) -> Result<PathBuf, String> {
-    let prefix = root.join("target/tools/cargo");
+    let prefix = crate::tools_dir(root)?.join("cargo");
     let bin = prefix.join("bin/mdbook");
     let wanted = format!("mdbook v{MDBOOK_VERSION}");
     let installed = Command::new(&bin)
@@ -49,7 +49,9 @@ pub fn mdbook(root: &Path) -> Result<PathBuf, String> {
 /// A binary of the pinned npm tools, installing them first when needed.
 pub fn node_bin(root: &Path, name: &str) -> Result<PathBuf, String> {
     crate::validators::install(root)?;
-    let bin = root.join("target/tools/node/node_modules/.bin").join(name);
+    let bin = crate::tools_dir(root)?
+        .join("node/node_modules/.bin")
+        .join(name);
     if bin.exists() {
         Ok(bin)
     } else {
@@ -64,7 +66,7 @@ pub fn node_bin(root: &Path, name: &str) -> Result<PathBuf, String> {
 /// needed.
 pub fn node_module(root: &Path, name: &str) -> Result<PathBuf, String> {
     crate::validators::install(root)?;
-    let dir = root.join("target/tools/node/node_modules").join(name);
+    let dir = crate::tools_dir(root)?.join("node/node_modules").join(name);
     if dir.join("package.json").exists() {
         Ok(dir)
     } else {

@@ -1,0 +1,3 @@
+//! Cluster API core types (`cluster.x-k8s.io`).
+
+pub mod v1beta2;

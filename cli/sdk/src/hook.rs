@@ -1,0 +1,172 @@
+//! The traits behind every hook and hook message, and the outcome every response reports.
+//!
+//! Go's catalog learns a hook from a function signature; here a hook is a unit type that
+//! implements [`Hook`] (usually through `#[derive(Hook)]`), which names its request and
+//! response types and carries the metadata Go keeps in `HookMeta`. Nothing here needs the
+//! generator's model ([`crate::schema`]): serving and calling hooks work with these traits
+//! alone. This module sits below every hook version (`hooks::v1alpha1` re-exports
+//! [`ResponseStatus`]) and below the catalog.
+
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::Schema;
+
+/// The outcome an extension reports for a hook call (also `hooks::v1alpha1::ResponseStatus`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Schema)]
+#[schema(
+    crate = "crate",
+    package = "sigs.k8s.io/cluster-api/api/runtime/hooks/v1alpha1",
+    enum
+)]
+pub enum ResponseStatus {
+    /// The extension handled the request.
+    #[default]
+    Success,
+    /// The extension could not handle the request; `message` says why.
+    Failure,
+}
+
+impl ResponseStatus {
+    /// The wire value, `Success` or `Failure`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResponseStatus::Success => "Success",
+            ResponseStatus::Failure => "Failure",
+        }
+    }
+}
+
+impl std::fmt::Display for ResponseStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Descriptive metadata of a hook, used for documentation and the OpenAPI document.
+///
+/// Built with [`HookMeta::new`] and the `with_*` methods (all `const`, so a `Hook::META` can
+/// use them); new fields may be added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HookMeta {
+    /// One-line summary.
+    pub summary: &'static str,
+    /// Longer description.
+    pub description: &'static str,
+    /// OpenAPI tags.
+    pub tags: &'static [&'static str],
+    /// Served without a handler-name path segment (only Discovery).
+    pub singleton: bool,
+    /// Marked deprecated.
+    pub deprecated: bool,
+}
+
+impl HookMeta {
+    /// Metadata with a summary and a description, no tags, not a singleton, not deprecated.
+    pub const fn new(summary: &'static str, description: &'static str) -> Self {
+        HookMeta {
+            summary,
+            description,
+            tags: &[],
+            singleton: false,
+            deprecated: false,
+        }
+    }
+
+    /// The same metadata with these OpenAPI tags.
+    pub const fn with_tags(mut self, tags: &'static [&'static str]) -> Self {
+        self.tags = tags;
+        self
+    }
+
+    /// The same metadata, served without a handler name (`true` only for Discovery).
+    pub const fn with_singleton(mut self, singleton: bool) -> Self {
+        self.singleton = singleton;
+        self
+    }
+
+    /// The same metadata, marked deprecated or not.
+    pub const fn with_deprecated(mut self, deprecated: bool) -> Self {
+        self.deprecated = deprecated;
+        self
+    }
+}
+
+/// A hook: one kind of call Cluster API makes to extensions.
+pub trait Hook: Send + Sync + 'static {
+    /// The request Cluster API sends.
+    type Request: HookRequest;
+    /// The response the extension returns.
+    type Response: HookResponse;
+    /// Hook name, e.g. `BeforeClusterCreate`.
+    const NAME: &'static str;
+    /// API group, e.g. `hooks.runtime.cluster.x-k8s.io`.
+    const GROUP: &'static str;
+    /// API version, e.g. `v1alpha1`.
+    const VERSION: &'static str;
+    /// `<group>/<version>`, the `apiVersion` of the messages.
+    const API_VERSION: &'static str;
+    /// The `kind` of the request, e.g. `BeforeClusterCreateRequest`.
+    const REQUEST_KIND: &'static str;
+    /// The `kind` of the response.
+    const RESPONSE_KIND: &'static str;
+    /// Documentation metadata.
+    const META: HookMeta;
+}
+
+/// What every hook message has: Kubernetes type metadata and a JSON form.
+pub trait Message:
+    Serialize + DeserializeOwned + Default + Clone + Debug + Send + Sync + 'static
+{
+    /// The `apiVersion` field (empty when absent).
+    fn api_version(&self) -> &str;
+    /// The `kind` field (empty when absent).
+    fn kind(&self) -> &str;
+    /// Sets `apiVersion` and `kind`.
+    fn set_type_meta(&mut self, api_version: &str, kind: &str);
+}
+
+/// A hook request.
+pub trait HookRequest: Message {
+    /// The settings passed to the call, or `None` for requests without settings (Discovery).
+    fn settings(&self) -> Option<&BTreeMap<String, String>>;
+    /// Mutable access to the settings, or `None` for requests without settings.
+    fn settings_mut(&mut self) -> Option<&mut BTreeMap<String, String>>;
+}
+
+/// A hook response.
+pub trait HookResponse: Message {
+    /// Whether the response carries `retryAfterSeconds` (a blocking hook).
+    const RETRYABLE: bool;
+    /// The outcome.
+    fn status(&self) -> ResponseStatus;
+    /// Sets the outcome.
+    fn set_status(&mut self, status: ResponseStatus);
+    /// The human-readable message (empty when absent).
+    fn message(&self) -> &str;
+    /// Sets the message.
+    fn set_message(&mut self, message: String);
+    /// `retryAfterSeconds` of a retryable response, `None` for other responses.
+    fn retry_after_seconds(&self) -> Option<i32>;
+    /// Sets `retryAfterSeconds`; returns false (and does nothing) for non-retryable responses.
+    fn set_retry_after_seconds(&mut self, seconds: i32) -> bool;
+
+    /// A response with status Success.
+    fn success() -> Self {
+        let mut r = Self::default();
+        r.set_status(ResponseStatus::Success);
+        r
+    }
+
+    /// A response with status Failure and the given message.
+    fn failure(message: impl Into<String>) -> Self {
+        let mut r = Self::default();
+        r.set_status(ResponseStatus::Failure);
+        r.set_message(message.into());
+        r
+    }
+}
