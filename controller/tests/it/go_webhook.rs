@@ -467,25 +467,10 @@ fn http_projection(code: u16, body: &str, fixed_message: bool, typed_as: &Value)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bodies_that_are_not_reviews_are_answered_as_controller_runtime_answers() {
     use base64::Engine as _;
-    use capi_runtime::https::{HostOptions, RunningHost, TlsFiles};
-    use capi_runtime_controller::webhook::{self, MUTATE_PATH, VALIDATE_PATH, WebhookOptions};
-    use std::net::SocketAddr;
+    use capi_runtime_controller::webhook::{MUTATE_PATH, VALIDATE_PATH};
 
     let ca = crate::support::TestCa::new("review-ca");
-    let certs = ca.cert_dir();
-    let host = RunningHost::start(
-        HostOptions::new(
-            SocketAddr::from(([127, 0, 0, 1], 0)),
-            TlsFiles::new(certs.path().join("tls.crt"), certs.path().join("tls.key")),
-        ),
-        webhook::router(WebhookOptions {
-            runtime_sdk_enabled: true,
-        }),
-        axum::Router::new(),
-    )
-    .await
-    .unwrap();
-    let base = format!("https://127.0.0.1:{}", host.local_addr().port());
+    let (host, base, _certs) = crate::webhooks::serve(&ca, true).await;
     let client = capi_runtime_test_pki::https_client(&ca.pem());
 
     let sent = undecodable();

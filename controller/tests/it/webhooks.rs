@@ -53,7 +53,9 @@ fn aim(mut manifest: Value, name: &str, base: &str, ca: &str, gate: &str) -> Val
     manifest
 }
 
-async fn serve(ca: &TestCa, gate: bool) -> (RunningHost, String, tempfile::TempDir) {
+/// The webhooks served over HTTPS on loopback with a certificate of `ca`: the server, its
+/// base URL and the directory of its certificate files.
+pub(crate) async fn serve(ca: &TestCa, gate: bool) -> (RunningHost, String, tempfile::TempDir) {
     let certs = ca.cert_dir();
     let host = RunningHost::start(
         HostOptions::new(

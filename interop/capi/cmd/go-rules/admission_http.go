@@ -12,15 +12,8 @@ package main
 import (
 	"bytes"
 	"encoding/base64"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
-
-	k8sruntime "k8s.io/apimachinery/pkg/runtime"
-	runtimev1 "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
-	"sigs.k8s.io/cluster-api/core/webhooks/admission"
-	"sigs.k8s.io/cluster-api/feature"
-	ctrladmission "sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 )
 
 type admissionHTTPCase struct {
@@ -41,22 +34,9 @@ func admitHTTP(c admissionHTTPCase) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	if err := feature.MutableGates.Set(fmt.Sprintf("%s=%t", feature.RuntimeSDK, c.Gate)); err != nil {
+	handler, err := admissionWebhook(c.Webhook, c.Gate)
+	if err != nil {
 		return result{}, err
-	}
-	scheme := k8sruntime.NewScheme()
-	if err := runtimev1.AddToScheme(scheme); err != nil {
-		return result{}, err
-	}
-	webhook := &admission.ExtensionConfig{}
-	var handler *ctrladmission.Webhook
-	switch c.Webhook {
-	case "mutate":
-		handler = ctrladmission.WithDefaulter[*runtimev1.ExtensionConfig](scheme, webhook)
-	case "validate":
-		handler = ctrladmission.WithValidator[*runtimev1.ExtensionConfig](scheme, webhook)
-	default:
-		return result{}, fmt.Errorf("unknown webhook %q", c.Webhook)
 	}
 	request := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
 	if len(body) == 0 {

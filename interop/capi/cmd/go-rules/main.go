@@ -421,23 +421,9 @@ type admissionCase struct {
 // admit runs a request through the webhooks as Cluster API's manager registers them
 // (controller-runtime's typed defaulter and validator around Cluster API's webhook).
 func admit(c admissionCase) (result, error) {
-	gate := fmt.Sprintf("%s=%t", feature.RuntimeSDK, c.Gate)
-	if err := feature.MutableGates.Set(gate); err != nil {
+	handler, err := admissionWebhook(c.Webhook, c.Gate)
+	if err != nil {
 		return result{}, err
-	}
-	scheme := k8sruntime.NewScheme()
-	if err := runtimev1.AddToScheme(scheme); err != nil {
-		return result{}, err
-	}
-	webhook := &admission.ExtensionConfig{}
-	var handler *ctrladmission.Webhook
-	switch c.Webhook {
-	case "mutate":
-		handler = ctrladmission.WithDefaulter[*runtimev1.ExtensionConfig](scheme, webhook)
-	case "validate":
-		handler = ctrladmission.WithValidator[*runtimev1.ExtensionConfig](scheme, webhook)
-	default:
-		return result{}, fmt.Errorf("unknown webhook %q", c.Webhook)
 	}
 	req := ctrladmission.Request{AdmissionRequest: c.Request}
 	resp := handler.Handle(context.Background(), req)
@@ -445,6 +431,27 @@ func admit(c admissionCase) (result, error) {
 		return result{}, err
 	}
 	return result{Out: resp.AdmissionResponse}, nil
+}
+
+// admissionWebhook is the webhook ("mutate" or "validate") as Cluster API's
+// manager registers it: controller-runtime's typed defaulter or validator around
+// Cluster API's ExtensionConfig webhook, with the RuntimeSDK gate set to gate.
+func admissionWebhook(name string, gate bool) (*ctrladmission.Webhook, error) {
+	if err := feature.MutableGates.Set(fmt.Sprintf("%s=%t", feature.RuntimeSDK, gate)); err != nil {
+		return nil, err
+	}
+	scheme := k8sruntime.NewScheme()
+	if err := runtimev1.AddToScheme(scheme); err != nil {
+		return nil, err
+	}
+	webhook := &admission.ExtensionConfig{}
+	switch name {
+	case "mutate":
+		return ctrladmission.WithDefaulter[*runtimev1.ExtensionConfig](scheme, webhook), nil
+	case "validate":
+		return ctrladmission.WithValidator[*runtimev1.ExtensionConfig](scheme, webhook), nil
+	}
+	return nil, fmt.Errorf("unknown webhook %q", name)
 }
 
 type proxyCase struct {
