@@ -154,6 +154,7 @@ pub fn build_site(root: &Path) -> Result<(), String> {
             .env("REDOCLY_SUPPRESS_UPDATE_NOTICE", "true"),
         "redocly build-docs",
     )?;
+    self_contained_api_reference(&api.join("index.html"))?;
 
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut doc = Command::new(&cargo);
@@ -378,6 +379,33 @@ fn run_tool(root: &Path, command: &mut Command, what: &str) -> Result<(), String
     } else {
         Err(format!("{what} failed ({status})"))
     }
+}
+
+/// The logos Redoc's bundle loads from its CDN once the page has rendered (the sidebar's
+/// attribution), which would make the site fetch from another host, at a moment that depends
+/// on the browser's timing. The site check refuses any such request.
+const REDOC_CDN_LOGOS: &[&str] = &[
+    "https://cdn.redoc.ly/redoc/logo-mini-full.svg",
+    "https://cdn.redoc.ly/redoc/logo-mini.svg",
+];
+
+/// An empty image, inline, in place of each logo.
+const EMPTY_SVG: &str = "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'/%3E";
+
+/// Makes the rendered API reference load nothing from another host: the CDN logos become an
+/// empty inline image (the file is rewritten atomically).
+fn self_contained_api_reference(page: &Path) -> Result<(), String> {
+    let html = std::fs::read_to_string(page).map_err(|e| format!("{}: {e}", page.display()))?;
+    let mut out = html.clone();
+    for logo in REDOC_CDN_LOGOS {
+        out = out.replace(logo, EMPTY_SVG);
+    }
+    if out == html {
+        return Ok(());
+    }
+    let tmp = page.with_extension("html.tmp");
+    std::fs::write(&tmp, out).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, page).map_err(|e| format!("{}: {e}", page.display()))
 }
 
 #[cfg(test)]
