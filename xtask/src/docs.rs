@@ -27,9 +27,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-/// The mdBook release the book is built with.
-pub const MDBOOK_VERSION: &str = "0.5.4";
-
 /// The crates whose rustdoc is published (the public ones).
 const DOC_CRATES: &[&str] = &[
     "capi-runtime",

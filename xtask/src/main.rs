@@ -15,8 +15,12 @@
 //!   (`strconv.IsPrint`), `src/wire/fold_table.rs` and `src/wire/value_table.rs` (see
 //!   `gotables.rs`); `test` checks them.
 //! - `bench <generator|derive>` runs the generator's benchmarks (see `bench.rs`).
+//! - `deny` checks licenses, banned and duplicate crates and sources against `deny.toml`;
+//!   `semver` compares the library crates' public API with the last release (see `supply.rs`;
+//!   the tools are pinned in `xtask/tools/cargo-tools.txt`, see `cargotools.rs`).
 
 mod bench;
+mod cargotools;
 mod codegen;
 mod docs;
 mod downstream;
@@ -24,6 +28,7 @@ mod goenv;
 mod gotables;
 mod isolation;
 mod package;
+mod supply;
 mod test;
 mod validators;
 mod wire_explore;
@@ -43,8 +48,10 @@ fn main() -> ExitCode {
         Some("go-tables") => gotables::run(&args[1..]),
         Some("wire-explore") => wire_explore::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
+        Some("deny") => supply::deny_command(&args[1..]),
+        Some("semver") => supply::semver_command(&args[1..]),
         Some(c @ ("docs" | "dist" | "site-check")) => docs::main(c, &args[1..]),
-        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask isolation [[PACKAGE/]TEST-BINARY] | cargo xtask package | cargo xtask testenv | cargo xtask go-tables [--check] | cargo xtask wire-explore [--seed N] [--scale K] | cargo xtask bench <generator|derive>".to_string()),
+        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask isolation [[PACKAGE/]TEST-BINARY] | cargo xtask package | cargo xtask testenv | cargo xtask go-tables [--check] | cargo xtask wire-explore [--seed N] [--scale K] | cargo xtask bench <generator|derive> | cargo xtask deny | cargo xtask semver".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -11,7 +11,9 @@
 //!    (`downstream.rs`);
 //! 6. packages the published crates, builds each from its `.crate` alone and runs the
 //!    installed generator from its package (`package.rs`);
-//! 7. builds the release artifacts and the site with `CARGO_TARGET_DIR` moved elsewhere, and
+//! 7. compares the library crates' public API with the last release (`supply.rs`; the
+//!    licence, ban and source policy of `deny.toml` is checked right after formatting);
+//! 8. builds the release artifacts and the site with `CARGO_TARGET_DIR` moved elsewhere, and
 //!    checks the site in a browser (`docs.rs`).
 //!
 //! Step 3 runs with `--all-features`, which includes each crate's `external-tests` feature: the
@@ -47,6 +49,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         &["fmt", "--all", "--", "--check"],
         "formatting (run `cargo fmt`)",
     )?;
+    // Licenses, banned and duplicate crates, sources (deny.toml); offline, seconds.
+    timed("cargo deny", || crate::supply::deny(&root))?;
     crate::codegen::run(&["--check".to_string()])?;
     // The tables written from Go (Unicode rules, the fields Go holds by value).
     crate::gotables::run(&["--check".to_string()])?;
@@ -78,6 +82,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     crate::isolation::run(&root, &cargo, None)?;
     crate::downstream::run(&root, &cargo)?;
     timed("packaging", || crate::package::run(&root, &cargo))?;
+    // The library crates' public API against the last release.
+    timed("semver checks", || crate::supply::semver(&root))?;
     // dist (with the site: book, API reference, rustdoc) and the browser check
     crate::docs::test_step(&root)?;
     eprintln!("xtask test: everything passed");

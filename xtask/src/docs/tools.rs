@@ -1,49 +1,14 @@
-//! The programs the docs build needs, each installed by the project itself: mdBook pinned into
-//! `target/tools/cargo`, the pinned npm tools (`xtask/tools/package.json`) into
+//! The programs the docs build needs, each installed by the project itself: mdBook pinned in
+//! `xtask/tools/cargo-tools.txt` into `target/tools/cargo`, the pinned npm tools (`xtask/tools/package.json`) into
 //! `target/tools/node`, and Debian's `chromium` through apt when it is missing.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
 
-use super::MDBOOK_VERSION;
-
-/// The mdBook binary, installed first when missing or of another version.
+/// The mdBook binary, installed first when missing or of another version than pinned in
+/// `xtask/tools/cargo-tools.txt`.
 pub fn mdbook(root: &Path) -> Result<PathBuf, String> {
-    let prefix = crate::tools_dir(root)?.join("cargo");
-    let bin = prefix.join("bin/mdbook");
-    let wanted = format!("mdbook v{MDBOOK_VERSION}");
-    let installed = Command::new(&bin)
-        .arg("--version")
-        .output()
-        .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-    if installed.as_deref() == Some(wanted.as_str()) {
-        return Ok(bin);
-    }
-    eprintln!(
-        "xtask docs: installing mdBook {MDBOOK_VERSION} into {} (a few minutes, once)",
-        prefix.display()
-    );
-    let started = Instant::now();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(cargo)
-        .args(["install", "mdbook", "--version", MDBOOK_VERSION, "--locked"])
-        // The book needs the HTML renderer and its search index only, not `serve`/`watch`.
-        .args(["--no-default-features", "--features", "search", "--root"])
-        .arg(&prefix)
-        .status()
-        .map_err(|e| format!("cannot run cargo install: {e}"))?;
-    if !status.success() {
-        return Err(format!(
-            "cargo install mdbook {MDBOOK_VERSION} failed ({status})"
-        ));
-    }
-    eprintln!(
-        "xtask docs: mdBook installed in {:.0} s",
-        started.elapsed().as_secs_f64()
-    );
-    Ok(bin)
+    crate::cargotools::bin(root, "mdbook")
 }
 
 /// A binary of the pinned npm tools, installing them first when needed.
