@@ -139,7 +139,8 @@ impl Client {
 
     /// Calls every handler of hook `H` whose namespace selector matches the object's
     /// namespace, in handler-name order, and aggregates their answers: status `Success`, the
-    /// lowest non-zero `retryAfterSeconds`, and the non-empty messages joined with `", "`.
+    /// lowest non-zero `retryAfterSeconds`, and the non-empty messages joined with `", "`, with
+    /// the hook's `apiVersion` and response `kind` set.
     ///
     /// The first failing handler (in name order) fails the whole call with its error; handlers
     /// after it are not called (sequential mode) or are cancelled (concurrent mode). Both
@@ -178,7 +179,13 @@ impl Client {
             Some(limit) => fan_out::concurrent(registrations.len(), limit, call).await,
         };
         match outcome {
-            Ok(answers) => Ok(aggregate_responses(answers.iter().map(|(r, _hold)| r))),
+            Ok(answers) => {
+                let mut response = aggregate_responses(answers.iter().map(|(r, _hold)| r));
+                // The aggregate is a response of the hook as any one answer is, whether or not
+                // any handler answered (Go's leaves the caller's object as it was).
+                response.set_type_meta(H::API_VERSION, H::RESPONSE_KIND);
+                Ok(response)
+            }
             Err(error) => {
                 tracing::error!(hook = H::NAME, error = %chain(&error), "failed to call extension handlers");
                 Err(CallError::Handler {

@@ -205,6 +205,14 @@ async fn call_all_aggregates_in_handler_name_order() {
         assert_eq!(response.status, ResponseStatus::Success);
         assert_eq!(response.retry_after_seconds, 3);
         assert_eq!(response.message, "first, second, last");
+        // The aggregate says which response it is, as each answer on the wire does.
+        assert_eq!(
+            (response.api_version.as_str(), response.kind.as_str()),
+            (
+                "hooks.runtime.cluster.x-k8s.io/v1alpha1",
+                "BeforeClusterCreateResponse"
+            )
+        );
     }
     assert_eq!(
         client
@@ -245,6 +253,7 @@ async fn call_all_with_no_handler_succeeds_and_stops_at_the_first_failure() {
         .await
         .unwrap();
     assert_eq!(none.status, ResponseStatus::Success);
+    assert_eq!(none.kind, "AfterClusterUpgradeResponse", "also with no handler");
 
     let err = client
         .call_all_extensions_with::<BeforeClusterCreate>(
