@@ -16,8 +16,11 @@ mod inputs;
 
 /// Generate the OpenAPI document of the Cluster API Runtime SDK hooks.
 #[derive(Parser, Debug)]
-#[command(name = "runtime-openapi-gen", disable_version_flag = true)]
+#[command(name = "runtime-openapi-gen", version, disable_version_flag = true)]
 struct Args {
+    /// Print the tool's own version (`--version` sets the document's).
+    #[arg(short = 'V', action = clap::ArgAction::Version)]
+    tool_version: Option<bool>,
     /// Version written into the document's `info.version` (required).
     #[arg(long, value_name = "VERSION")]
     version: Option<String>,

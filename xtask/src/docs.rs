@@ -9,8 +9,8 @@
 //! - `dist --version vX.Y.Z` builds the site, then writes `target/dist/`: the OpenAPI document
 //!   in YAML and JSON generated with that version, the CRD manifests, the example extension's
 //!   deployment manifests (`test-extension-components.yaml`), the manager's webhook and
-//!   conversion manifests (`manager/`), the site as a tarball, and `SHA256SUMS` over all of
-//!   them.
+//!   conversion manifests (`manager/`), the `.crate` files, release binaries and their SBOMs
+//!   (`release.rs`), the site as a tarball, and `SHA256SUMS` over all of them.
 //! - `site-check` serves `target/site/` on a loopback port the OS picks and checks it in
 //!   headless Chromium (`docs/site_check.mjs`): pages load without console errors or failed
 //!   requests, the reference shows every hook path of the document, and no internal link of
@@ -105,6 +105,7 @@ pub fn test_step(root: &Path) -> Result<(), String> {
             ));
         }
     }
+    crate::release::check(root, &elsewhere.join("dist"))?;
     eprintln!(
         "xtask test: dist and site-check in another target directory took {:.0?}",
         started.elapsed()
@@ -251,6 +252,9 @@ pub fn dist(args: &[String]) -> Result<(), String> {
             files.push(out);
         }
     }
+
+    // The crates, the release binaries of this machine's target and their SBOMs.
+    files.extend(crate::release::write(&root, &cargo, &dist)?);
 
     let tarball = dist.join(format!("capi-runtime-site-{version}.tar.gz"));
     run_tool(

@@ -28,6 +28,7 @@ mod goenv;
 mod gotables;
 mod isolation;
 mod package;
+mod release;
 mod supply;
 mod test;
 mod validators;

@@ -16,7 +16,7 @@ mod inputs;
 
 /// Generate the CRD manifests of the Runtime SDK's custom resources.
 #[derive(Parser, Debug)]
-#[command(name = "runtime-crd-gen")]
+#[command(name = "runtime-crd-gen", version)]
 struct Args {
     /// Directory to write `<group>_<plural>.yaml` files into.
     #[arg(long, value_name = "DIR", default_value = ".")]
