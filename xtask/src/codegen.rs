@@ -68,6 +68,10 @@ pub fn artifacts(root: &Path) -> Result<Vec<Artifact>, String> {
     )
     .map_err(|e| sdk.failure(e).render())?;
     let mut out = Vec::new();
+    out.push(Artifact {
+        path: crate::install::PATH.into(),
+        contents: crate::install::contents(root, &crds)?,
+    });
     for (name, yaml) in crds {
         out.push(Artifact {
             path: format!("golden/sdk/crd/{name}"),

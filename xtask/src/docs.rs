@@ -253,6 +253,12 @@ pub fn dist(args: &[String]) -> Result<(), String> {
         }
     }
 
+    // The manager in one file (`cargo xtask codegen` writes it; see install.rs).
+    let install = dist.join("install.yaml");
+    std::fs::copy(root.join(crate::install::PATH), &install)
+        .map_err(|e| format!("{}: {e}", crate::install::PATH))?;
+    files.push(install);
+
     // The crates, the release binaries of this machine's target and their SBOMs.
     files.extend(crate::release::write(&root, &cargo, &dist)?);
 

@@ -26,6 +26,7 @@ mod docs;
 mod downstream;
 mod goenv;
 mod gotables;
+mod install;
 mod isolation;
 mod package;
 mod release;

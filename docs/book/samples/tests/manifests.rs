@@ -7,7 +7,9 @@
 //! Deployment, Service). Namespaces are
 //! created for real first, since dry-run objects in a missing namespace are refused. The
 //! cert-manager kinds are served by a minimal stand-in CRD (`tests/manifests/`), named as such.
-//! A misspelt field is shown to be rejected, so the check can fail.
+//! `golden/manager/install.yaml` (the manager in one file, written by `cargo xtask codegen`) is
+//! applied whole the same way, with its image placeholder set. A misspelt field is shown to be
+//! rejected, so the check can fail.
 
 use std::path::{Path, PathBuf};
 
@@ -213,4 +215,58 @@ async fn the_manager_webhook_and_conversion_manifests_are_accepted() {
         .unwrap();
     let conversion = patched.spec.conversion.expect("conversion set");
     assert_eq!(conversion.strategy, "Webhook");
+}
+
+#[tokio::test]
+async fn the_manager_install_file_is_accepted_whole_once_its_image_is_set() {
+    let client = env().client().await.unwrap();
+    let text = std::fs::read_to_string(root().join("golden/manager/install.yaml")).unwrap();
+    // What `envsubst '$CAPI_RUNTIME_MANAGER_IMAGE'` does: the file's one `${...}`.
+    assert_eq!(text.matches("${").count(), 1, "one placeholder");
+    let text = text.replace(
+        "${CAPI_RUNTIME_MANAGER_IMAGE}",
+        "registry.example/capi-runtime-manager:v0.1.0",
+    );
+    let docs: Vec<(String, Value)> = serde_saphyr::from_multiple::<Value>(&text)
+        .unwrap()
+        .into_iter()
+        .filter(|d| !d.is_null())
+        .map(|d| ("install.yaml".to_string(), d))
+        .collect();
+    let kinds: Vec<&str> = docs
+        .iter()
+        .map(|(_, d)| d["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds[..2],
+        ["Namespace", "CustomResourceDefinition"],
+        "{kinds:?}"
+    );
+    for kind in [
+        "ClusterRole",
+        "Deployment",
+        "Service",
+        "MutatingWebhookConfiguration",
+        "ValidatingWebhookConfiguration",
+    ] {
+        assert!(kinds.contains(&kind), "no {kind} among {kinds:?}");
+    }
+    let crd = &docs[1].1;
+    assert_eq!(crd["spec"]["conversion"]["strategy"], "Webhook");
+    apply_all(&client, &docs).await;
+
+    // The same file with a misspelt field in the Deployment is refused.
+    let (_, deployment) = docs
+        .iter()
+        .find(|(_, d)| d["kind"] == "Deployment")
+        .unwrap();
+    let mut typo = deployment.clone();
+    typo["spec"]["template"]["spec"]["containers"][0]
+        .as_object_mut()
+        .unwrap()
+        .insert("imagePullPolicyy".into(), Value::from("Always"));
+    let error = apply(&client, &typo, false)
+        .await
+        .expect_err("a misspelt field");
+    assert!(error.to_string().contains("imagePullPolicyy"), "{error}");
 }
