@@ -253,7 +253,10 @@ async fn call_all_with_no_handler_succeeds_and_stops_at_the_first_failure() {
         .await
         .unwrap();
     assert_eq!(none.status, ResponseStatus::Success);
-    assert_eq!(none.kind, "AfterClusterUpgradeResponse", "also with no handler");
+    assert_eq!(
+        none.kind, "AfterClusterUpgradeResponse",
+        "also with no handler"
+    );
 
     let err = client
         .call_all_extensions_with::<BeforeClusterCreate>(

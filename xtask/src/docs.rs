@@ -97,6 +97,7 @@ pub fn test_step(root: &Path) -> Result<(), String> {
         "site/rustdoc/capi_runtime/index.html",
         "dist/SHA256SUMS",
         "dist/runtime-sdk-openapi.yaml",
+        "dist/install.yaml",
     ] {
         if !elsewhere.join(made).is_file() {
             return Err(format!(
