@@ -371,7 +371,7 @@ fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn run_tool(root: &Path, command: &mut Command, what: &str) -> Result<(), String> {
+pub fn run_tool(root: &Path, command: &mut Command, what: &str) -> Result<(), String> {
     eprintln!("xtask docs: {what}");
     let started = Instant::now();
     let status = command

@@ -77,6 +77,14 @@ pub fn root() -> std::path::PathBuf {
 /// its own output there too (`site/`, `dist/`, `tools/`, `testenv/`, ...), so that a shared or
 /// moved target directory holds all of it.
 pub fn target_dir(root: &std::path::Path) -> Result<std::path::PathBuf, String> {
+    cargo_metadata(root)?["target_directory"]
+        .as_str()
+        .map(std::path::PathBuf::from)
+        .ok_or_else(|| "cargo metadata names no target_directory".to_string())
+}
+
+/// `cargo metadata --no-deps` of the workspace, offline.
+pub fn cargo_metadata(root: &std::path::Path) -> Result<serde_json::Value, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let output = std::process::Command::new(&cargo)
         .args([
@@ -96,12 +104,8 @@ pub fn target_dir(root: &std::path::Path) -> Result<std::path::PathBuf, String> 
             String::from_utf8_lossy(&output.stderr).trim()
         ));
     }
-    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout)
-        .map_err(|e| format!("cargo metadata printed no JSON: {e}"))?;
-    metadata["target_directory"]
-        .as_str()
-        .map(std::path::PathBuf::from)
-        .ok_or_else(|| "cargo metadata names no target_directory".to_string())
+    serde_json::from_slice(&output.stdout)
+        .map_err(|e| format!("cargo metadata printed no JSON: {e}"))
 }
 
 /// Where the pinned tools live (the validators' venv and node_modules, mdBook):

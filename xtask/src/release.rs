@@ -223,20 +223,7 @@ fn written_sboms(root: &Path) -> Result<Vec<PathBuf>, String> {
 
 /// The directory of every workspace member, from `cargo metadata`.
 fn member_dirs(root: &Path) -> Result<Vec<PathBuf>, String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let output = Command::new(&cargo)
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--no-deps",
-            "--offline",
-        ])
-        .current_dir(root)
-        .output()
-        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
-    let meta: serde_json::Value =
-        serde_json::from_slice(&output.stdout).map_err(|e| format!("cargo metadata: {e}"))?;
+    let meta = crate::cargo_metadata(root)?;
     let dirs = meta["packages"]
         .as_array()
         .into_iter()
@@ -393,21 +380,7 @@ fn check_sboms(root: &Path, dist: &Path) -> Result<(), String> {
 }
 
 fn run(root: &Path, command: &mut Command, what: &str) -> Result<(), String> {
-    eprintln!("xtask dist: {what}");
-    let started = std::time::Instant::now();
-    let status = command
-        .current_dir(root)
-        .status()
-        .map_err(|e| format!("cannot run {what}: {e}"))?;
-    eprintln!(
-        "xtask dist: {what} took {:.0} s",
-        started.elapsed().as_secs_f64()
-    );
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{what} failed ({status})"))
-    }
+    crate::docs::run_tool(root, command, what)
 }
 
 #[cfg(test)]
