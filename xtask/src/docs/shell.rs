@@ -25,7 +25,17 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "out/backups-openapi.yaml",
         "/backups.example.com/v1alpha1/takebackup/{name}",
     ),
+    (
+        "local.sh",
+        "out/before-cluster-create.json",
+        "\"status\":\"Success\"",
+    ),
 ];
+
+/// Environment variables set for one sample only. `local.sh` serves on `PORT`, 9443 when it is
+/// unset, as a reader runs it; here the system picks a free port (the script reads the port
+/// back from the server's log), so a busy 9443 cannot fail the build.
+const ENV: &[(&str, &str, &str)] = &[("local.sh", "PORT", "0")];
 
 /// Runs every shell sample; a sample without an expectation is an error too.
 pub fn run(root: &Path) -> Result<(), String> {
@@ -53,10 +63,12 @@ pub fn run(root: &Path) -> Result<(), String> {
         std::os::unix::fs::symlink(root.join("docs"), work.join("docs"))
             .map_err(|e| e.to_string())?;
         eprintln!("xtask docs: shell sample {name}");
-        let status = Command::new("bash")
-            .arg("-eu")
-            .arg(dir.join(name))
-            .current_dir(&work)
+        let mut command = Command::new("bash");
+        command.arg("-eu").arg(dir.join(name)).current_dir(&work);
+        for (_, key, value) in ENV.iter().filter(|(n, _, _)| n == name) {
+            command.env(key, value);
+        }
+        let status = command
             .status()
             .map_err(|e| format!("cannot run bash: {e}"))?;
         if !status.success() {

@@ -36,6 +36,34 @@ pub async fn discover_and_register(
 }
 // ANCHOR_END: register
 
+// ANCHOR: config
+use capi_runtime::api::runtime::v1beta2::{ClientConfig, ExtensionConfigSpec};
+use capi_runtime::k8s_openapi::ByteString;
+use capi_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
+
+/// The ExtensionConfig `name` of the extension served at `url`, whose serving certificate is
+/// checked against `ca_pem`: the PEM of the CA that signed it, or of a self-signed serving
+/// certificate itself. The empty selector sends it the Clusters of every namespace.
+pub fn extension_config(name: &str, url: &str, ca_pem: &[u8]) -> ExtensionConfig {
+    let spec = ExtensionConfigSpec {
+        client_config: ClientConfig {
+            url: url.into(),
+            ca_bundle: ByteString(ca_pem.to_vec()),
+            ..Default::default()
+        },
+        namespace_selector: Some(LabelSelector::default()),
+        ..Default::default()
+    };
+    ExtensionConfig::new(name, spec)
+}
+
+/// The quickstart extension of "Run it locally", on this machine's port 9443, trusted through
+/// its own self-signed certificate (`out/certs/tls.crt`).
+pub fn local_extension(certificate_pem: &[u8]) -> ExtensionConfig {
+    extension_config("local", "https://localhost:9443", certificate_pem)
+}
+// ANCHOR_END: config
+
 // ANCHOR: call
 use capi_runtime::api::core::v1beta2::Cluster;
 use capi_runtime::client::{CallError, ForObject};

@@ -35,12 +35,3 @@ pub fn server(cert_dir: &Path, port: u16) -> Result<Server, ServerError> {
         .build())
 }
 // ANCHOR_END: quickstart
-
-// ANCHOR: main
-/// What `main` of the extension's binary does: serve until SIGTERM or Ctrl-C.
-pub async fn run(cert_dir: &Path) -> Result<(), ServerError> {
-    server(cert_dir, capi_runtime::server::DEFAULT_PORT)?
-        .run(capi_runtime::server::shutdown_signal())
-        .await
-}
-// ANCHOR_END: main

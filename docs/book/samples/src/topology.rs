@@ -102,3 +102,50 @@ pub async fn validate_topology(
     Ok(walker().validate_topology(&request))
 }
 // ANCHOR_END: walker
+
+// ANCHOR: variables
+use capi_runtime::api::core::v1beta2::{ClusterClassVariable, JSONSchemaProps, VariableSchema};
+use capi_runtime::hooks::v1alpha1::{
+    DiscoverVariables, DiscoverVariablesRequest, DiscoverVariablesResponse, GeneratePatches,
+    ValidateTopology,
+};
+use capi_runtime::raw::Json;
+use capi_runtime::server::{ServerBuilder, ServerError};
+
+/// The registry `imageRepository` names when a Cluster gives no value.
+pub const DEFAULT_IMAGE_REPOSITORY: &str = "registry.k8s.io";
+
+/// The DiscoverVariables handler: the variables the walker reads, with their schemas. Cluster
+/// API adds them to the ClusterClass's `status.variables`.
+pub async fn discover_variables(
+    _request: DiscoverVariablesRequest,
+) -> Result<DiscoverVariablesResponse, String> {
+    let schema = JSONSchemaProps {
+        // `type` is a Rust keyword, so the field is spelled `r#type` (`enum` likewise).
+        r#type: "string".into(),
+        default: Some(Json::from_serialize(DEFAULT_IMAGE_REPOSITORY).map_err(|e| e.to_string())?),
+        description: "The registry the node images are pulled from.".into(),
+        ..Default::default()
+    };
+    let mut response = DiscoverVariablesResponse::success();
+    response.variables.push(ClusterClassVariable {
+        name: IMAGE_REPOSITORY.into(),
+        required: Some(false),
+        schema: VariableSchema {
+            open_apiv3_schema: schema,
+        },
+        ..Default::default()
+    });
+    Ok(response)
+}
+
+/// The three topology handlers on one server. Each handler has a name of its own: a
+/// ClusterClass names them one by one (`generatePatchesExtension`, `validateTopologyExtension`,
+/// `discoverVariablesExtension`).
+pub fn register(builder: ServerBuilder) -> Result<ServerBuilder, ServerError> {
+    builder
+        .handle(GeneratePatches, "generate-patches", generate_patches)?
+        .handle(ValidateTopology, "validate-topology", validate_topology)?
+        .handle(DiscoverVariables, "discover-variables", discover_variables)
+}
+// ANCHOR_END: variables

@@ -4,14 +4,11 @@
 
 mod pki;
 
-use std::collections::BTreeMap;
-
 use capi_runtime::api::core::v1beta2::Cluster;
-use capi_runtime::api::runtime::v1beta2::{ClientConfig, ExtensionConfig, ExtensionConfigSpec};
+use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
 use capi_runtime::client::{CallError, Client, ForObject};
 use capi_runtime::hooks::v1alpha1::*;
-use capi_runtime::k8s_openapi::ByteString;
-use capi_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
+use capi_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use capi_runtime::registry::Registry;
 use capi_runtime::server::RunningServer;
 use capi_runtime_book_samples::{
@@ -20,16 +17,12 @@ use capi_runtime_book_samples::{
 use serde_json::json;
 
 fn config(name: &str, server: &RunningServer, ca_pem: &str) -> ExtensionConfig {
-    let spec = ExtensionConfigSpec {
-        client_config: ClientConfig {
-            url: format!("https://127.0.0.1:{}", server.local_addr().port()),
-            ca_bundle: ByteString(ca_pem.as_bytes().to_vec()),
-            ..Default::default()
-        },
-        namespace_selector: Some(LabelSelector::default()),
-        settings: BTreeMap::from([("retrySeconds".to_string(), "7".to_string())]),
-    };
-    let mut config = ExtensionConfig::new(name, spec);
+    let url = format!("https://127.0.0.1:{}", server.local_addr().port());
+    let mut config = client::extension_config(name, &url, ca_pem.as_bytes());
+    config
+        .spec
+        .settings
+        .insert("retrySeconds".to_string(), "7".to_string());
     config.metadata.resource_version = Some("1".into());
     config
 }
@@ -390,4 +383,96 @@ async fn the_client_behind_a_proxy_reaches_a_loopback_extension_directly() {
             .await
             .unwrap();
     assert_eq!(discovered.status.handlers.len(), 1);
+}
+
+#[tokio::test]
+async fn a_local_extension_is_trusted_through_its_self_signed_certificate() {
+    let local = client::local_extension(b"PEM");
+    assert_eq!(local.spec.client_config.url, "https://localhost:9443");
+    assert_eq!(local.spec.client_config.ca_bundle.0, b"PEM");
+
+    // The same ExtensionConfig on the port the OS picked: the serving certificate is its own
+    // caBundle, and a CA as `openssl req -x509` makes it.
+    let certs = pki::self_signed();
+    let server = quickstart::server(certs.dir.path(), 0)
+        .unwrap()
+        .start()
+        .await
+        .unwrap();
+    let url = format!("https://localhost:{}", server.local_addr().port());
+    let config = client::extension_config("local", &url, certs.ca_pem.as_bytes());
+    let client = client();
+    let discovered = client::discover_and_register(&client, &config)
+        .await
+        .unwrap();
+    assert_eq!(discovered.status.handlers[0].name, "check-name.local");
+    let request = BeforeClusterCreateRequest {
+        cluster: cluster("short", &[]),
+        ..Default::default()
+    };
+    let response = client
+        .call_extension::<BeforeClusterCreate>(
+            "check-name.local",
+            &request,
+            &ForObject::new("default", "short"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.status, ResponseStatus::Success);
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn discover_variables_declares_the_image_repository() {
+    let certs = pki::certs();
+    let builder = capi_runtime::server::Server::builder()
+        .cert_dir(certs.dir.path())
+        .port(0);
+    let server = topology::register(builder)
+        .unwrap()
+        .build()
+        .start()
+        .await
+        .unwrap();
+    let client = client();
+    let discovered =
+        client::discover_and_register(&client, &config("topo", &server, &certs.ca_pem))
+            .await
+            .unwrap();
+    let mut names: Vec<&str> = discovered
+        .status
+        .handlers
+        .iter()
+        .map(|h| h.name.as_str())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "discover-variables.topo",
+            "generate-patches.topo",
+            "validate-topology.topo"
+        ]
+    );
+
+    let response = client
+        .call_extension::<DiscoverVariables>(
+            "discover-variables.topo",
+            &DiscoverVariablesRequest::default(),
+            &ForObject::new("default", "my-class"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.status, ResponseStatus::Success);
+    assert_eq!(response.variables.len(), 1);
+    let variable = &response.variables[0];
+    assert_eq!(variable.name, topology::IMAGE_REPOSITORY);
+    assert_eq!(variable.required, Some(false));
+    let schema = &variable.schema.open_apiv3_schema;
+    assert_eq!(schema.r#type, "string");
+    assert_eq!(
+        schema.default.as_ref().map(|d| d.as_json()),
+        Some("\"registry.k8s.io\"")
+    );
+    server.shutdown().await.unwrap();
 }

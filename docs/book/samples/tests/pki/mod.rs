@@ -29,3 +29,20 @@ pub fn certs() -> Certs {
         ca_pem: issuer.pem(),
     }
 }
+
+/// A self-signed serving certificate for `localhost`/`127.0.0.1` marked as a CA, as
+/// `openssl req -x509` makes it, in a new directory; `ca_pem` is the certificate itself.
+pub fn self_signed() -> Certs {
+    let mut params =
+        CertificateParams::new(vec!["localhost".to_string(), "127.0.0.1".to_string()]).unwrap();
+    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let key = KeyPair::generate().unwrap();
+    let cert = params.self_signed(&key).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("tls.key"), key.serialize_pem()).unwrap();
+    std::fs::write(dir.path().join("tls.crt"), cert.pem()).unwrap();
+    Certs {
+        dir,
+        ca_pem: cert.pem(),
+    }
+}
