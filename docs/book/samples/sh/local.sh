@@ -4,15 +4,16 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 
   -subj /CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
   -keyout out/certs/tls.key -out out/certs/tls.crt
 
-# The quickstart extension in the background, its log in out/server.log. PORT=0 lets the
-# system pick a free port; the port it really listens on is read back from the log.
+# Build the quickstart extension first, then run it in the background, its log in
+# out/server.log. PORT=0 lets the system pick a free port; the port it really listens on is
+# read back from the log.
+cargo build -q -p capi-runtime-book-samples --example quickstart
 PORT=${PORT:-9443} cargo run -q -p capi-runtime-book-samples --example quickstart -- out/certs \
   >out/server.log 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
 
-# Wait for "extension server listening addr=0.0.0.0:<port>" (up to 2 minutes: `cargo run`
-# may compile first).
+# Wait for "extension server listening addr=0.0.0.0:<port>" (up to 2 minutes).
 port=
 for _ in $(seq 600); do
   port=$(sed -n 's/.*extension server listening addr=[^ ]*:\([0-9][0-9]*\).*/\1/p' \
