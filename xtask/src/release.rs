@@ -17,6 +17,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::docs::run_tool;
 use crate::package::CRATES;
 
 /// The workspace's version, the one every artifact carries.
@@ -83,7 +84,7 @@ fn crates(root: &Path, cargo: &str, dist: &Path) -> Result<Vec<PathBuf>, String>
     for name in CRATES {
         args.extend(["-p", name]);
     }
-    run(root, Command::new(cargo).args(&args), "cargo package")?;
+    run_tool(root, Command::new(cargo).args(&args), "cargo package")?;
     let target = crate::target_dir(root)?;
     let out = dist.join("crates");
     std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
@@ -131,7 +132,7 @@ fn binaries(root: &Path, cargo: &str, dist: &Path) -> Result<Vec<PathBuf>, Strin
     for (_, bin, _) in BINARIES {
         args.extend(["--bin", bin]);
     }
-    run(
+    run_tool(
         root,
         Command::new(cargo).args(&args),
         "cargo build --release",
@@ -155,7 +156,7 @@ fn binaries(root: &Path, cargo: &str, dist: &Path) -> Result<Vec<PathBuf>, Strin
 fn sboms(root: &Path, dist: &Path) -> Result<Vec<PathBuf>, String> {
     let tool = crate::cargotools::bin(root, "cargo-cyclonedx")?;
     let triple = host_triple()?;
-    let result = run(
+    let result = run_tool(
         root,
         Command::new(&tool).env("CARGO_NET_OFFLINE", "true").args([
             "cyclonedx",
@@ -377,10 +378,6 @@ fn check_sboms(root: &Path, dist: &Path) -> Result<(), String> {
         );
     }
     Ok(())
-}
-
-fn run(root: &Path, command: &mut Command, what: &str) -> Result<(), String> {
-    crate::docs::run_tool(root, command, what)
 }
 
 #[cfg(test)]

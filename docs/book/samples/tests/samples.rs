@@ -44,6 +44,13 @@ fn cluster(name: &str, annotations: &[(&str, &str)]) -> Cluster {
     }
 }
 
+/// A server builder for the test certificates, on a port the OS picks.
+fn builder(certs: &pki::Certs) -> capi_runtime::server::ServerBuilder {
+    capi_runtime::server::Server::builder()
+        .cert_dir(certs.dir.path())
+        .port(0)
+}
+
 fn client() -> Client {
     let mut metrics = prometheus_client::registry::Registry::default();
     let client = client::build_client(Registry::new(), &mut metrics).unwrap();
@@ -51,19 +58,29 @@ fn client() -> Client {
     client
 }
 
+/// Starts `server` and a client that has discovered it through the ExtensionConfig `name`.
+async fn start_and_discover(
+    server: capi_runtime::server::Server,
+    name: &str,
+    certs: &pki::Certs,
+) -> (RunningServer, Client, ExtensionConfig) {
+    let server = server.start().await.unwrap();
+    let client = client();
+    let discovered = client::discover_and_register(&client, &config(name, &server, &certs.ca_pem))
+        .await
+        .unwrap();
+    (server, client, discovered)
+}
+
 #[tokio::test]
 async fn quickstart_checks_names_over_tls() {
     let certs = pki::certs();
-    let server = quickstart::server(certs.dir.path(), 0)
-        .unwrap()
-        .start()
-        .await
-        .unwrap();
-    let client = client();
-    let discovered =
-        client::discover_and_register(&client, &config("quick", &server, &certs.ca_pem))
-            .await
-            .unwrap();
+    let (server, client, discovered) = start_and_discover(
+        quickstart::server(certs.dir.path(), 0).unwrap(),
+        "quick",
+        &certs,
+    )
+    .await;
     let handlers = &discovered.status.handlers;
     assert_eq!(handlers.len(), 1);
     assert_eq!(handlers[0].name, "check-name.quick");
@@ -100,20 +117,12 @@ async fn quickstart_checks_names_over_tls() {
 #[tokio::test]
 async fn lifecycle_hooks_block_with_the_retry_of_the_settings() {
     let certs = pki::certs();
-    let builder = capi_runtime::server::Server::builder()
-        .cert_dir(certs.dir.path())
-        .port(0);
-    let server = lifecycle::register(builder)
-        .unwrap()
-        .build()
-        .start()
-        .await
-        .unwrap();
-    let client = client();
-    let discovered =
-        client::discover_and_register(&client, &config("life", &server, &certs.ca_pem))
-            .await
-            .unwrap();
+    let (server, client, discovered) = start_and_discover(
+        lifecycle::register(builder(&certs)).unwrap().build(),
+        "life",
+        &certs,
+    )
+    .await;
     let notify = discovered
         .status
         .handlers
@@ -156,19 +165,12 @@ async fn lifecycle_hooks_block_with_the_retry_of_the_settings() {
 #[tokio::test]
 async fn two_handlers_share_one_inventory() {
     let certs = pki::certs();
-    let builder = capi_runtime::server::Server::builder()
-        .cert_dir(certs.dir.path())
-        .port(0);
-    let server = state::register(builder, 2)
-        .unwrap()
-        .build()
-        .start()
-        .await
-        .unwrap();
-    let client = client();
-    client::discover_and_register(&client, &config("inv", &server, &certs.ca_pem))
-        .await
-        .unwrap();
+    let (server, client, _) = start_and_discover(
+        state::register(builder(&certs), 2).unwrap().build(),
+        "inv",
+        &certs,
+    )
+    .await;
     let create = |name: &str| BeforeClusterCreateRequest {
         cluster: cluster(name, &[]),
         ..Default::default()
@@ -425,20 +427,12 @@ async fn a_local_extension_is_trusted_through_its_self_signed_certificate() {
 #[tokio::test]
 async fn discover_variables_declares_the_image_repository() {
     let certs = pki::certs();
-    let builder = capi_runtime::server::Server::builder()
-        .cert_dir(certs.dir.path())
-        .port(0);
-    let server = topology::register(builder)
-        .unwrap()
-        .build()
-        .start()
-        .await
-        .unwrap();
-    let client = client();
-    let discovered =
-        client::discover_and_register(&client, &config("topo", &server, &certs.ca_pem))
-            .await
-            .unwrap();
+    let (server, client, discovered) = start_and_discover(
+        topology::register(builder(&certs)).unwrap().build(),
+        "topo",
+        &certs,
+    )
+    .await;
     let mut names: Vec<&str> = discovered
         .status
         .handlers

@@ -21,13 +21,7 @@ pub fn certs() -> Certs {
         .unwrap()
         .signed_by(&key, &issuer)
         .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("tls.key"), key.serialize_pem()).unwrap();
-    std::fs::write(dir.path().join("tls.crt"), leaf.pem()).unwrap();
-    Certs {
-        dir,
-        ca_pem: issuer.pem(),
-    }
+    written(&key, &leaf.pem(), issuer.pem())
 }
 
 /// A self-signed serving certificate for `localhost`/`127.0.0.1` marked as a CA, as
@@ -38,11 +32,13 @@ pub fn self_signed() -> Certs {
     params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
     let key = KeyPair::generate().unwrap();
     let cert = params.self_signed(&key).unwrap();
+    written(&key, &cert.pem(), cert.pem())
+}
+
+/// `tls.key` and `tls.crt` in a new directory, with the PEM a client trusts for them.
+fn written(key: &KeyPair, cert_pem: &str, ca_pem: String) -> Certs {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("tls.key"), key.serialize_pem()).unwrap();
-    std::fs::write(dir.path().join("tls.crt"), cert.pem()).unwrap();
-    Certs {
-        dir,
-        ca_pem: cert.pem(),
-    }
+    std::fs::write(dir.path().join("tls.crt"), cert_pem).unwrap();
+    Certs { dir, ca_pem }
 }
