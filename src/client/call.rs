@@ -182,7 +182,7 @@ impl Client {
             Ok(answers) => {
                 let mut response = aggregate_responses(answers.iter().map(|(r, _hold)| r));
                 // The aggregate is a response of the hook as any one answer is, whether or not
-                // any handler answered (Go's leaves the caller's object as it was).
+                // any handler answered.
                 response.set_type_meta(H::API_VERSION, H::RESPONSE_KIND);
                 Ok(response)
             }
