@@ -185,10 +185,15 @@ fn install_in(root: &Path, cargo: &str, target: &Path, scratch: &Path) -> Result
 }
 
 fn run_ok(command: &mut Command, what: &str) -> Result<(), String> {
+    let started = std::time::Instant::now();
     let output = command
         .output()
         .map_err(|e| format!("{what}: cannot start: {e}"))?;
     if output.status.success() {
+        let took = started.elapsed().as_secs_f64();
+        if took >= 1.0 {
+            eprintln!("xtask package: {what}: {took:.0} s");
+        }
         return Ok(());
     }
     Err(format!(

@@ -27,9 +27,15 @@ pub fn proptest_seed() -> String {
 pub fn step(root: &Path, program: &str, args: &[&str], what: &str) -> Result<(), String> {
     eprintln!("xtask test: {program} {}", args.join(" "));
     let tools = crate::tools_dir(root)?;
+    let started = std::time::Instant::now();
     let status = test_env(Command::new(program).args(args).current_dir(root), &tools)
         .status()
         .map_err(|e| format!("cannot run {program}: {e}"))?;
+    // Every step's time is in the log: what a cold run spends where.
+    eprintln!(
+        "xtask test: {what}: {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
     if status.success() {
         Ok(())
     } else {
