@@ -123,7 +123,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .args(["--webhook-host", "127.0.0.1", "--webhook-port", "0"])
             .arg("--webhook-cert-dir")
             .arg(certs.path())
-            .args(["--metrics-bind-addr", "0", "--health-addr", "127.0.0.1:0"])
+            .args(["--diagnostics-address", "0", "--health-addr", "127.0.0.1:0"])
             .args(["--extensionconfig-concurrency", &concurrency.to_string()])
             .env("RUST_LOG", "warn,capi_runtime_manager=info")
             .stdout(Stdio::piped())

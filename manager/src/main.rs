@@ -7,9 +7,24 @@
 //! ```text
 //! capi-runtime-manager --kubeconfig ~/.kube/config --feature-gates RuntimeSDK=true \
 //!   --webhook-port 9443 --webhook-cert-dir /tmp/k8s-webhook-server/serving-certs \
-//!   --metrics-bind-addr 127.0.0.1:8080 --health-addr 127.0.0.1:9440 \
+//!   --diagnostics-address :8443 --health-addr 127.0.0.1:9440 \
 //!   --leader-elect --leader-election-namespace capi-system
 //! ```
+//!
+//! # Diagnostics
+//!
+//! `/metrics` is served on `--diagnostics-address` (default `:8443`, every interface; `0`
+//! turns it off). By default it is HTTPS with the webhook server's certificate (the
+//! `tls.crt`/`tls.key` of `--webhook-cert-dir`, reloaded when they change, so one certificate
+//! that cert-manager renews covers both), and a request is served only when its bearer token
+//! passes a `TokenReview` and its user may `get` the path by a `SubjectAccessReview`; the
+//! manager's ServiceAccount needs `create` on both review kinds. To scrape, bind a
+//! ServiceAccount to the `capi-runtime-metrics-reader` ClusterRole (`nonResourceURLs:
+//! ["/metrics"]`, `get`) and send one of its tokens as `Authorization: Bearer <token>`; the
+//! scraper verifies the certificate against the webhook CA, for the name of the webhook
+//! Service. `--insecure-diagnostics` serves the same endpoint over plain HTTP with no
+//! authentication, for local runs. The status codes and caches are described in the
+//! `diagnostics` module.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -34,6 +49,8 @@ use capi_runtime_controller::{ControllerMetrics, Options, Reconciler};
 use clap::Parser;
 use kube_lease_manager::{LeaseManagerBuilder, LeaseParams};
 use prometheus_client::registry::Registry as MetricsRegistry;
+
+mod diagnostics;
 
 /// Command-line flags.
 #[derive(Debug, Parser)]
@@ -67,9 +84,14 @@ struct Flags {
     /// The directory with the webhook server's `tls.crt` and `tls.key` (reloaded on change).
     #[arg(long, default_value_os_t = capi_runtime::server::default_cert_dir())]
     webhook_cert_dir: PathBuf,
-    /// The address of the Prometheus endpoint (`/metrics`); `0` turns it off.
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    metrics_bind_addr: String,
+    /// The address of the diagnostics endpoint (`/metrics`): `:port` (every interface) or
+    /// `ip:port`; `0` turns it off. HTTPS with token authentication and authorization unless
+    /// `--insecure-diagnostics` is given.
+    #[arg(long, default_value = ":8443")]
+    diagnostics_address: String,
+    /// Serve the diagnostics endpoint over plain HTTP, without authentication or authorization.
+    #[arg(long, default_value_t = false)]
+    insecure_diagnostics: bool,
     /// The address of the probes (`/healthz`, `/readyz`).
     #[arg(long, default_value = "0.0.0.0:9440")]
     health_addr: SocketAddr,
@@ -172,6 +194,15 @@ async fn metrics(State(registry): State<Arc<MetricsRegistry>>) -> impl IntoRespo
     }
 }
 
+/// Stops the HTTPS diagnostics listener, if there is one, letting scrapes in flight finish.
+async fn stop_diagnostics(running: Option<RunningHost>) {
+    if let Some(running) = running
+        && let Err(e) = running.shutdown().await
+    {
+        tracing::error!(error = %chain(&e), "diagnostics server failed");
+    }
+}
+
 /// The User-Agent of the manager's requests: the API server names the writes that carry no
 /// field manager of their own after it (in `managedFields`, as `capi-runtime-manager`).
 const USER_AGENT: &str = concat!("capi-runtime-manager/", env!("CARGO_PKG_VERSION"));
@@ -218,12 +249,13 @@ async fn run(flags: Flags) -> anyhow::Result<()> {
     }
     let runtime = builder.build()?;
 
+    let tls_files = TlsFiles::new(
+        flags.webhook_cert_dir.join("tls.crt"),
+        flags.webhook_cert_dir.join("tls.key"),
+    );
     let mut host = HostOptions::new(
         SocketAddr::new(flags.webhook_host, flags.webhook_port),
-        TlsFiles::new(
-            flags.webhook_cert_dir.join("tls.crt"),
-            flags.webhook_cert_dir.join("tls.key"),
-        ),
+        tls_files.clone(),
     );
     host.health_addr = Some(flags.health_addr);
     let ops = Router::new()
@@ -247,25 +279,42 @@ async fn run(flags: Flags) -> anyhow::Result<()> {
         tracing::info!(addr = %addr, "serving probes");
     }
 
-    if flags.metrics_bind_addr != "0" {
-        let addr: SocketAddr = flags
-            .metrics_bind_addr
-            .parse()
-            .context("invalid --metrics-bind-addr")?;
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .with_context(|| format!("failed to listen on {addr}"))?;
-        tracing::info!(addr = %listener.local_addr()?, "serving metrics");
-        let app = Router::new()
-            .route("/metrics", get(metrics))
-            .with_state(metrics_registry.clone());
-        tokio::spawn(async move {
-            if let Err(e) = axum::serve(listener, app).await {
-                tracing::error!(error = %e, "metrics server failed");
-            }
-        });
+    let diagnostics_addr = diagnostics::parse_address(&flags.diagnostics_address)
+        .context("invalid --diagnostics-address")?;
+    let routes = Router::new().route("/metrics", get(metrics));
+    let mut secure_diagnostics = None;
+    match diagnostics_addr {
+        None => {}
+        Some(addr) if flags.insecure_diagnostics => {
+            let listener = tokio::net::TcpListener::bind(addr)
+                .await
+                .with_context(|| format!("failed to listen on {addr}"))?;
+            tracing::info!(addr = %listener.local_addr()?, "serving diagnostics over plain HTTP without authentication");
+            let app = routes.with_state(metrics_registry.clone());
+            tokio::spawn(async move {
+                if let Err(e) = axum::serve(listener, app).await {
+                    tracing::error!(error = %e, "diagnostics server failed");
+                }
+            });
+        }
+        Some(addr) => {
+            let gate = Arc::new(diagnostics::Gate::new(diagnostics::KubeReviewer::new(
+                kube.clone(),
+            )));
+            let app = routes
+                .layer(axum::middleware::from_fn_with_state(
+                    gate,
+                    diagnostics::authorize::<diagnostics::KubeReviewer>,
+                ))
+                .with_state(metrics_registry.clone());
+            let host = HostOptions::new(addr, tls_files.clone());
+            let running = RunningHost::start(host, app, Router::new())
+                .await
+                .context("failed to start the diagnostics server")?;
+            tracing::info!(addr = %running.local_addr(), "serving diagnostics over HTTPS");
+            secure_diagnostics = Some(running);
+        }
     }
-
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
         shutdown_signal().await;
@@ -278,6 +327,7 @@ async fn run(flags: Flags) -> anyhow::Result<()> {
     if !gate {
         tracing::info!("the RuntimeSDK feature gate is off: serving webhooks only");
         stopped(stop_rx).await;
+        stop_diagnostics(secure_diagnostics).await;
         return Ok(webhooks.shutdown().await?);
     }
 
@@ -304,7 +354,10 @@ async fn run(flags: Flags) -> anyhow::Result<()> {
         let mut stop = stop_rx.clone();
         tokio::select! {
             r = leader.wait_for(|is| *is) => { r.context("leader election stopped")?; }
-            _ = stop.wait_for(|s| *s) => { return Ok(webhooks.shutdown().await?); }
+            _ = stop.wait_for(|s| *s) => {
+                stop_diagnostics(secure_diagnostics).await;
+                return Ok(webhooks.shutdown().await?);
+            }
         }
         tracing::info!("became the leader");
         lost_leadership = Some(leader);
@@ -354,6 +407,7 @@ async fn run(flags: Flags) -> anyhow::Result<()> {
         // Closing the channel makes the lease manager release the Lease.
         let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
     }
+    stop_diagnostics(secure_diagnostics).await;
     let _ = webhooks.shutdown().await;
     result?;
     if lost_rx.try_recv().is_ok() {
@@ -452,7 +506,13 @@ mod tests {
             .iter()
             .map(|p| p["containerPort"].as_i64().unwrap())
             .collect();
-        assert_eq!(ports, [9443, 8080, 9440]);
+        assert_eq!(ports, [9443, 8443, 9440]);
+        // The diagnostics endpoint is the secure one, on the port the container declares.
+        assert!(!flags.insecure_diagnostics);
+        assert_eq!(
+            diagnostics::parse_address(&flags.diagnostics_address),
+            Ok(Some("0.0.0.0:8443".parse().unwrap()))
+        );
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! extension on loopback. It runs the kube-runtime controller, the warm-up, leader election
 //! and the metrics endpoint exactly as deployed: create → status.handlers and Discovered=True;
 //! CA injection following its Secret; pause and unpause; delete; kill and restart → warm-up
-//! rebuilds the registry before the manager reports ready.
+//! rebuilds the registry before the manager reports ready. The diagnostics test checks who
+//! may read `/metrics` over HTTPS (real ServiceAccount tokens, the shipped metrics-reader
+//! ClusterRole, the API server's own token and access reviews) and the insecure mode.
 
 // The controller crate's test helpers (control plane, test CA, loopback extensions), shared
 // rather than copied.
@@ -15,11 +17,19 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use capi_runtime::k8s_openapi::ByteString;
+use capi_runtime::k8s_openapi::api::authentication::v1::{
+    TokenRequest, TokenRequestSpec, TokenReview, TokenReviewSpec,
+};
+use capi_runtime::k8s_openapi::api::authorization::v1::{
+    NonResourceAttributes, SubjectAccessReview, SubjectAccessReviewSpec,
+};
 use capi_runtime::k8s_openapi::api::coordination::v1::Lease;
-use capi_runtime::k8s_openapi::api::core::v1::Secret;
+use capi_runtime::k8s_openapi::api::core::v1::{Secret, ServiceAccount};
+use capi_runtime::k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, RoleRef, Subject};
 use capi_runtime_controller::FIELD_MANAGER;
 use capi_runtime_controller::decide::PAUSED_ANNOTATION;
-use kube::api::{Api, Patch, PatchParams};
+use capi_runtime_test_pki::{https_client, plain_client};
+use kube::api::{Api, Patch, PatchParams, PostParams};
 use serde_json::json;
 use support::*;
 
@@ -31,23 +41,37 @@ struct Manager {
 }
 
 impl Manager {
+    /// The manager as the end-to-end test runs it: the gate on, leader election with short
+    /// durations, secure diagnostics.
     fn start(kubeconfig: &std::path::Path, cert_dir: &std::path::Path) -> Manager {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_capi-runtime-manager"))
-            .arg("--kubeconfig")
-            .arg(kubeconfig)
-            .args(["--feature-gates", "RuntimeSDK=true"])
-            .args(["--webhook-host", "127.0.0.1", "--webhook-port", "0"])
-            .arg("--webhook-cert-dir")
-            .arg(cert_dir)
-            .args(["--metrics-bind-addr", "127.0.0.1:0"])
-            .args(["--health-addr", "127.0.0.1:0"])
-            .args(["--leader-elect", "--leader-election-namespace", "default"])
-            .args([
+        Manager::spawn(
+            kubeconfig,
+            cert_dir,
+            &[
+                "--feature-gates",
+                "RuntimeSDK=true",
+                "--leader-elect",
+                "--leader-election-namespace",
+                "default",
                 "--leader-elect-lease-duration",
                 "3s",
                 "--leader-elect-renew-grace",
                 "1s",
-            ])
+            ],
+        )
+    }
+
+    /// The manager on loopback ports (webhooks, probes, diagnostics) with `args` added.
+    fn spawn(kubeconfig: &std::path::Path, cert_dir: &std::path::Path, args: &[&str]) -> Manager {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_capi-runtime-manager"))
+            .arg("--kubeconfig")
+            .arg(kubeconfig)
+            .args(["--webhook-host", "127.0.0.1", "--webhook-port", "0"])
+            .arg("--webhook-cert-dir")
+            .arg(cert_dir)
+            .args(["--diagnostics-address", "127.0.0.1:0"])
+            .args(["--health-addr", "127.0.0.1:0"])
+            .args(args)
             .env("RUST_LOG", "info")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -142,6 +166,217 @@ async fn http_get(addr: &str, path: &str) -> (u16, String) {
     }
 }
 
+/// GET `url` with `token` as bearer token (none when empty): the status, or 0 when no answer
+/// came (a refused connection, a failed TLS handshake, a malformed answer).
+async fn scrape(client: &reqwest::Client, url: &str, token: &str) -> (u16, String) {
+    let mut request = client.get(url);
+    if !token.is_empty() {
+        request = request.bearer_auth(token);
+    }
+    match request.send().await {
+        Ok(r) => {
+            let code = r.status().as_u16();
+            (code, r.text().await.unwrap_or_default())
+        }
+        Err(e) => {
+            eprintln!("GET {url}: {e}");
+            (0, String::new())
+        }
+    }
+}
+
+/// The metrics-reader ClusterRole as `config/manager/10-rbac.yaml` ships it, applied
+/// (server-side, so tests running at once may both apply it).
+async fn apply_metrics_reader_role(kube: &kube::Client) -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/config/manager/10-rbac.yaml");
+    let docs: Vec<serde_json::Value> =
+        serde_saphyr::from_multiple(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let name = "capi-runtime-metrics-reader";
+    let doc = docs
+        .into_iter()
+        .find(|d| d["kind"] == "ClusterRole" && d["metadata"]["name"] == name)
+        .unwrap_or_else(|| panic!("{path} has no ClusterRole {name}"));
+    let role: ClusterRole = serde_json::from_value(doc).unwrap();
+    Api::<ClusterRole>::all(kube.clone())
+        .patch(
+            name,
+            &PatchParams::apply("manager-test").force(),
+            &Patch::Apply(&role),
+        )
+        .await
+        .unwrap();
+    name.to_string()
+}
+
+/// A new ServiceAccount `namespace/name`, bound to the ClusterRole `role` when one is given,
+/// and a token of it from the TokenRequest API. Returns once the API server authenticates the
+/// token and, for a bound one, authorizes `get /metrics` (so the manager's first reviews, whose
+/// results it keeps, see the final state).
+async fn service_account_token(
+    kube: &kube::Client,
+    namespace: &str,
+    name: &str,
+    role: Option<&str>,
+) -> String {
+    let accounts: Api<ServiceAccount> = Api::namespaced(kube.clone(), namespace);
+    let mut account = ServiceAccount::default();
+    account.metadata.name = Some(name.to_string());
+    accounts
+        .create(&PostParams::default(), &account)
+        .await
+        .unwrap();
+    if let Some(role) = role {
+        let mut binding = ClusterRoleBinding {
+            role_ref: RoleRef {
+                api_group: "rbac.authorization.k8s.io".into(),
+                kind: "ClusterRole".into(),
+                name: role.to_string(),
+            },
+            subjects: Some(vec![Subject {
+                kind: "ServiceAccount".into(),
+                name: name.to_string(),
+                namespace: Some(namespace.to_string()),
+                ..Default::default()
+            }]),
+            ..Default::default()
+        };
+        binding.metadata.name = Some(format!("{namespace}-{name}"));
+        Api::<ClusterRoleBinding>::all(kube.clone())
+            .create(&PostParams::default(), &binding)
+            .await
+            .unwrap();
+    }
+    let request = TokenRequest {
+        spec: TokenRequestSpec {
+            expiration_seconds: Some(3600),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let token = accounts
+        .create_token_request(name, &PostParams::default(), &request)
+        .await
+        .unwrap()
+        .status
+        .expect("a TokenRequest answer has a status")
+        .token;
+    let user = format!("system:serviceaccount:{namespace}:{name}");
+    eventually(Duration::from_secs(30), || async {
+        let review = TokenReview {
+            spec: TokenReviewSpec {
+                token: Some(token.clone()),
+                audiences: None,
+            },
+            ..Default::default()
+        };
+        let answer = Api::<TokenReview>::all(kube.clone())
+            .create(&PostParams::default(), &review)
+            .await
+            .unwrap();
+        answer.status.is_some_and(|s| {
+            s.authenticated == Some(true) && s.user.and_then(|u| u.username) == Some(user.clone())
+        })
+    })
+    .await;
+    if role.is_some() {
+        eventually(Duration::from_secs(30), || async {
+            let review = SubjectAccessReview {
+                spec: SubjectAccessReviewSpec {
+                    user: Some(user.clone()),
+                    groups: Some(vec![
+                        "system:serviceaccounts".into(),
+                        format!("system:serviceaccounts:{namespace}"),
+                        "system:authenticated".into(),
+                    ]),
+                    non_resource_attributes: Some(NonResourceAttributes {
+                        path: Some("/metrics".into()),
+                        verb: Some("get".into()),
+                    }),
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            Api::<SubjectAccessReview>::all(kube.clone())
+                .create(&PostParams::default(), &review)
+                .await
+                .unwrap()
+                .status
+                .is_some_and(|s| s.allowed)
+        })
+        .await;
+    }
+    token
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn diagnostics_need_a_token_allowed_to_get_metrics_unless_insecure() {
+    let env = env("controller-manager");
+    let kube = env.client().await.unwrap();
+    let ns = env.unique_name("diag");
+    namespace(&kube, &ns).await;
+    let role = apply_metrics_reader_role(&kube).await;
+    let reader = service_account_token(&kube, &ns, "reader", Some(&role)).await;
+    let stranger = service_account_token(&kube, &ns, "stranger", None).await;
+    let webhook_ca = TestCa::new("diagnostics-ca");
+    let certs = webhook_ca.cert_dir();
+
+    // The gate off: only the webhooks and the diagnostics run (no controller, no Lease), so
+    // this test does not meet the end-to-end test's manager.
+    let mut manager = Manager::spawn(
+        env.kubeconfig_path(),
+        certs.path(),
+        &["--feature-gates", "RuntimeSDK=false"],
+    );
+    let addr = manager.addr("serving diagnostics over HTTPS");
+    let url = format!("https://{addr}/metrics");
+    // The client trusts only the CA of the webhook certificate: TLS is verified for real.
+    let tls = https_client(&webhook_ca.pem());
+
+    let (code, text) = scrape(&tls, &url, &reader).await;
+    assert_eq!(code, 200, "{text}");
+    assert!(text.contains("# TYPE capi_runtime_sdk_"), "{text}");
+    assert!(text.ends_with("# EOF\n"), "{text}");
+    // Served from the cache the second time, the same answer.
+    assert_eq!(scrape(&tls, &url, &reader).await.0, 200);
+
+    let (code, text) = scrape(&tls, &url, &stranger).await;
+    assert_eq!(code, 403, "{text}");
+    assert!(
+        text.contains(&format!("system:serviceaccount:{ns}:stranger")),
+        "{text}"
+    );
+    assert_eq!(scrape(&tls, &url, "").await.0, 401);
+    assert_eq!(scrape(&tls, &url, "not-a-token").await.0, 401);
+    // The reader's token gives no right to another verb.
+    let posted = tls.post(&url).bearer_auth(&reader).send().await.unwrap();
+    assert_eq!(posted.status().as_u16(), 403);
+
+    // Plain HTTP to the HTTPS port gets no answer; nor does a client trusting another CA.
+    let (code, _) = scrape(&plain_client(), &format!("http://{addr}/metrics"), &reader).await;
+    assert_eq!(code, 0);
+    let other = https_client(&TestCa::new("another-ca").pem());
+    assert_eq!(scrape(&other, &url, &reader).await.0, 0);
+    let status = manager.terminate();
+    assert!(status.success(), "{status:?}");
+
+    // Insecure: plain HTTP, no token needed.
+    let mut manager = Manager::spawn(
+        env.kubeconfig_path(),
+        certs.path(),
+        &[
+            "--feature-gates",
+            "RuntimeSDK=false",
+            "--insecure-diagnostics",
+        ],
+    );
+    let addr = manager.addr("serving diagnostics over plain HTTP");
+    let (code, text) = scrape(&plain_client(), &format!("http://{addr}/metrics"), "").await;
+    assert_eq!(code, 200, "{text}");
+    assert!(text.contains("# TYPE capi_runtime_sdk_"), "{text}");
+    let status = manager.terminate();
+    assert!(status.success(), "{status:?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn manager_end_to_end() {
     let env = env("controller-manager");
@@ -154,9 +389,12 @@ async fn manager_end_to_end() {
     let webhook_ca = TestCa::new("webhook-ca");
     let certs = webhook_ca.cert_dir();
 
+    let role = apply_metrics_reader_role(&kube).await;
+    let token = service_account_token(&kube, &ns, "scraper", Some(&role)).await;
+
     let mut manager = Manager::start(env.kubeconfig_path(), certs.path());
     let probes = manager.addr("serving probes");
-    let metrics = manager.addr("serving metrics");
+    let metrics = manager.addr("serving diagnostics over HTTPS");
     eventually(Duration::from_secs(60), || async {
         http_get(&probes, "/readyz").await.0 == 200
     })
@@ -276,9 +514,15 @@ async fn manager_end_to_end() {
     pause(serde_json::Value::Null).await;
     eventually(Duration::from_secs(60), paused_is("False")).await;
 
-    // One endpoint with the controller's and the client's metrics; the Lease is held.
-    let (code, text) = http_get(&metrics, "/metrics").await;
-    assert_eq!(code, 200);
+    // One endpoint with the controller's and the client's metrics (HTTPS, to a token bound to
+    // the metrics-reader role); the Lease is held.
+    let (code, text) = scrape(
+        &https_client(&webhook_ca.pem()),
+        &format!("https://{metrics}/metrics"),
+        &token,
+    )
+    .await;
+    assert_eq!(code, 200, "{text}");
     assert!(
         text.contains(
             "controller_runtime_reconcile_total{controller=\"extensionconfig\",result=\"success\"}"
