@@ -12,7 +12,9 @@
 //!    request, with the request's method in lower case as the verb (`get` for a scrape).
 //!    A user without that right is answered 403.
 //! 3. When a review cannot be made (the API server is unreachable, slow or refuses the
-//!    manager), the answer is 500; such a request is never let through.
+//!    manager), the answer is 500; such a request is never let through. Each review is one
+//!    attempt bounded by [`REVIEW_TIMEOUT`] (controller-runtime retries with a backoff; a
+//!    scraper's next scrape is the retry here).
 //!
 //! The reviews' results are kept for a while, so a scraper does not cost two API calls per
 //! scrape: a token review for a minute, an allowed access for five minutes, a denied one for

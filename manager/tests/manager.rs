@@ -179,7 +179,7 @@ async fn scrape(client: &reqwest::Client, url: &str, token: &str) -> (u16, Strin
             (code, r.text().await.unwrap_or_default())
         }
         Err(e) => {
-            eprintln!("GET {url}: {e}");
+            eprintln!("GET {url}: {}", capi_runtime::go::errors::chain(&e));
             (0, String::new())
         }
     }
