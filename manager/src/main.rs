@@ -85,8 +85,8 @@ struct Flags {
     #[arg(long, default_value_os_t = capi_runtime::server::default_cert_dir())]
     webhook_cert_dir: PathBuf,
     /// The address of the diagnostics endpoint (`/metrics`): `:port` (every interface) or
-    /// `ip:port`; `0` turns it off. HTTPS with token authentication and authorization unless
-    /// `--insecure-diagnostics` is given.
+    /// `ip:port`; `0` turns it off. HTTPS (with the certificate of `--webhook-cert-dir`), token
+    /// authentication and authorization unless `--insecure-diagnostics` is given.
     #[arg(long, default_value = ":8443")]
     diagnostics_address: String,
     /// Serve the diagnostics endpoint over plain HTTP, without authentication or authorization.
