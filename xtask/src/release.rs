@@ -155,6 +155,7 @@ fn binaries(root: &Path, cargo: &str, dist: &Path) -> Result<Vec<PathBuf>, Strin
 /// others removed (`*.cdx.json` is ignored by git, should a run be cut short).
 fn sboms(root: &Path, dist: &Path) -> Result<Vec<PathBuf>, String> {
     let tool = crate::cargotools::bin(root, "cargo-cyclonedx")?;
+    crate::supply::fetch(root)?;
     let triple = host_triple()?;
     let result = run_tool(
         root,

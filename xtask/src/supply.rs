@@ -3,8 +3,9 @@
 //!
 //! - `deny`: cargo-deny over the whole workspace graph with the policy of `deny.toml`
 //!   (licenses, banned crates and duplicate versions, sources), offline and with the lock file
-//!   as it is. Advisories are not checked: that needs a download of the RustSec database that
-//!   this project's build machines cannot make (README, `deny.toml`).
+//!   as it is, once `cargo fetch` has every locked package's sources. Advisories are not
+//!   checked: that needs a download of the RustSec database that this project's build
+//!   machines cannot make (README, `deny.toml`).
 //! - `semver`: cargo-semver-checks compares the public API of the library crates
 //!   ([`LIBRARIES`]) with the release named in `xtask/tools/semver-baseline.txt`, built from
 //!   that commit of this repository. While the workspace still carries the baseline's version,
@@ -33,6 +34,21 @@ pub fn deny_command(args: &[String]) -> Result<(), String> {
     deny(&crate::root())
 }
 
+/// Downloads every package of `Cargo.lock`, for every platform. The tools that read the graph
+/// offline (cargo-deny, cargo-cyclonedx) run `cargo metadata`, which needs the manifest of each
+/// locked package, also of those only other platforms build: on a machine whose cargo cache
+/// holds only what its builds used, they fail on the first Windows-only crate. Seconds when
+/// everything is there.
+pub fn fetch(root: &Path) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    step(
+        root,
+        &cargo,
+        &["fetch", "--locked", "--quiet"],
+        "cargo fetch (every package of Cargo.lock)",
+    )
+}
+
 /// `cargo xtask semver`.
 pub fn semver_command(args: &[String]) -> Result<(), String> {
     if !args.is_empty() {
@@ -44,6 +60,7 @@ pub fn semver_command(args: &[String]) -> Result<(), String> {
 /// Checks the workspace graph against `deny.toml`.
 pub fn deny(root: &Path) -> Result<(), String> {
     let bin = crate::cargotools::bin(root, "cargo-deny")?;
+    fetch(root)?;
     step(
         root,
         bin.to_str().ok_or("non-UTF-8 tools path")?,
