@@ -41,6 +41,19 @@
 //! [`ServerBuilder::state`] and read as [`Context::state`], typed: such a handler takes a
 //! `Context<S>` of the state's type, and the builder accepts it only once it holds an `S`.
 //!
+//! # Listeners
+//!
+//! | listener | serves | default |
+//! |---|---|---|
+//! | HTTPS hook port ([`ServerBuilder::port`], 9443) | the handlers and Discovery; any other path is 404 | on |
+//! | health ([`ServerBuilder::health_addr`], plain HTTP) | [`HEALTHZ_PATH`] and [`READYZ_PATH`], for the kubelet's probes | off |
+//! | metrics ([`ServerBuilder::metrics_addr`], plain HTTP) | [`METRICS_PATH`], the Prometheus metrics | off |
+//!
+//! The hook port is what Cluster API calls and what the ExtensionConfig's Service exposes, so it
+//! answers nothing else. The metrics name every handler and count its calls, and their listener
+//! has no authentication, so it is off until asked for and best bound to loopback or fenced by a
+//! NetworkPolicy (see [`ServerBuilder::metrics_addr`]).
+//!
 //! # Answers on bad input
 //!
 //! On a registered path, every problem is answered with HTTP 200 and a Failure response of the
