@@ -272,8 +272,9 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// The listener has no authentication: anyone who reaches it reads the handler names and
     /// request counts. Prefer a loopback address (`127.0.0.1:8080`, for a sidecar or
     /// `kubectl port-forward`), or restrict who reaches the port with a NetworkPolicy. For
-    /// metrics behind authentication, read the manager's diagnostics endpoint, which serves
-    /// the calling side's (the runtime client's) metrics.
+    /// metrics behind authentication, read the manager's diagnostics endpoint (HTTPS, each
+    /// scraper's token checked with the API server), which serves the calling side's (the
+    /// runtime client's) metrics.
     pub fn metrics_addr(mut self, addr: SocketAddr) -> Self {
         self.metrics_addr = Some(addr);
         self
