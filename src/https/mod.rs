@@ -30,6 +30,7 @@ use std::time::Duration;
 pub use crate::signal::shutdown_signal;
 pub use crate::tls::TlsError;
 pub use serve::RunningHost;
+pub(crate) use serve::{PlainListener, PlainSocket};
 pub use tls::TlsFiles;
 
 /// Connection deadlines of a host; see the [module docs](self).

@@ -11,7 +11,7 @@ use axum_server::tls_rustls::{RustlsAcceptor, RustlsConfig};
 use tokio::task::JoinHandle;
 
 use super::conn::GuardAcceptor;
-use super::{HostError, HostOptions, tls};
+use super::{HostError, HostOptions, Timeouts, tls};
 
 /// A host that is serving. Dropping it leaves the listeners running in the background; call
 /// [`shutdown`](RunningHost::shutdown) to stop them.
@@ -21,15 +21,82 @@ pub struct RunningHost {
     handle: Handle<SocketAddr>,
     serve: JoinHandle<std::io::Result<()>>,
     watcher: JoinHandle<()>,
-    health: Option<Listener>,
+    health: Option<PlainListener>,
     grace: Duration,
 }
 
+/// A plain-HTTP socket, bound and not yet serving: binding first lets a caller open every
+/// socket it needs before it starts any of them.
 #[derive(Debug)]
-struct Listener {
+pub(crate) struct PlainSocket {
+    listener: TcpListener,
+    addr: SocketAddr,
+}
+
+impl PlainSocket {
+    /// Binds `addr` (port 0 picks a free port).
+    pub(crate) fn bind(addr: SocketAddr) -> Result<PlainSocket, HostError> {
+        let listener = bind(addr)?;
+        let addr = listener
+            .local_addr()
+            .map_err(|source| HostError::Bind { addr, source })?;
+        Ok(PlainSocket { listener, addr })
+    }
+
+    /// Serves `router` on the socket in a background task, under the connection deadlines of
+    /// `timeouts` (the TLS handshake deadline does not apply).
+    pub(crate) fn serve(
+        self,
+        router: Router,
+        timeouts: &Timeouts,
+    ) -> Result<PlainListener, HostError> {
+        let guard = GuardAcceptor {
+            deadlines: timeouts.deadlines(),
+        };
+        self.serve_guarded(router, guard)
+    }
+
+    fn serve_guarded(
+        self,
+        router: Router,
+        guard: GuardAcceptor,
+    ) -> Result<PlainListener, HostError> {
+        let PlainSocket { listener, addr } = self;
+        let handle = Handle::new();
+        let server = axum_server::from_tcp(listener)
+            .map_err(|source| HostError::Bind { addr, source })?
+            .acceptor(guard)
+            .handle(handle.clone());
+        let task = tokio::spawn(async move { server.serve(router.into_make_service()).await });
+        Ok(PlainListener { addr, handle, task })
+    }
+}
+
+/// A plain-HTTP listener that is serving.
+#[derive(Debug)]
+pub(crate) struct PlainListener {
     addr: SocketAddr,
     handle: Handle<SocketAddr>,
     task: JoinHandle<std::io::Result<()>>,
+}
+
+impl PlainListener {
+    /// The bound address.
+    pub(crate) fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Stops accepting, lets requests in flight finish for up to `grace`, and waits for the
+    /// listener to stop.
+    pub(crate) async fn shutdown(self, grace: Duration) -> Result<(), HostError> {
+        self.handle.graceful_shutdown(Some(grace));
+        flatten(self.task.await)
+    }
+
+    /// Stops at once, without waiting.
+    pub(crate) fn stop(self) {
+        self.handle.shutdown();
+    }
 }
 
 impl RunningHost {
@@ -74,7 +141,7 @@ impl RunningHost {
         ));
         let health = match options.health_addr {
             None => None,
-            Some(addr) => Some(start_plain(addr, ops, guard)?),
+            Some(addr) => Some(PlainSocket::bind(addr)?.serve_guarded(ops, guard)?),
         };
         Ok(RunningHost {
             local_addr,
@@ -102,8 +169,7 @@ impl RunningHost {
         self.handle.graceful_shutdown(Some(self.grace));
         self.watcher.abort();
         if let Some(health) = self.health {
-            health.handle.graceful_shutdown(Some(self.grace));
-            flatten(health.task.await)?;
+            health.shutdown(self.grace).await?;
         }
         flatten(self.serve.await)
     }
@@ -120,7 +186,7 @@ impl RunningHost {
             Some(result) => {
                 self.watcher.abort();
                 if let Some(health) = self.health {
-                    health.handle.shutdown();
+                    health.stop();
                 }
                 flatten(result)
             }
@@ -134,20 +200,6 @@ fn bind(addr: SocketAddr) -> Result<TcpListener, HostError> {
         .set_nonblocking(true)
         .map_err(|source| HostError::Bind { addr, source })?;
     Ok(listener)
-}
-
-fn start_plain(addr: SocketAddr, ops: Router, guard: GuardAcceptor) -> Result<Listener, HostError> {
-    let listener = bind(addr)?;
-    let addr = listener
-        .local_addr()
-        .map_err(|source| HostError::Bind { addr, source })?;
-    let handle = Handle::new();
-    let server = axum_server::from_tcp(listener)
-        .map_err(|source| HostError::Bind { addr, source })?
-        .acceptor(guard)
-        .handle(handle.clone());
-    let task = tokio::spawn(async move { server.serve(ops.into_make_service()).await });
-    Ok(Listener { addr, handle, task })
 }
 
 fn flatten(result: Result<std::io::Result<()>, tokio::task::JoinError>) -> Result<(), HostError> {

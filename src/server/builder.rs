@@ -58,6 +58,7 @@ pub struct ServerBuilder<S = ()> {
     tls_reload_interval: Duration,
     shutdown_grace: Duration,
     health_addr: Option<SocketAddr>,
+    metrics_addr: Option<SocketAddr>,
     timeouts: Timeouts,
     limits: Limits,
     metrics: Metrics,
@@ -104,6 +105,7 @@ impl ServerBuilder {
             tls_reload_interval: Duration::from_secs(2),
             shutdown_grace: Duration::from_secs(10),
             health_addr: None,
+            metrics_addr: None,
             timeouts: Timeouts::default(),
             limits: Limits::default(),
             metrics: Metrics::new(),
@@ -165,6 +167,7 @@ impl ServerBuilder {
             tls_reload_interval: self.tls_reload_interval,
             shutdown_grace: self.shutdown_grace,
             health_addr: self.health_addr,
+            metrics_addr: self.metrics_addr,
             timeouts: self.timeouts,
             limits: self.limits,
             metrics: self.metrics,
@@ -248,16 +251,32 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// Serves `registry` at `/metrics` instead of the server's own metrics, so that one process
     /// exposes one registry (the server's and, say, the runtime client's metrics together).
     /// Register the server's [`Metrics`] into it and pass them to [`metrics`](Self::metrics).
+    /// The registry is served only on the [metrics listener](Self::metrics_addr).
     pub fn metrics_registry(mut self, registry: Arc<Registry>) -> Self {
         self.exposed = Some(registry);
         self
     }
 
-    /// Also serves `/healthz`, `/readyz` and `/metrics` over plain HTTP at `addr`, for probes
-    /// and scrapers that should not need the serving certificate. The HTTPS listener serves
-    /// them too.
+    /// Serves `/healthz` and `/readyz` over plain HTTP at `addr`, for the kubelet's probes,
+    /// which do not carry the CA of the serving certificate. Nothing else is served there, and
+    /// the HTTPS hook port does not serve the probes: without this call there are none.
     pub fn health_addr(mut self, addr: SocketAddr) -> Self {
         self.health_addr = Some(addr);
+        self
+    }
+
+    /// Serves `/metrics` over plain HTTP at `addr`, on a listener of its own; without this call
+    /// the metrics are not served at all (they are still recorded, and
+    /// [`Server::metrics_text`] reads them).
+    ///
+    /// The listener has no authentication: anyone who reaches it reads the handler names and
+    /// request counts. Prefer a loopback address (`127.0.0.1:8080`, for a sidecar or
+    /// `kubectl port-forward`), or restrict who reaches the port with a NetworkPolicy. For
+    /// metrics behind authentication, read the manager's diagnostics endpoint (HTTPS, each
+    /// scraper's token checked with the API server), which serves the calling side's (the
+    /// runtime client's) metrics.
+    pub fn metrics_addr(mut self, addr: SocketAddr) -> Self {
+        self.metrics_addr = Some(addr);
         self
     }
 
@@ -362,6 +381,7 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         let routes = self.handlers.into_iter().map(|(path, (_, r))| (path, r));
         Server::assemble(
             host,
+            self.metrics_addr,
             self.limits,
             discovery,
             routes.collect(),

@@ -41,6 +41,19 @@
 //! [`ServerBuilder::state`] and read as [`Context::state`], typed: such a handler takes a
 //! `Context<S>` of the state's type, and the builder accepts it only once it holds an `S`.
 //!
+//! # Listeners
+//!
+//! | listener | serves | default |
+//! |---|---|---|
+//! | HTTPS hook port ([`ServerBuilder::port`], 9443) | the handlers and Discovery; any other path is 404 | on |
+//! | health ([`ServerBuilder::health_addr`], plain HTTP) | [`HEALTHZ_PATH`] and [`READYZ_PATH`], for the kubelet's probes | off |
+//! | metrics ([`ServerBuilder::metrics_addr`], plain HTTP) | [`METRICS_PATH`], the Prometheus metrics | off |
+//!
+//! The hook port is what Cluster API calls and what the ExtensionConfig's Service exposes, so it
+//! answers nothing else. The metrics name every handler and count its calls, and their listener
+//! has no authentication, so it is off until asked for and best bound to loopback or fenced by a
+//! NetworkPolicy (see [`ServerBuilder::metrics_addr`]).
+//!
 //! # Answers on bad input
 //!
 //! On a registered path, every problem is answered with HTTP 200 and a Failure response of the
@@ -107,9 +120,11 @@ use prometheus_client::registry::Registry;
 /// A built extension server, ready to [`start`](Server::start).
 pub struct Server {
     host: HostOptions,
+    metrics_addr: Option<SocketAddr>,
     discovery: DiscoveryResponse,
     router: Router,
-    ops: Router,
+    health: Router,
+    metrics: Router,
     exposed: Arc<Registry>,
 }
 
@@ -130,6 +145,7 @@ impl Server {
 
     fn assemble(
         host: HostOptions,
+        metrics_addr: Option<SocketAddr>,
         limits: Limits,
         discovery: DiscoveryResponse,
         routes: Vec<(String, MethodRouter)>,
@@ -142,15 +158,15 @@ impl Server {
             routes,
             discovery::discovery_body(&discovery),
             discovery_metrics,
-            exposed.clone(),
             intake::Intake::new(limits),
         );
-        let ops = router::ops_router(exposed.clone());
         Server {
             host,
+            metrics_addr,
             discovery,
             router,
-            ops,
+            health: router::health_router(),
+            metrics: router::metrics_router(exposed.clone()),
             exposed,
         }
     }
@@ -160,15 +176,38 @@ impl Server {
         &self.discovery
     }
 
-    /// The routes without TLS: every handler, Discovery, `/healthz`, `/readyz` and `/metrics`.
-    /// Useful to serve the extension behind another listener, or to call it in-process in tests.
+    /// The routes of the hook port without TLS: every handler and Discovery (any other path is
+    /// 404). Useful to serve the extension behind another listener, or to call it in-process in
+    /// tests.
     pub fn router(&self) -> Router {
         self.router.clone()
+    }
+
+    /// The routes of the health listener: `/healthz` and `/readyz`, both answering 200 `ok`.
+    pub fn health_router(&self) -> Router {
+        self.health.clone()
+    }
+
+    /// The routes of the metrics listener: `/metrics`, the registry the server exposes.
+    pub fn metrics_router(&self) -> Router {
+        self.metrics.clone()
     }
 
     /// The address the server will listen on.
     pub fn addr(&self) -> SocketAddr {
         self.host.addr
+    }
+
+    /// The address of the plain-HTTP health listener, if one was set with
+    /// [`ServerBuilder::health_addr`].
+    pub fn health_addr(&self) -> Option<SocketAddr> {
+        self.host.health_addr
+    }
+
+    /// The address of the plain-HTTP metrics listener, if one was set with
+    /// [`ServerBuilder::metrics_addr`].
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics_addr
     }
 
     /// The metrics in the Prometheus text format, as `/metrics` serves them.

@@ -1,4 +1,6 @@
-//! The HTTP routes: one per handler, Discovery, health, metrics, and 404 for the rest.
+//! The HTTP routes. The hook router holds one route per handler, Discovery, and 404 for the
+//! rest; health and metrics have routers of their own, each served on its own plain-HTTP
+//! listener.
 
 use std::sync::Arc;
 
@@ -30,7 +32,7 @@ pub fn discovery_path() -> String {
     gvh_to_path(&HookId::of::<Discovery>(), "")
 }
 
-/// All routes of a server. Paths match exactly (query strings such as Cluster API's
+/// The routes of the HTTPS hook port: the handlers and Discovery, nothing else. Paths match exactly (query strings such as Cluster API's
 /// `?timeout=10s` are read by the handlers, not by routing); a known path answers only POST
 /// (405 otherwise, with `Allow`); anything else is 404. Every request first passes admission
 /// ([`intake`](super::intake)).
@@ -38,7 +40,6 @@ pub(crate) fn hook_router(
     routes: Vec<(String, MethodRouter)>,
     discovery: Bytes,
     discovery_metrics: EndpointMetrics,
-    exposed: Arc<Registry>,
     intake: Intake,
 ) -> Router {
     let mut router = Router::new();
@@ -52,7 +53,6 @@ pub(crate) fn hook_router(
     });
     router
         .route(&discovery_path(), discovery_route)
-        .merge(ops_router(exposed))
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(intake, admit))
 }
@@ -84,11 +84,19 @@ async fn serve_discovery(request: Request, body: Bytes, metrics: &EndpointMetric
     }
 }
 
-/// Health and metrics routes, also served alone on the optional plain-HTTP health address.
-pub(crate) fn ops_router(exposed: Arc<Registry>) -> Router {
+/// The probe routes, `/healthz` and `/readyz`, served on the health address when one is set.
+/// Any other path is 404.
+pub(crate) fn health_router() -> Router {
     Router::new()
         .route(HEALTHZ_PATH, get(ok))
         .route(READYZ_PATH, get(ok))
+        .fallback(not_found)
+}
+
+/// The metrics route, `/metrics` answering `exposed` in the OpenMetrics text format, served on
+/// the metrics address when one is set. Any other path is 404.
+pub(crate) fn metrics_router(exposed: Arc<Registry>) -> Router {
+    Router::new()
         .route(
             METRICS_PATH,
             get(move || {
@@ -96,6 +104,7 @@ pub(crate) fn ops_router(exposed: Arc<Registry>) -> Router {
                 async move { metrics_response(&exposed) }
             }),
         )
+        .fallback(not_found)
 }
 
 async fn ok() -> &'static str {

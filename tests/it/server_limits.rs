@@ -497,7 +497,7 @@ async fn one_registry_serves_the_servers_metrics_and_the_callers() {
         .uri("/metrics")
         .body(Body::empty())
         .unwrap();
-    let response = router.oneshot(request).await.unwrap();
+    let response = server.metrics_router().oneshot(request).await.unwrap();
     assert_eq!(
         response.headers()[header::CONTENT_TYPE],
         "application/openmetrics-text; version=1.0.0; charset=utf-8"

@@ -13,7 +13,10 @@ use capi_runtime::hooks::v1alpha1::{
     AfterControlPlaneInitializedResponse, BeforeClusterCreate, BeforeClusterCreateRequest,
     BeforeClusterCreateResponse, DiscoveryResponse, FailurePolicy,
 };
-use capi_runtime::server::{HandlerOptions, MAX_REQUEST_BODY_BYTES, Server, ServerBuilder};
+use capi_runtime::server::{
+    HEALTHZ_PATH, HandlerOptions, MAX_REQUEST_BODY_BYTES, METRICS_PATH, READYZ_PATH, Server,
+    ServerBuilder,
+};
 use http::{Method, Request, StatusCode, header};
 use serde_json::{Value, json};
 use tower::ServiceExt;
@@ -398,17 +401,47 @@ async fn discovery_lists_the_registered_handlers_sorted() {
 }
 
 #[tokio::test]
-async fn health_and_metrics_are_served() {
+async fn the_hook_port_serves_neither_health_nor_metrics() {
     let router = server(Arc::default()).router();
+    for path in [HEALTHZ_PATH, READYZ_PATH, METRICS_PATH] {
+        for method in [Method::GET, Method::POST] {
+            let (status, body, _) = send(&router, method.clone(), path, "").await;
+            assert_eq!(status, StatusCode::NOT_FOUND, "{method} {path}");
+            assert_eq!(
+                String::from_utf8(body).unwrap(),
+                format!("no handler is registered for path \"{path}\"")
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn health_and_metrics_are_served_on_their_own_routers() {
+    let server = server(Arc::default());
+    let (router, health, metrics) = (
+        server.router(),
+        server.health_router(),
+        server.metrics_router(),
+    );
     post_json(&router, BCC_PATH, "{}").await;
     post_json(&router, BCC_PATH, "{").await;
     post_json(&router, DISCOVERY_PATH, "{}").await;
-    for path in ["/healthz", "/readyz"] {
-        let (status, body, _) = send(&router, Method::GET, path, "").await;
+    for path in [HEALTHZ_PATH, READYZ_PATH] {
+        let (status, body, _) = send(&health, Method::GET, path, "").await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(body, b"ok");
+        let (status, _, _) = send(&metrics, Method::GET, path, "").await;
+        assert_eq!(
+            status,
+            StatusCode::NOT_FOUND,
+            "{path} on the metrics router"
+        );
     }
-    let (status, body, headers) = send(&router, Method::GET, "/metrics", "").await;
+    for path in [METRICS_PATH, DISCOVERY_PATH, BCC_PATH] {
+        let (status, _, _) = send(&health, Method::GET, path, "").await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path} on the health router");
+    }
+    let (status, body, headers) = send(&metrics, Method::GET, METRICS_PATH, "").await;
     assert_eq!(status, StatusCode::OK);
     assert!(
         headers[header::CONTENT_TYPE]

@@ -1,6 +1,8 @@
-//! The extension server's HTTPS listener: certificates reloaded without a restart, client
-//! certificates when a client CA is set, the plain-HTTP health listener, graceful shutdown.
+//! The extension server's listeners: certificates reloaded without a restart, client
+//! certificates when a client CA is set, the plain-HTTP health and metrics listeners (and the
+//! hook port serving neither), graceful shutdown.
 
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use capi_runtime::go::errors::chain;
@@ -14,7 +16,17 @@ use capi_runtime_test_pki::{
 
 const DISCOVERY: &str = "/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery";
 
+/// Starts a server with TLS from `dir`, a health listener and a metrics listener.
 async fn start(dir: &std::path::Path, client_ca: bool) -> Result<RunningServer, ServerError> {
+    start_with(dir, client_ca, Some("127.0.0.1:0".parse().unwrap())).await
+}
+
+/// Like [`start`], with the metrics listener at `metrics` (none when `None`).
+async fn start_with(
+    dir: &std::path::Path,
+    client_ca: bool,
+    metrics: Option<SocketAddr>,
+) -> Result<RunningServer, ServerError> {
     let mut builder = Server::builder()
         .host("127.0.0.1".parse().unwrap())
         .port(0)
@@ -30,6 +42,9 @@ async fn start(dir: &std::path::Path, client_ca: bool) -> Result<RunningServer, 
         )?;
     if client_ca {
         builder = builder.client_ca_name("ca.crt");
+    }
+    if let Some(addr) = metrics {
+        builder = builder.metrics_addr(addr);
     }
     builder.build().start().await
 }
@@ -92,27 +107,40 @@ async fn client_ca_requires_client_certificates() {
     running.shutdown().await.unwrap();
 }
 
+/// The status and body of a GET of `url`.
+async fn get(client: &reqwest::Client, url: &str) -> (u16, String) {
+    let response = client.get(url).send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.text().await.unwrap())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn health_listener_and_graceful_shutdown() {
+async fn health_and_metrics_listeners_and_graceful_shutdown() {
     let dir = tempfile::tempdir().unwrap();
     let ca = TestCa::new("serving");
     ca.write_serving(dir.path());
     let running = start(dir.path(), false).await.unwrap();
     let health = running.health_addr().unwrap();
+    let metrics = running.metrics_addr().unwrap();
+    assert_ne!(metrics.port(), 0);
+    assert_ne!(health, metrics);
     let plain = plain_client();
-    let body = plain
-        .get(format!("http://{health}/healthz"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert_eq!(body, "ok");
+    for path in ["/healthz", "/readyz"] {
+        assert_eq!(
+            get(&plain, &format!("http://{health}{path}")).await,
+            (200, "ok".to_string())
+        );
+        assert_eq!(get(&plain, &format!("http://{metrics}{path}")).await.0, 404);
+    }
+    assert_eq!(
+        get(&plain, &format!("http://{health}/metrics")).await.0,
+        404
+    );
+
     let client = https_client(&ca.pem());
+    let port = running.local_addr().port();
     let hook = format!(
-        "https://localhost:{}/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclusterdelete/bcd",
-        running.local_addr().port()
+        "https://localhost:{port}/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclusterdelete/bcd"
     );
     let answer: serde_json::Value = client
         .post(&hook)
@@ -124,26 +152,70 @@ async fn health_listener_and_graceful_shutdown() {
         .await
         .unwrap();
     assert_eq!(answer["status"], "Success");
-    let metrics = plain
-        .get(format!("http://{health}/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert!(metrics.contains(
+    // The hook port serves hooks and Discovery only.
+    for path in ["/healthz", "/readyz", "/metrics"] {
+        let (status, body) = get(&client, &format!("https://localhost:{port}{path}")).await;
+        assert_eq!(status, 404, "{path}: {body}");
+    }
+
+    let (status, text) = get(&plain, &format!("http://{metrics}/metrics")).await;
+    assert_eq!(status, 200);
+    assert!(text.contains(
         r#"capi_runtime_sdk_extension_requests_total{hook="BeforeClusterDelete",handler="bcd",status="Success"} 1"#
-    ), "{metrics}");
+    ), "{text}");
+    assert!(text.ends_with("# EOF\n"), "{text}");
 
     running.shutdown().await.unwrap();
     assert!(client.post(&hook).body("{}").send().await.is_err());
-    assert!(
-        plain
-            .get(format!("http://{health}/healthz"))
-            .send()
+    for url in [
+        format!("http://{health}/healthz"),
+        format!("http://{metrics}/metrics"),
+    ] {
+        assert!(plain.get(&url).send().await.is_err(), "{url} still answers");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_are_served_nowhere_without_a_metrics_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let ca = TestCa::new("serving");
+    ca.write_serving(dir.path());
+    let running = start_with(dir.path(), false, None).await.unwrap();
+    assert_eq!(running.metrics_addr(), None);
+    let health = running.health_addr().unwrap();
+    let plain = plain_client();
+    assert_eq!(
+        get(&plain, &format!("http://{health}/metrics")).await.0,
+        404
+    );
+    assert_eq!(get(&plain, &format!("http://{health}/readyz")).await.0, 200);
+    let port = running.local_addr().port();
+    let client = https_client(&ca.pem());
+    assert_eq!(
+        get(&client, &format!("https://localhost:{port}/metrics"))
             .await
-            .is_err()
+            .0,
+        404
+    );
+    running.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_taken_metrics_port_fails_start() {
+    let dir = tempfile::tempdir().unwrap();
+    TestCa::new("serving").write_serving(dir.path());
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap();
+    let error = start_with(dir.path(), false, Some(addr)).await.unwrap_err();
+    assert!(
+        matches!(&error, ServerError::Bind { addr: a, .. } if *a == addr),
+        "{error:?}"
+    );
+    assert!(
+        chain(&error)
+            .to_string()
+            .starts_with(&format!("failed to listen on {addr}")),
+        "{error}"
     );
 }
 

@@ -32,9 +32,13 @@ struct Args {
     /// File name of the serving key.
     #[arg(long, default_value = DEFAULT_KEY_NAME)]
     webhook_key_name: String,
-    /// Plain-HTTP address serving /healthz, /readyz and /metrics.
+    /// Plain-HTTP address serving /healthz and /readyz (for the kubelet's probes).
     #[arg(long, default_value = "0.0.0.0:9440")]
     health_addr: SocketAddr,
+    /// Plain-HTTP address serving /metrics, unauthenticated; off unless given. Prefer a
+    /// loopback address such as 127.0.0.1:8080.
+    #[arg(long)]
+    metrics_bind_addr: Option<SocketAddr>,
     /// File with scripted lifecycle responses, watched for changes.
     #[arg(long, default_value = "hookresponses.yaml")]
     responses_file: PathBuf,
@@ -81,14 +85,17 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let server = builder
+    let mut builder = builder
         .host(args.webhook_host)
         .port(args.webhook_port)
         .cert_dir(&args.webhook_cert_dir)
         .cert_name(&args.webhook_cert_name)
         .key_name(&args.webhook_key_name)
-        .health_addr(args.health_addr)
-        .build();
+        .health_addr(args.health_addr);
+    if let Some(addr) = args.metrics_bind_addr {
+        builder = builder.metrics_addr(addr);
+    }
+    let server = builder.build();
     let result = server.run(shutdown_signal()).await;
     watcher.abort();
     match result {

@@ -71,11 +71,13 @@ async fn schemathesis_finds_no_contract_violation() {
         .host("127.0.0.1".parse().unwrap())
         .port(0)
         .cert_dir(dir.path())
+        .metrics_addr("127.0.0.1:0".parse().unwrap())
         .build()
         .start()
         .await
         .unwrap();
     let port = running.local_addr().port();
+    let metrics_addr = running.metrics_addr().unwrap();
     let client = https_client(&ca.pem());
     let base = format!("https://localhost:{port}");
 
@@ -136,8 +138,8 @@ async fn schemathesis_finds_no_contract_violation() {
     );
 
     // Every hook path was exercised under the example's handler names.
-    let metrics = client
-        .get(format!("{base}/metrics"))
+    let metrics = capi_runtime_test_pki::plain_client()
+        .get(format!("http://{metrics_addr}/metrics"))
         .send()
         .await
         .unwrap()
