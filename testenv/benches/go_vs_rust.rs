@@ -19,8 +19,13 @@
 //! both in alternating rounds (the order swaps every round, so drift on a shared machine hits
 //! both). Reported per server: requests per second (median of the rounds), p50 and p99
 //! latency over every request of every round, CPU seconds per 10,000 requests (the server
-//! process's utime + stime from `/proc/<pid>/stat` across the rounds), and peak resident set
-//! (`VmHWM` from `/proc/<pid>/status` after the last round); then Rust/Go ratios.
+//! process's utime + stime from `/proc/<pid>/stat` across the rounds) and its inverse, requests
+//! per CPU second (which, unlike requests per second, a loaded machine hardly distorts), peak
+//! resident set (`VmHWM` from `/proc/<pid>/status` after the last round) and the load average
+//! before and after; then Rust/Go ratios. The payloads: BeforeClusterCreate (a small hook),
+//! GeneratePatches with 500 items (the large one), and the in-place update hooks
+//! CanUpdateMachine and UpdateMachine for one control-plane Machine with its infrastructure
+//! machine and bootstrap config.
 
 use capi_runtime_test_pki as pki;
 
@@ -33,9 +38,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use capi_runtime::hooks::v1alpha1::{
-    BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse, FailurePolicy,
-    GeneratePatches, GeneratePatchesRequest, GeneratePatchesResponse, GeneratePatchesResponseItem,
-    PatchType,
+    BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse, CanUpdateMachine,
+    CanUpdateMachineRequest, CanUpdateMachineResponse, FailurePolicy, GeneratePatches,
+    GeneratePatchesRequest, GeneratePatchesResponse, GeneratePatchesResponseItem, Patch, PatchType,
+    UpdateMachine, UpdateMachineRequest, UpdateMachineResponse,
 };
 use capi_runtime::server::{HandlerOptions, Server};
 use capi_runtime_testenv::topology_cluster;
@@ -45,6 +51,12 @@ use serde_json::{Value, json};
 const BCC_PATH: &str =
     "/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/before-cluster-create";
 const GP_PATH: &str = "/hooks.runtime.cluster.x-k8s.io/v1alpha1/generatepatches/generate-patches";
+const CUM_PATH: &str =
+    "/hooks.runtime.cluster.x-k8s.io/v1alpha1/canupdatemachine/can-update-machine";
+const UM_PATH: &str = "/hooks.runtime.cluster.x-k8s.io/v1alpha1/updatemachine/update-machine";
+/// The machine patch the Go program answers to CanUpdateMachine.
+const GO_MACHINE_PATCH: &[u8] =
+    br#"{"metadata":{"labels":{"interop.capi-runtime/hook":"CanUpdateMachine"}}}"#;
 /// The patch the Go program answers for every item.
 const GO_PATCH: &[u8] =
     br#"[{"op":"add","path":"/metadata/annotations","value":{"interop.capi-runtime/hook":"GeneratePatches"}}]"#;
@@ -120,6 +132,33 @@ fn serve_rust(port: u16, cert_dir: &Path, blocking_pool: bool) {
                             patch: ByteString(GO_PATCH.to_vec()),
                         })
                         .collect();
+                    Ok::<_, String>(response)
+                },
+            )
+            .unwrap()
+            .handle(
+                CanUpdateMachine,
+                options("can-update-machine", blocking_pool),
+                |request: CanUpdateMachineRequest| async move {
+                    let mut response = CanUpdateMachineResponse::success();
+                    let name = request.desired.machine.metadata.name.unwrap_or_default();
+                    response.message = format!("go CanUpdateMachine {name}");
+                    response.machine_patch = Patch {
+                        patch_type: Some(PatchType::JsonMergePatch),
+                        patch: ByteString(GO_MACHINE_PATCH.to_vec()),
+                    };
+                    Ok::<_, String>(response)
+                },
+            )
+            .unwrap()
+            .handle(
+                UpdateMachine,
+                options("update-machine", blocking_pool),
+                |request: UpdateMachineRequest| async move {
+                    let mut response = UpdateMachineResponse::success();
+                    let name = request.desired.machine.metadata.name.unwrap_or_default();
+                    response.message = format!("go UpdateMachine {name}");
+                    response.retry_after_seconds = "UpdateMachine".len() as i32;
                     Ok::<_, String>(response)
                 },
             )
@@ -208,6 +247,96 @@ fn generate_patches() -> Vec<u8> {
         "settings": { "origin": "bench" },
         "variables": [{ "name": "imageRepository", "value": "registry.example.com" }],
         "items": items,
+    }))
+    .unwrap()
+}
+
+/// A control-plane Machine of the Cluster at `version`, as the in-place update hooks carry it.
+fn machine(version: &str) -> Value {
+    json!({
+        "apiVersion": "cluster.x-k8s.io/v1beta2",
+        "kind": "Machine",
+        "metadata": {
+            "name": format!("{CLUSTER}-cp-x7k2p"),
+            "namespace": NAMESPACE,
+            "uid": "0b7c6e9f-4d3a-4f21-9a0e-5c1d2e3f4a5b",
+            "labels": {
+                "cluster.x-k8s.io/cluster-name": CLUSTER,
+                "cluster.x-k8s.io/control-plane": "",
+                "cluster.x-k8s.io/control-plane-name": format!("{CLUSTER}-cp"),
+            },
+            "annotations": { "controlplane.cluster.x-k8s.io/kubeadm-cluster-configuration": "{\"etcd\":{},\"networking\":{},\"apiServer\":{},\"controllerManager\":{},\"scheduler\":{},\"dns\":{}}" },
+            "ownerReferences": [{ "apiVersion": "controlplane.cluster.x-k8s.io/v1beta2", "kind": "KubeadmControlPlane", "name": format!("{CLUSTER}-cp"), "uid": "5f0e1d2c-3b4a-4968-8776-a5b4c3d2e1f0", "controller": true, "blockOwnerDeletion": true }],
+        },
+        "spec": {
+            "clusterName": CLUSTER,
+            "version": version,
+            "bootstrap": {
+                "configRef": { "apiGroup": "bootstrap.cluster.x-k8s.io", "kind": "KubeadmConfig", "name": format!("{CLUSTER}-cp-x7k2p") },
+                "dataSecretName": format!("{CLUSTER}-cp-x7k2p"),
+            },
+            "infrastructureRef": { "apiGroup": "infrastructure.cluster.x-k8s.io", "kind": "DockerMachine", "name": format!("{CLUSTER}-cp-x7k2p") },
+            "providerID": format!("docker:////{CLUSTER}-cp-x7k2p"),
+            "failureDomain": "fd1",
+            "readinessGates": [{ "conditionType": "APIServerPodHealthy" }, { "conditionType": "EtcdPodHealthy" }],
+        },
+    })
+}
+
+/// The DockerMachine and KubeadmConfig of [`machine`], at `image`.
+fn machine_objects(image: &str) -> (Value, Value) {
+    let infrastructure = json!({
+        "apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2",
+        "kind": "DockerMachine",
+        "metadata": { "name": format!("{CLUSTER}-cp-x7k2p"), "namespace": NAMESPACE },
+        "spec": {
+            "customImage": image,
+            "providerID": format!("docker:////{CLUSTER}-cp-x7k2p"),
+            "extraMounts": [{ "containerPath": "/var/run/docker.sock", "hostPath": "/var/run/docker.sock" }],
+        },
+    });
+    let bootstrap = json!({
+        "apiVersion": "bootstrap.cluster.x-k8s.io/v1beta2",
+        "kind": "KubeadmConfig",
+        "metadata": { "name": format!("{CLUSTER}-cp-x7k2p"), "namespace": NAMESPACE },
+        "spec": {
+            "clusterConfiguration": { "apiServer": { "certSANs": ["localhost", "127.0.0.1", "0.0.0.0"] } },
+            "initConfiguration": { "nodeRegistration": { "kubeletExtraArgs": [{ "name": "eviction-hard", "value": "nodefs.available<0%" }] } },
+            "files": [{ "path": "/etc/kubernetes/audit-policy.yaml", "owner": "root:root", "permissions": "0600", "content": "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n" }],
+        },
+    });
+    (infrastructure, bootstrap)
+}
+
+/// What the in-place update hooks carry for one Machine at `version` and `image`.
+fn update_objects(version: &str, image: &str) -> Value {
+    let (infrastructure, bootstrap) = machine_objects(image);
+    json!({
+        "machine": machine(version),
+        "infrastructureMachine": infrastructure,
+        "bootstrapConfig": bootstrap,
+    })
+}
+
+/// CanUpdateMachine for a control-plane Machine going from v1.35.2 to v1.36.0.
+fn can_update_machine() -> Vec<u8> {
+    serde_json::to_vec(&json!({
+        "apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1",
+        "kind": "CanUpdateMachineRequest",
+        "settings": { "origin": "bench" },
+        "current": update_objects("v1.35.2", "kindest/node:v1.35.2"),
+        "desired": update_objects("v1.36.0", "kindest/node:v1.36.0"),
+    }))
+    .unwrap()
+}
+
+/// UpdateMachine for the same Machine, to its desired state.
+fn update_machine() -> Vec<u8> {
+    serde_json::to_vec(&json!({
+        "apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1",
+        "kind": "UpdateMachineRequest",
+        "settings": { "origin": "bench" },
+        "desired": update_objects("v1.36.0", "kindest/node:v1.36.0"),
     }))
     .unwrap()
 }
@@ -467,6 +596,8 @@ fn bench(rounds: usize, run: Duration, in_flight: usize, blocking_pool: bool) {
     for (label, path, body) in [
         ("BeforeClusterCreate", BCC_PATH, before_cluster_create()),
         ("GeneratePatches, 500 items", GP_PATH, generate_patches()),
+        ("CanUpdateMachine", CUM_PATH, can_update_machine()),
+        ("UpdateMachine", UM_PATH, update_machine()),
     ] {
         let body = &*Box::leak(body.into_boxed_slice());
         let go = start_go(certs.path());
@@ -524,20 +655,26 @@ fn bench(rounds: usize, run: Duration, in_flight: usize, blocking_pool: bool) {
                     peak[i],
                 );
                 let client = t.cpu_per_10k(t.client_ticks, ticks_per_second);
+                // Requests per CPU second of the server: what a loaded machine does not
+                // distort, unlike requests per second.
+                let per_cpu_second = 10_000.0 / row.3;
                 println!(
-                    "  {:<4} {:>9.0} req/s  p50 {:>7.2} ms  p99 {:>7.2} ms  CPU {:>6.2} s/10k  \
-                     peak RSS {:>6.1} MB (idle {:>5.1} MB)  load generator CPU {:>6.2} s/10k",
-                    peer.name, row.0, row.1, row.2, row.3, row.4, idle[i], client
+                    "  {:<4} {:>9.0} req/s  p50 {:>7.2} ms  p99 {:>7.2} ms  CPU {:>6.2} s/10k \
+                     ({:>7.0} req/CPU-s)  peak RSS {:>6.1} MB (idle {:>5.1} MB)  load generator \
+                     CPU {:>6.2} s/10k",
+                    peer.name, row.0, row.1, row.2, row.3, per_cpu_second, row.4, idle[i], client
                 );
                 rows.push(row);
             }
             let (g, r) = (rows[0], rows[1]);
             println!(
-                "  Rust/Go: throughput {:.2}x, p50 {:.2}, p99 {:.2}, CPU per request {:.2}, peak RSS {:.2}",
+                "  Rust/Go: throughput {:.2}x, p50 {:.2}, p99 {:.2}, CPU per request {:.2} \
+                 (requests per CPU second {:.2}x), peak RSS {:.2}",
                 r.0 / g.0,
                 r.1 / g.1,
                 r.2 / g.2,
                 r.3 / g.3,
+                g.3 / r.3,
                 r.4 / g.4
             );
         });
