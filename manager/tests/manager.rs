@@ -21,13 +21,13 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use capi_runtime::k8s_openapi::ByteString;
+use capi_runtime::k8s_openapi::api::apps::v1::Deployment;
 use capi_runtime::k8s_openapi::api::authentication::v1::{
     TokenRequest, TokenRequestSpec, TokenReview, TokenReviewSpec,
 };
 use capi_runtime::k8s_openapi::api::authorization::v1::{
     NonResourceAttributes, SubjectAccessReview, SubjectAccessReviewSpec,
 };
-use capi_runtime::k8s_openapi::api::apps::v1::Deployment;
 use capi_runtime::k8s_openapi::api::coordination::v1::Lease;
 use capi_runtime::k8s_openapi::api::core::v1::{ConfigMap, Namespace, Pod, Secret, ServiceAccount};
 use capi_runtime::k8s_openapi::api::rbac::v1::{ClusterRoleBinding, RoleRef, Subject};
@@ -36,8 +36,7 @@ use capi_runtime_controller::decide::PAUSED_ANNOTATION;
 use capi_runtime_test_pki::{https_client, plain_client};
 use capi_runtime_testenv::{TestEnv, User};
 use kube::api::{
-    Api, DeleteParams, DynamicObject, GroupVersionKind, ListParams, Patch, PatchParams,
-    PostParams,
+    Api, DeleteParams, DynamicObject, GroupVersionKind, ListParams, Patch, PatchParams, PostParams,
 };
 use kube::discovery::{Scope, pinned_kind};
 use serde_json::json;
@@ -200,7 +199,10 @@ async fn scrape(client: &reqwest::Client, url: &str, token: &str) -> (u16, Strin
 }
 
 /// The manager's namespace and RBAC as shipped.
-const NAMESPACE_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/config/manager/00-namespace.yaml");
+const NAMESPACE_FILE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/config/manager/00-namespace.yaml"
+);
 const RBAC_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/config/manager/10-rbac.yaml");
 /// The ClusterRole of `RBAC_FILE` that scrapers are bound to.
 const METRICS_READER: &str = "capi-runtime-metrics-reader";

@@ -85,7 +85,9 @@ fn client_certificate(
     let mut params = CertificateParams::new(Vec::<String>::new())?;
     params.distinguished_name.push(DnType::CommonName, name);
     if let Some(group) = group {
-        params.distinguished_name.push(DnType::OrganizationName, group);
+        params
+            .distinguished_name
+            .push(DnType::OrganizationName, group);
     }
     params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ClientAuth];
     params.key_usages = vec![KeyUsagePurpose::DigitalSignature];

@@ -136,13 +136,13 @@ impl TestEnv {
     /// when one is given (a certificate carries one group here); waits until the API server
     /// authenticates it.
     pub async fn certificate_user(&self, name: &str, group: Option<&str>) -> Result<User> {
-        let (cert, key) =
-            self.pki()
-                .client_certificate(name, group)
-                .map_err(|source| UserError::Certificate {
-                    name: name.to_string(),
-                    source,
-                })?;
+        let (cert, key) = self
+            .pki()
+            .client_certificate(name, group)
+            .map_err(|source| UserError::Certificate {
+                name: name.to_string(),
+                source,
+            })?;
         let kubeconfig = kubeconfig_for(
             self.server_url(),
             self.ca_pem(),
@@ -170,7 +170,13 @@ impl TestEnv {
         mkdir(&dir)?;
         let file: String = file
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .collect();
         let path = dir.join(format!(
             "{}-{file}.kubeconfig",

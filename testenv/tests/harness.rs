@@ -203,7 +203,8 @@ async fn users_work(env: &TestEnv) {
     let bot_name = format!("system:serviceaccount:{ns}:bot");
     assert_eq!(bot.name(), bot_name);
     assert!(
-        bot.groups().contains(&format!("system:serviceaccounts:{ns}")),
+        bot.groups()
+            .contains(&format!("system:serviceaccounts:{ns}")),
         "{:?}",
         bot.groups()
     );
