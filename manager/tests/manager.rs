@@ -22,14 +22,12 @@ use std::time::{Duration, Instant};
 
 use capi_runtime::k8s_openapi::ByteString;
 use capi_runtime::k8s_openapi::api::apps::v1::Deployment;
-use capi_runtime::k8s_openapi::api::authentication::v1::{
-    TokenRequest, TokenRequestSpec, TokenReview, TokenReviewSpec,
-};
+use capi_runtime::k8s_openapi::api::authentication::v1::{TokenReview, TokenReviewSpec};
 use capi_runtime::k8s_openapi::api::authorization::v1::{
     NonResourceAttributes, SubjectAccessReview, SubjectAccessReviewSpec,
 };
 use capi_runtime::k8s_openapi::api::coordination::v1::Lease;
-use capi_runtime::k8s_openapi::api::core::v1::{ConfigMap, Namespace, Pod, Secret, ServiceAccount};
+use capi_runtime::k8s_openapi::api::core::v1::{ConfigMap, Namespace, Pod, Secret};
 use capi_runtime::k8s_openapi::api::rbac::v1::{ClusterRoleBinding, RoleRef, Subject};
 use capi_runtime_controller::FIELD_MANAGER;
 use capi_runtime_controller::decide::PAUSED_ANNOTATION;
@@ -317,22 +315,16 @@ fn forbidden<T: std::fmt::Debug>(what: &str, user: &User, result: Result<T, kube
 }
 
 /// A new ServiceAccount `namespace/name`, bound to the ClusterRole `role` when one is given,
-/// and a token of it from the TokenRequest API. Returns once the API server authenticates the
-/// token and, for a bound one, authorizes `get /metrics` (so the manager's first reviews, whose
-/// results it keeps, see the final state).
+/// and a token of it (testenv's ServiceAccount user, which waits until the token
+/// authenticates). Returns once, for a bound one, the API server also authorizes `get
+/// /metrics` (so the manager's first reviews, whose results it keeps, see the final state).
 async fn service_account_token(
+    env: &TestEnv,
     kube: &kube::Client,
     namespace: &str,
     name: &str,
     role: Option<&str>,
 ) -> String {
-    let accounts: Api<ServiceAccount> = Api::namespaced(kube.clone(), namespace);
-    let mut account = ServiceAccount::default();
-    account.metadata.name = Some(name.to_string());
-    accounts
-        .create(&PostParams::default(), &account)
-        .await
-        .unwrap();
     if let Some(role) = role {
         let mut binding = ClusterRoleBinding {
             role_ref: RoleRef {
@@ -354,48 +346,20 @@ async fn service_account_token(
             .await
             .unwrap();
     }
-    let request = TokenRequest {
-        spec: TokenRequestSpec {
-            expiration_seconds: Some(3600),
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    let token = accounts
-        .create_token_request(name, &PostParams::default(), &request)
+    let user = env
+        .service_account_user(namespace, name, Duration::from_secs(3600))
         .await
-        .unwrap()
-        .status
-        .expect("a TokenRequest answer has a status")
-        .token;
-    let user = format!("system:serviceaccount:{namespace}:{name}");
-    eventually(Duration::from_secs(30), || async {
-        let review = TokenReview {
-            spec: TokenReviewSpec {
-                token: Some(token.clone()),
-                audiences: None,
-            },
-            ..Default::default()
-        };
-        let answer = Api::<TokenReview>::all(kube.clone())
-            .create(&PostParams::default(), &review)
-            .await
-            .unwrap();
-        answer.status.is_some_and(|s| {
-            s.authenticated == Some(true) && s.user.and_then(|u| u.username) == Some(user.clone())
-        })
-    })
-    .await;
+        .unwrap();
+    assert_eq!(
+        user.name(),
+        format!("system:serviceaccount:{namespace}:{name}")
+    );
     if role.is_some() {
         eventually(Duration::from_secs(30), || async {
             let review = SubjectAccessReview {
                 spec: SubjectAccessReviewSpec {
-                    user: Some(user.clone()),
-                    groups: Some(vec![
-                        "system:serviceaccounts".into(),
-                        format!("system:serviceaccounts:{namespace}"),
-                        "system:authenticated".into(),
-                    ]),
+                    user: Some(user.name().to_string()),
+                    groups: Some(user.groups().to_vec()),
                     non_resource_attributes: Some(NonResourceAttributes {
                         path: Some("/metrics".into()),
                         verb: Some("get".into()),
@@ -413,7 +377,9 @@ async fn service_account_token(
         })
         .await;
     }
-    token
+    user.token()
+        .expect("a ServiceAccount user has a token")
+        .to_string()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -423,8 +389,8 @@ async fn diagnostics_need_a_token_allowed_to_get_metrics_unless_insecure() {
     let ns = env.unique_name("diag");
     namespace(&kube, &ns).await;
     let shipped = shipped_manager(env, &kube).await;
-    let reader = service_account_token(&kube, &ns, "reader", Some(METRICS_READER)).await;
-    let stranger = service_account_token(&kube, &ns, "stranger", None).await;
+    let reader = service_account_token(env, &kube, &ns, "reader", Some(METRICS_READER)).await;
+    let stranger = service_account_token(env, &kube, &ns, "stranger", None).await;
     let webhook_ca = TestCa::new("diagnostics-ca");
     let certs = webhook_ca.cert_dir();
 
@@ -501,7 +467,7 @@ async fn manager_end_to_end() {
 
     let shipped = shipped_manager(env, &kube).await;
     let lease_namespace = namespace_of(&shipped);
-    let token = service_account_token(&kube, &ns, "scraper", Some(METRICS_READER)).await;
+    let token = service_account_token(env, &kube, &ns, "scraper", Some(METRICS_READER)).await;
 
     // As deployed: the manager's own ServiceAccount, the shipped RBAC, its Lease in its own
     // namespace.
