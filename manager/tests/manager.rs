@@ -5,6 +5,10 @@
 //! rebuilds the registry before the manager reports ready. The diagnostics test checks who
 //! may read `/metrics` over HTTPS (real ServiceAccount tokens, the shipped metrics-reader
 //! ClusterRole, the API server's own token and access reviews) and the insecure mode.
+//!
+//! The manager never runs as admin here: both tests run it as the ServiceAccount of
+//! `config/manager/10-rbac.yaml` with exactly the RBAC that file ships (applied from the file),
+//! and a third test shows, with the same identity, what that RBAC refuses (403 Forbidden).
 
 // The controller crate's test helpers (control plane, test CA, loopback extensions), shared
 // rather than copied.
@@ -17,19 +21,22 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use capi_runtime::k8s_openapi::ByteString;
-use capi_runtime::k8s_openapi::api::authentication::v1::{
-    TokenRequest, TokenRequestSpec, TokenReview, TokenReviewSpec,
-};
+use capi_runtime::k8s_openapi::api::apps::v1::Deployment;
+use capi_runtime::k8s_openapi::api::authentication::v1::{TokenReview, TokenReviewSpec};
 use capi_runtime::k8s_openapi::api::authorization::v1::{
     NonResourceAttributes, SubjectAccessReview, SubjectAccessReviewSpec,
 };
 use capi_runtime::k8s_openapi::api::coordination::v1::Lease;
-use capi_runtime::k8s_openapi::api::core::v1::{Secret, ServiceAccount};
-use capi_runtime::k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, RoleRef, Subject};
+use capi_runtime::k8s_openapi::api::core::v1::{ConfigMap, Namespace, Pod, Secret};
+use capi_runtime::k8s_openapi::api::rbac::v1::{ClusterRoleBinding, RoleRef, Subject};
 use capi_runtime_controller::FIELD_MANAGER;
 use capi_runtime_controller::decide::PAUSED_ANNOTATION;
 use capi_runtime_test_pki::{https_client, plain_client};
-use kube::api::{Api, Patch, PatchParams, PostParams};
+use capi_runtime_testenv::{TestEnv, User};
+use kube::api::{
+    Api, DeleteParams, DynamicObject, GroupVersionKind, ListParams, Patch, PatchParams, PostParams,
+};
+use kube::discovery::{Scope, pinned_kind};
 use serde_json::json;
 use support::*;
 
@@ -41,9 +48,13 @@ struct Manager {
 }
 
 impl Manager {
-    /// The manager as the end-to-end test runs it: the gate on, leader election with short
-    /// durations, secure diagnostics.
-    fn start(kubeconfig: &std::path::Path, cert_dir: &std::path::Path) -> Manager {
+    /// The manager as the end-to-end test runs it: the gate on, leader election in
+    /// `lease_namespace` with short durations, secure diagnostics.
+    fn start(
+        kubeconfig: &std::path::Path,
+        cert_dir: &std::path::Path,
+        lease_namespace: &str,
+    ) -> Manager {
         Manager::spawn(
             kubeconfig,
             cert_dir,
@@ -52,7 +63,7 @@ impl Manager {
                 "RuntimeSDK=true",
                 "--leader-elect",
                 "--leader-election-namespace",
-                "default",
+                lease_namespace,
                 "--leader-elect-lease-duration",
                 "3s",
                 "--leader-elect-renew-grace",
@@ -185,46 +196,135 @@ async fn scrape(client: &reqwest::Client, url: &str, token: &str) -> (u16, Strin
     }
 }
 
-/// The metrics-reader ClusterRole as `config/manager/10-rbac.yaml` ships it, applied
-/// (server-side, so tests running at once may both apply it).
-async fn apply_metrics_reader_role(kube: &kube::Client) -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/config/manager/10-rbac.yaml");
-    let docs: Vec<serde_json::Value> =
-        serde_saphyr::from_multiple(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let name = "capi-runtime-metrics-reader";
-    let doc = docs
-        .into_iter()
-        .find(|d| d["kind"] == "ClusterRole" && d["metadata"]["name"] == name)
-        .unwrap_or_else(|| panic!("{path} has no ClusterRole {name}"));
-    let role: ClusterRole = serde_json::from_value(doc).unwrap();
-    Api::<ClusterRole>::all(kube.clone())
-        .patch(
-            name,
+/// The manager's namespace and RBAC as shipped.
+const NAMESPACE_FILE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/config/manager/00-namespace.yaml"
+);
+const RBAC_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/config/manager/10-rbac.yaml");
+/// The ClusterRole of `RBAC_FILE` that scrapers are bound to.
+const METRICS_READER: &str = "capi-runtime-metrics-reader";
+
+/// Applies every object of the YAML file `path` as written there (server-side apply, forced,
+/// so tests running at once may apply the same file), whatever its kind, and returns them.
+async fn apply_file(kube: &kube::Client, path: &str) -> Vec<DynamicObject> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let docs: Vec<serde_json::Value> = serde_saphyr::from_multiple(&text).unwrap();
+    let mut applied = Vec::new();
+    for doc in docs.into_iter().filter(|d| !d.is_null()) {
+        let object: DynamicObject = serde_json::from_value(doc).unwrap();
+        let types = object.types.as_ref().expect("apiVersion and kind");
+        let (group, version) = types
+            .api_version
+            .split_once('/')
+            .unwrap_or(("", &types.api_version));
+        let gvk = GroupVersionKind::gvk(group, version, &types.kind);
+        let (resource, capabilities) = pinned_kind(kube, &gvk).await.unwrap();
+        let api: Api<DynamicObject> = match capabilities.scope {
+            Scope::Namespaced => Api::namespaced_with(
+                kube.clone(),
+                object.metadata.namespace.as_deref().expect("a namespace"),
+                &resource,
+            ),
+            Scope::Cluster => Api::all_with(kube.clone(), &resource),
+        };
+        let name = object.metadata.name.clone().expect("a name");
+        api.patch(
+            &name,
             &PatchParams::apply("manager-test").force(),
-            &Patch::Apply(&role),
+            &Patch::Apply(&object),
         )
         .await
+        .unwrap_or_else(|e| panic!("applying {} {name} of {path}: {e}", types.kind));
+        applied.push(object);
+    }
+    applied
+}
+
+/// The manager's ServiceAccount as `RBAC_FILE` names it, with the namespace and RBAC the
+/// manager's config ships applied from their files, as a user of the environment. Returns once
+/// the API server authorizes what the manager starts with (listing ExtensionConfigs and
+/// Secrets, reading its Lease), so a test does not race the RBAC caches.
+async fn shipped_manager(env: &TestEnv, kube: &kube::Client) -> User {
+    apply_file(kube, NAMESPACE_FILE).await;
+    let objects = apply_file(kube, RBAC_FILE).await;
+    let account = objects
+        .iter()
+        .find(|o| o.types.as_ref().is_some_and(|t| t.kind == "ServiceAccount"))
+        .unwrap_or_else(|| panic!("{RBAC_FILE} has no ServiceAccount"));
+    assert!(
+        objects.iter().any(|o| {
+            o.types.as_ref().is_some_and(|t| t.kind == "ClusterRole")
+                && o.metadata.name.as_deref() == Some(METRICS_READER)
+        }),
+        "{RBAC_FILE} has no ClusterRole {METRICS_READER}"
+    );
+    let namespace = account.metadata.namespace.clone().unwrap();
+    let name = account.metadata.name.clone().unwrap();
+    let user = env
+        .service_account_user(&namespace, &name, Duration::from_secs(3600))
+        .await
         .unwrap();
-    name.to_string()
+    assert_eq!(
+        user.name(),
+        format!("system:serviceaccount:{namespace}:{name}")
+    );
+    let me = user.client().await.unwrap();
+    eventually(Duration::from_secs(30), || async {
+        configs(&me).list(&ListParams::default()).await.is_ok()
+            && Api::<Secret>::all(me.clone())
+                .list_metadata(&ListParams::default())
+                .await
+                .is_ok()
+            && Api::<Lease>::namespaced(me.clone(), &namespace)
+                .get_opt("controller-leader-election-capi-runtime")
+                .await
+                .is_ok()
+    })
+    .await;
+    user
+}
+
+/// The namespace of the manager's ServiceAccount (and Lease) in a user's name.
+fn namespace_of(user: &User) -> String {
+    user.name()
+        .strip_prefix("system:serviceaccount:")
+        .and_then(|rest| rest.split_once(':'))
+        .map(|(namespace, _)| namespace.to_string())
+        .unwrap_or_else(|| panic!("{} is not a ServiceAccount", user.name()))
+}
+
+/// Asserts that the API server refused `result` with 403 Forbidden, naming `user`.
+#[track_caller]
+fn forbidden<T: std::fmt::Debug>(what: &str, user: &User, result: Result<T, kube::Error>) {
+    match result {
+        Err(kube::Error::Api(status)) => {
+            assert_eq!(
+                (status.code, status.reason.as_str()),
+                (403, "Forbidden"),
+                "{what}: {status:?}"
+            );
+            assert!(
+                status.message.contains(user.name()),
+                "{what}: {}",
+                status.message
+            );
+        }
+        other => panic!("{what}: expected 403 Forbidden, got {other:?}"),
+    }
 }
 
 /// A new ServiceAccount `namespace/name`, bound to the ClusterRole `role` when one is given,
-/// and a token of it from the TokenRequest API. Returns once the API server authenticates the
-/// token and, for a bound one, authorizes `get /metrics` (so the manager's first reviews, whose
-/// results it keeps, see the final state).
+/// and a token of it (testenv's ServiceAccount user, which waits until the token
+/// authenticates). Returns once, for a bound one, the API server also authorizes `get
+/// /metrics` (so the manager's first reviews, whose results it keeps, see the final state).
 async fn service_account_token(
+    env: &TestEnv,
     kube: &kube::Client,
     namespace: &str,
     name: &str,
     role: Option<&str>,
 ) -> String {
-    let accounts: Api<ServiceAccount> = Api::namespaced(kube.clone(), namespace);
-    let mut account = ServiceAccount::default();
-    account.metadata.name = Some(name.to_string());
-    accounts
-        .create(&PostParams::default(), &account)
-        .await
-        .unwrap();
     if let Some(role) = role {
         let mut binding = ClusterRoleBinding {
             role_ref: RoleRef {
@@ -246,48 +346,20 @@ async fn service_account_token(
             .await
             .unwrap();
     }
-    let request = TokenRequest {
-        spec: TokenRequestSpec {
-            expiration_seconds: Some(3600),
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    let token = accounts
-        .create_token_request(name, &PostParams::default(), &request)
+    let user = env
+        .service_account_user(namespace, name, Duration::from_secs(3600))
         .await
-        .unwrap()
-        .status
-        .expect("a TokenRequest answer has a status")
-        .token;
-    let user = format!("system:serviceaccount:{namespace}:{name}");
-    eventually(Duration::from_secs(30), || async {
-        let review = TokenReview {
-            spec: TokenReviewSpec {
-                token: Some(token.clone()),
-                audiences: None,
-            },
-            ..Default::default()
-        };
-        let answer = Api::<TokenReview>::all(kube.clone())
-            .create(&PostParams::default(), &review)
-            .await
-            .unwrap();
-        answer.status.is_some_and(|s| {
-            s.authenticated == Some(true) && s.user.and_then(|u| u.username) == Some(user.clone())
-        })
-    })
-    .await;
+        .unwrap();
+    assert_eq!(
+        user.name(),
+        format!("system:serviceaccount:{namespace}:{name}")
+    );
     if role.is_some() {
         eventually(Duration::from_secs(30), || async {
             let review = SubjectAccessReview {
                 spec: SubjectAccessReviewSpec {
-                    user: Some(user.clone()),
-                    groups: Some(vec![
-                        "system:serviceaccounts".into(),
-                        format!("system:serviceaccounts:{namespace}"),
-                        "system:authenticated".into(),
-                    ]),
+                    user: Some(user.name().to_string()),
+                    groups: Some(user.groups().to_vec()),
                     non_resource_attributes: Some(NonResourceAttributes {
                         path: Some("/metrics".into()),
                         verb: Some("get".into()),
@@ -305,7 +377,9 @@ async fn service_account_token(
         })
         .await;
     }
-    token
+    user.token()
+        .expect("a ServiceAccount user has a token")
+        .to_string()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -314,16 +388,16 @@ async fn diagnostics_need_a_token_allowed_to_get_metrics_unless_insecure() {
     let kube = env.client().await.unwrap();
     let ns = env.unique_name("diag");
     namespace(&kube, &ns).await;
-    let role = apply_metrics_reader_role(&kube).await;
-    let reader = service_account_token(&kube, &ns, "reader", Some(&role)).await;
-    let stranger = service_account_token(&kube, &ns, "stranger", None).await;
+    let shipped = shipped_manager(env, &kube).await;
+    let reader = service_account_token(env, &kube, &ns, "reader", Some(METRICS_READER)).await;
+    let stranger = service_account_token(env, &kube, &ns, "stranger", None).await;
     let webhook_ca = TestCa::new("diagnostics-ca");
     let certs = webhook_ca.cert_dir();
 
     // The gate off: only the webhooks and the diagnostics run (no controller, no Lease), so
     // this test does not meet the end-to-end test's manager.
     let mut manager = Manager::spawn(
-        env.kubeconfig_path(),
+        shipped.kubeconfig_path(),
         certs.path(),
         &["--feature-gates", "RuntimeSDK=false"],
     );
@@ -361,7 +435,7 @@ async fn diagnostics_need_a_token_allowed_to_get_metrics_unless_insecure() {
 
     // Insecure: plain HTTP, no token needed.
     let mut manager = Manager::spawn(
-        env.kubeconfig_path(),
+        shipped.kubeconfig_path(),
         certs.path(),
         &[
             "--feature-gates",
@@ -381,6 +455,8 @@ async fn diagnostics_need_a_token_allowed_to_get_metrics_unless_insecure() {
 async fn manager_end_to_end() {
     let env = env("controller-manager");
     let kube = env.client().await.unwrap();
+    // Warm-up lists every ExtensionConfig, and the log lines checked below are any config's.
+    let _cluster = whole_cluster(&kube).await;
     let ns = env.unique_name("ca");
     namespace(&kube, &ns).await;
     let ca = TestCa::new("manager-ca");
@@ -389,10 +465,13 @@ async fn manager_end_to_end() {
     let webhook_ca = TestCa::new("webhook-ca");
     let certs = webhook_ca.cert_dir();
 
-    let role = apply_metrics_reader_role(&kube).await;
-    let token = service_account_token(&kube, &ns, "scraper", Some(&role)).await;
+    let shipped = shipped_manager(env, &kube).await;
+    let lease_namespace = namespace_of(&shipped);
+    let token = service_account_token(env, &kube, &ns, "scraper", Some(METRICS_READER)).await;
 
-    let mut manager = Manager::start(env.kubeconfig_path(), certs.path());
+    // As deployed: the manager's own ServiceAccount, the shipped RBAC, its Lease in its own
+    // namespace.
+    let mut manager = Manager::start(shipped.kubeconfig_path(), certs.path(), &lease_namespace);
     let probes = manager.addr("serving probes");
     let metrics = manager.addr("serving diagnostics over HTTPS");
     eventually(Duration::from_secs(60), || async {
@@ -534,7 +613,7 @@ async fn manager_end_to_end() {
         text.contains("capi_runtime_sdk_extension_registry_ready 1"),
         "{text}"
     );
-    let lease = Api::<Lease>::namespaced(kube.clone(), "default")
+    let lease = Api::<Lease>::namespaced(kube.clone(), &lease_namespace)
         .get("controller-leader-election-capi-runtime")
         .await
         .unwrap();
@@ -542,7 +621,7 @@ async fn manager_end_to_end() {
 
     // Kill and restart: warm-up rebuilds the registry (readiness waits for it).
     manager.kill();
-    let mut manager = Manager::start(env.kubeconfig_path(), certs.path());
+    let mut manager = Manager::start(shipped.kubeconfig_path(), certs.path(), &lease_namespace);
     let probes = manager.addr("serving probes");
     eventually(Duration::from_secs(60), || async {
         http_get(&probes, "/readyz").await.0 == 200
@@ -564,4 +643,231 @@ async fn manager_end_to_end() {
     let status = manager.terminate();
     assert!(status.success(), "{status:?}");
     ext.stop().await;
+}
+
+/// The shipped RBAC gives the manager what it uses and nothing more: with its ServiceAccount's
+/// identity, the reads and writes it makes succeed, and everything else is refused with 403
+/// Forbidden (other kinds, other verbs on its own kinds, Leases outside its namespace).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_shipped_rbac_refuses_what_the_manager_has_no_business_with() {
+    let env = env("controller-manager");
+    let kube = env.client().await.unwrap();
+    let _own = own_objects().await;
+    let ns = env.unique_name("rbac");
+    namespace(&kube, &ns).await;
+    let ca = TestCa::new("rbac-ca");
+    create_ca_secret(&kube, &ns, "ext-ca", Some(&ca.pem())).await;
+    let name = env.unique_name("rbac-ext");
+    create(&kube, &config(&name, &unreachable_url(), None)).await;
+    let shipped = shipped_manager(env, &kube).await;
+    let own_namespace = namespace_of(&shipped);
+    let me = shipped.client().await.unwrap();
+    let post = PostParams::default();
+
+    // What the manager does, it may: read ExtensionConfigs and patch them and their status,
+    // read the CA Secrets, keep its Lease in its own namespace, review tokens and access.
+    assert_eq!(
+        configs(&me).get(&name).await.unwrap().metadata.name,
+        Some(name.clone())
+    );
+    let annotate = json!({"metadata": {"annotations": {"rbac-test": "yes"}}});
+    configs(&me)
+        .patch(&name, &PatchParams::default(), &Patch::Merge(&annotate))
+        .await
+        .unwrap();
+    configs(&me)
+        .patch_status(
+            &name,
+            &PatchParams::default(),
+            &Patch::Merge(json!({"status": {"handlers": []}})),
+        )
+        .await
+        .unwrap();
+    let secrets: Api<Secret> = Api::namespaced(me.clone(), &ns);
+    let secret = secrets.get("ext-ca").await.unwrap();
+    assert!(secret.data.unwrap().contains_key("ca.crt"));
+    let lease_name = env.unique_name("rbac-lease");
+    let mut lease = Lease::default();
+    lease.metadata.name = Some(lease_name.clone());
+    Api::<Lease>::namespaced(me.clone(), &own_namespace)
+        .create(&post, &lease)
+        .await
+        .unwrap();
+    let review = TokenReview {
+        spec: TokenReviewSpec {
+            token: shipped.token().map(str::to_string),
+            audiences: None,
+        },
+        ..Default::default()
+    };
+    let answer = Api::<TokenReview>::all(me.clone())
+        .create(&post, &review)
+        .await
+        .unwrap();
+    assert_eq!(answer.status.and_then(|s| s.authenticated), Some(true));
+
+    // Other kinds: no ConfigMaps, Deployments, Pods, Namespaces, RBAC objects.
+    let mut map = ConfigMap::default();
+    map.metadata.name = Some("not-mine".into());
+    forbidden(
+        "create a ConfigMap",
+        &shipped,
+        Api::<ConfigMap>::namespaced(me.clone(), &ns)
+            .create(&post, &map)
+            .await,
+    );
+    forbidden(
+        "create a ConfigMap in its own namespace",
+        &shipped,
+        Api::<ConfigMap>::namespaced(me.clone(), &own_namespace)
+            .create(&post, &map)
+            .await,
+    );
+    let deployment: Deployment = serde_json::from_value(json!({
+        "metadata": {"name": "not-mine"},
+        "spec": {
+            "selector": {"matchLabels": {"app": "not-mine"}},
+            "template": {
+                "metadata": {"labels": {"app": "not-mine"}},
+                "spec": {"containers": [{"name": "c", "image": "example.com/c"}]},
+            },
+        },
+    }))
+    .unwrap();
+    forbidden(
+        "create a Deployment",
+        &shipped,
+        Api::<Deployment>::namespaced(me.clone(), &own_namespace)
+            .create(&post, &deployment)
+            .await,
+    );
+    forbidden(
+        "list Pods",
+        &shipped,
+        Api::<Pod>::all(me.clone())
+            .list(&ListParams::default())
+            .await,
+    );
+    forbidden(
+        "list Namespaces",
+        &shipped,
+        Api::<Namespace>::all(me.clone())
+            .list(&ListParams::default())
+            .await,
+    );
+    forbidden(
+        "delete a Namespace",
+        &shipped,
+        Api::<Namespace>::all(me.clone())
+            .delete(&ns, &DeleteParams::default())
+            .await,
+    );
+    let mut binding = ClusterRoleBinding {
+        role_ref: RoleRef {
+            api_group: "rbac.authorization.k8s.io".into(),
+            kind: "ClusterRole".into(),
+            name: "cluster-admin".into(),
+        },
+        subjects: Some(vec![Subject {
+            kind: "User".into(),
+            name: shipped.name().to_string(),
+            ..Default::default()
+        }]),
+        ..Default::default()
+    };
+    binding.metadata.name = Some(env.unique_name("escalate"));
+    forbidden(
+        "bind itself to cluster-admin",
+        &shipped,
+        Api::<ClusterRoleBinding>::all(me.clone())
+            .create(&post, &binding)
+            .await,
+    );
+
+    // Its own kinds, other verbs: Secrets are read, never written; ExtensionConfigs are
+    // patched, never created, replaced or deleted.
+    let mut other = Secret::default();
+    other.metadata.name = Some("not-mine".into());
+    forbidden(
+        "create a Secret",
+        &shipped,
+        secrets.create(&post, &other).await,
+    );
+    forbidden(
+        "patch a Secret",
+        &shipped,
+        secrets
+            .patch("ext-ca", &PatchParams::default(), &Patch::Merge(&annotate))
+            .await,
+    );
+    forbidden(
+        "delete a Secret",
+        &shipped,
+        secrets.delete("ext-ca", &DeleteParams::default()).await,
+    );
+    forbidden(
+        "create an ExtensionConfig",
+        &shipped,
+        configs(&me)
+            .create(
+                &post,
+                &config(&env.unique_name("rbac-ext"), &unreachable_url(), None),
+            )
+            .await,
+    );
+    let current = configs(&me).get(&name).await.unwrap();
+    forbidden(
+        "replace an ExtensionConfig",
+        &shipped,
+        configs(&me).replace(&name, &post, &current).await,
+    );
+    forbidden(
+        "delete an ExtensionConfig",
+        &shipped,
+        configs(&me).delete(&name, &DeleteParams::default()).await,
+    );
+    forbidden(
+        "create a Lease outside its namespace",
+        &shipped,
+        Api::<Lease>::namespaced(me.clone(), &ns)
+            .create(&post, &lease)
+            .await,
+    );
+    forbidden(
+        "delete its Lease",
+        &shipped,
+        Api::<Lease>::namespaced(me.clone(), &own_namespace)
+            .delete(&lease_name, &DeleteParams::default())
+            .await,
+    );
+
+    // The refusals changed nothing.
+    let admin_secrets: Api<Secret> = Api::namespaced(kube.clone(), &ns);
+    assert_eq!(
+        admin_secrets
+            .get("ext-ca")
+            .await
+            .unwrap()
+            .metadata
+            .annotations
+            .unwrap_or_default()
+            .get("rbac-test"),
+        None
+    );
+    assert!(admin_secrets.get_opt("not-mine").await.unwrap().is_none());
+    assert!(
+        Api::<Namespace>::all(kube.clone())
+            .get(&ns)
+            .await
+            .unwrap()
+            .metadata
+            .deletion_timestamp
+            .is_none()
+    );
+    assert!(configs(&kube).get_opt(&name).await.unwrap().is_some());
+    Api::<Lease>::namespaced(kube.clone(), &own_namespace)
+        .delete(&lease_name, &DeleteParams::default())
+        .await
+        .unwrap();
+    delete(&kube, &name).await;
 }

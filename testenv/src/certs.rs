@@ -1,5 +1,6 @@
 //! The certificates of one environment, made at start: a CA, the API server's serving
-//! certificate, an admin client certificate and the service-account signing key.
+//! certificate, an admin client certificate and the service-account signing key. The CA is
+//! kept, so more client certificates can be signed later ([`Pki::client_certificate`]).
 
 use rcgen::{
     BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa,
@@ -9,8 +10,10 @@ use rcgen::{
 /// The user name of the admin client certificate; its group is `system:masters`.
 pub const ADMIN_USER: &str = "capi-testenv-admin";
 
-/// PEM text of everything the API server and its clients need.
+/// PEM text of everything the API server and its clients need, and the CA that signs client
+/// certificates.
 pub struct Pki {
+    pub ca: CertifiedIssuer<'static, KeyPair>,
     pub ca_pem: String,
     pub serving_cert_pem: String,
     pub serving_key_pem: String,
@@ -44,27 +47,51 @@ impl Pki {
         let serving_key = KeyPair::generate()?;
         let serving_cert = serving.signed_by(&serving_key, &ca)?;
 
-        let mut admin = CertificateParams::new(Vec::<String>::new())?;
-        admin
-            .distinguished_name
-            .push(DnType::CommonName, ADMIN_USER);
-        admin
-            .distinguished_name
-            .push(DnType::OrganizationName, "system:masters");
-        admin.extended_key_usages = vec![ExtendedKeyUsagePurpose::ClientAuth];
-        admin.key_usages = vec![KeyUsagePurpose::DigitalSignature];
-        let admin_key = KeyPair::generate()?;
-        let admin_cert = admin.signed_by(&admin_key, &ca)?;
+        let (admin_cert_pem, admin_key_pem) =
+            client_certificate(&ca, ADMIN_USER, Some("system:masters"))?;
 
         let sa = KeyPair::generate()?;
         Ok(Pki {
             ca_pem: ca.pem(),
             serving_cert_pem: serving_cert.pem(),
             serving_key_pem: serving_key.serialize_pem(),
-            admin_cert_pem: admin_cert.pem(),
-            admin_key_pem: admin_key.serialize_pem(),
+            admin_cert_pem,
+            admin_key_pem,
             sa_key_pem: sa.serialize_pem(),
             sa_pub_pem: sa.public_key_pem(),
+            ca,
         })
     }
+
+    /// A client certificate and its key (PEM) for the user `name`, in `group` when one is
+    /// given, signed by the CA the API server trusts for clients.
+    pub fn client_certificate(
+        &self,
+        name: &str,
+        group: Option<&str>,
+    ) -> Result<(String, String), rcgen::Error> {
+        client_certificate(&self.ca, name, group)
+    }
+}
+
+/// A client certificate whose common name is the user and whose organization is its group
+/// (how the API server reads a certificate's identity), with its key. rcgen writes one value
+/// per attribute type, so a certificate carries one group at most.
+fn client_certificate(
+    ca: &CertifiedIssuer<'static, KeyPair>,
+    name: &str,
+    group: Option<&str>,
+) -> Result<(String, String), rcgen::Error> {
+    let mut params = CertificateParams::new(Vec::<String>::new())?;
+    params.distinguished_name.push(DnType::CommonName, name);
+    if let Some(group) = group {
+        params
+            .distinguished_name
+            .push(DnType::OrganizationName, group);
+    }
+    params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ClientAuth];
+    params.key_usages = vec![KeyUsagePurpose::DigitalSignature];
+    let key = KeyPair::generate()?;
+    let cert = params.signed_by(&key, ca)?;
+    Ok((cert.pem(), key.serialize_pem()))
 }

@@ -124,6 +124,7 @@ impl Builder {
             etcd_ready,
             apiserver_ready: Duration::ZERO,
             started: Duration::ZERO,
+            pki,
         };
         env.apiserver_ready = started.elapsed();
         if !self.crds.is_empty() {
@@ -150,6 +151,7 @@ pub struct TestEnv {
     etcd_ready: Duration,
     apiserver_ready: Duration,
     started: Duration,
+    pki: Pki,
 }
 
 impl std::fmt::Debug for TestEnv {
@@ -186,6 +188,21 @@ impl TestEnv {
     /// The same kubeconfig as a file, for other processes; removed when the environment is.
     pub fn kubeconfig_path(&self) -> &Path {
         &self.kubeconfig_path
+    }
+
+    /// The environment's CA (PEM): it signed the API server's serving certificate and the
+    /// client certificates the API server accepts.
+    pub fn ca_pem(&self) -> &str {
+        &self.pki.ca_pem
+    }
+
+    pub(crate) fn pki(&self) -> &Pki {
+        &self.pki
+    }
+
+    /// The directory of the environment's files (removed with it).
+    pub(crate) fn run_dir(&self) -> &Path {
+        &self.run.path
     }
 
     /// `https://127.0.0.1:<port>` of the API server.
@@ -426,6 +443,26 @@ async fn wait_ready(p: &mut Process, kubeconfig: &serde_json::Value) -> Result<(
 }
 
 fn kubeconfig_json(server: &str, pki: &Pki) -> serde_json::Value {
+    kubeconfig_for(
+        server,
+        &pki.ca_pem,
+        crate::certs::ADMIN_USER,
+        serde_json::json!({
+            "client-certificate-data": BASE64.encode(&pki.admin_cert_pem),
+            "client-key-data": BASE64.encode(&pki.admin_key_pem),
+        }),
+    )
+}
+
+/// A kubeconfig with one cluster (the API server at `server`, trusted through `ca_pem`), one
+/// user `user` whose credentials are `auth` (a kubeconfig `user` entry), and a current context
+/// naming both.
+pub(crate) fn kubeconfig_for(
+    server: &str,
+    ca_pem: &str,
+    user: &str,
+    auth: serde_json::Value,
+) -> serde_json::Value {
     serde_json::json!({
         "apiVersion": "v1",
         "kind": "Config",
@@ -433,19 +470,13 @@ fn kubeconfig_json(server: &str, pki: &Pki) -> serde_json::Value {
             "name": "capi-testenv",
             "cluster": {
                 "server": server,
-                "certificate-authority-data": BASE64.encode(&pki.ca_pem),
+                "certificate-authority-data": BASE64.encode(ca_pem),
             },
         }],
-        "users": [{
-            "name": crate::certs::ADMIN_USER,
-            "user": {
-                "client-certificate-data": BASE64.encode(&pki.admin_cert_pem),
-                "client-key-data": BASE64.encode(&pki.admin_key_pem),
-            },
-        }],
+        "users": [{ "name": user, "user": auth }],
         "contexts": [{
             "name": "capi-testenv",
-            "context": { "cluster": "capi-testenv", "user": crate::certs::ADMIN_USER },
+            "context": { "cluster": "capi-testenv", "user": user },
         }],
         "current-context": "capi-testenv",
     })
@@ -521,11 +552,11 @@ where
     })
 }
 
-fn mkdir(p: &Path) -> Result<()> {
+pub(crate) fn mkdir(p: &Path) -> Result<()> {
     std::fs::create_dir_all(p).map_err(Error::io(format!("creating {}", p.display())))
 }
 
-fn write_file(path: &Path, contents: &[u8], secret: bool) -> Result<()> {
+pub(crate) fn write_file(path: &Path, contents: &[u8], secret: bool) -> Result<()> {
     use std::os::unix::fs::OpenOptionsExt;
     let mut f = std::fs::OpenOptions::new()
         .write(true)

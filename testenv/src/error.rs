@@ -40,6 +40,15 @@ pub enum Error {
     /// The kubeconfig could not be turned into a client configuration.
     #[error("kubeconfig")]
     Kubeconfig(#[source] kube::config::KubeconfigError),
+    /// An identity other than admin could not be made.
+    #[error(transparent)]
+    User(Box<UserError>),
+}
+
+impl From<UserError> for Error {
+    fn from(e: UserError) -> Self {
+        Error::User(Box::new(e))
+    }
 }
 
 impl From<StartupError> for Error {
@@ -258,5 +267,63 @@ pub enum NotServedYet {
         group_version: String,
         /// The resource.
         plural: String,
+    },
+}
+
+/// Why an identity other than admin could not be made (see `TestEnv::service_account_user`
+/// and `TestEnv::certificate_user`).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum UserError {
+    /// The ServiceAccount could not be created (other than by existing already).
+    #[error("creating ServiceAccount {namespace}/{name}")]
+    ServiceAccount {
+        /// Its namespace.
+        namespace: String,
+        /// Its name.
+        name: String,
+        /// The API server's answer.
+        #[source]
+        source: kube::Error,
+    },
+    /// The TokenRequest failed.
+    #[error("requesting a token for ServiceAccount {namespace}/{name}")]
+    Token {
+        /// The ServiceAccount's namespace.
+        namespace: String,
+        /// Its name.
+        name: String,
+        /// The API server's answer.
+        #[source]
+        source: kube::Error,
+    },
+    /// The TokenRequest was answered without a status.
+    #[error("the TokenRequest for ServiceAccount {namespace}/{name} was answered without a token")]
+    NoToken {
+        /// The ServiceAccount's namespace.
+        namespace: String,
+        /// Its name.
+        name: String,
+    },
+    /// The client certificate could not be made.
+    #[error("making a client certificate for {name}")]
+    Certificate {
+        /// The user's name.
+        name: String,
+        /// rcgen's error.
+        #[source]
+        source: rcgen::Error,
+    },
+    /// The API server did not accept the new credentials in time (a SelfSubjectReview made
+    /// with them did not succeed).
+    #[error("{who} not authenticated after {after:?}")]
+    NotAuthenticated {
+        /// The identity (`ServiceAccount <namespace>/<name>` or `user <name>`).
+        who: String,
+        /// How long the harness waited.
+        after: Duration,
+        /// The last answer, when the review failed rather than answering without a user.
+        #[source]
+        last: Option<kube::Error>,
     },
 }

@@ -15,6 +15,11 @@
 //!   Established and served.
 //! - **Access**: [`TestEnv::client`] builds a `kube::Client` for the current tokio runtime;
 //!   [`TestEnv::kubeconfig_path`] is a kubeconfig file for other processes.
+//! - **Other users**: [`TestEnv::service_account_user`] (a ServiceAccount, created if needed,
+//!   with a token from the TokenRequest API) and [`TestEnv::certificate_user`] (a client
+//!   certificate signed by the environment's CA) give a [`User`], with a client and a
+//!   kubeconfig file of its own; it has only the rights RBAC bindings give it, so a test can
+//!   run code, in process or as a child process, with exactly a shipped role.
 //! - **Stopping**: dropping the [`TestEnv`] stops both processes. Each runs under a small
 //!   `sh` supervisor that also stops it when the test process is gone for any reason (a
 //!   panic, an abort, SIGKILL): the supervisor watches a pipe only the test process holds
@@ -35,14 +40,18 @@ mod error;
 mod go_extension;
 mod go_rules;
 mod process;
+mod users;
 
 pub use assets::{Assets, program, target_dir};
 pub use env::{Builder, TestEnv, new_log_dir, shared};
 pub use go_extension::{GoExtension, topology_cluster};
 pub use go_rules::{OracleError, go_printable_ranges, go_rules};
 pub use process::{Process, free_port, tail};
+pub use users::User;
 
-pub use error::{CrdError, Error, MissingBinary, NotServedYet, ProcessReport, StartupError};
+pub use error::{
+    CrdError, Error, MissingBinary, NotServedYet, ProcessReport, StartupError, UserError,
+};
 
 /// The result type of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use capi_runtime::go::errors::chain;
 use capi_runtime_testenv::{Assets, Error, TestEnv};
 use k8s_openapi::api::core::v1::Namespace;
+use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding};
 use kube::api::{Api, PostParams};
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -107,7 +108,10 @@ fn starts_serves_and_stops_without_leftovers() {
         .enable_all()
         .build()
         .unwrap()
-        .block_on(clients_work(&env));
+        .block_on(async {
+            clients_work(&env).await;
+            users_work(&env).await;
+        });
 
     let run_dir = run_dir_of(&env);
     let supervisors = supervisors_of(&run_dir);
@@ -171,6 +175,110 @@ async fn clients_work(env: &TestEnv) {
         "{names:?}"
     );
     assert!(names.contains(&"default".to_string()), "{names:?}");
+}
+
+/// Whether `result` is the API server's 403 Forbidden naming `user`.
+fn is_forbidden<T>(result: &Result<T, kube::Error>, user: &str) -> bool {
+    matches!(result, Err(kube::Error::Api(s))
+        if s.code == 403 && s.reason == "Forbidden" && s.message.contains(user))
+}
+
+/// A ServiceAccount user and a certificate user are who the API server says, have no right
+/// until one is bound to them, and their kubeconfig files (in the environment's directory,
+/// private) work on their own.
+async fn users_work(env: &TestEnv) {
+    let admin = env.client().await.unwrap();
+    let ns = env.unique_name("users");
+    let namespace: Namespace =
+        serde_json::from_value(serde_json::json!({ "metadata": { "name": ns } })).unwrap();
+    Api::<Namespace>::all(admin.clone())
+        .create(&PostParams::default(), &namespace)
+        .await
+        .unwrap();
+
+    let bot = env
+        .service_account_user(&ns, "bot", Duration::from_secs(600))
+        .await
+        .unwrap();
+    let bot_name = format!("system:serviceaccount:{ns}:bot");
+    assert_eq!(bot.name(), bot_name);
+    assert!(
+        bot.groups()
+            .contains(&format!("system:serviceaccounts:{ns}")),
+        "{:?}",
+        bot.groups()
+    );
+    assert!(bot.token().is_some_and(|t| !t.is_empty()));
+    // Asking again for an existing ServiceAccount gives another token of the same user.
+    let again = env
+        .service_account_user(&ns, "bot", Duration::from_secs(600))
+        .await
+        .unwrap();
+    assert_eq!(again.name(), bot_name);
+    assert_ne!(again.kubeconfig_path(), bot.kubeconfig_path());
+
+    let path = bot.kubeconfig_path();
+    assert!(path.starts_with(run_dir_of(env)), "{}", path.display());
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(path).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    let kc = kube::config::Kubeconfig::read_from(path).unwrap();
+    let config = kube::Config::from_custom_kubeconfig(kc, &Default::default())
+        .await
+        .unwrap();
+    let from_file = kube::Client::try_from(config).unwrap();
+    let namespaces = |client: &kube::Client| Api::<Namespace>::all(client.clone());
+    let listed = namespaces(&from_file).list(&Default::default()).await;
+    assert!(is_forbidden(&listed, &bot_name), "{listed:?}");
+    let listed = namespaces(&bot.client().await.unwrap())
+        .list(&Default::default())
+        .await;
+    assert!(is_forbidden(&listed, &bot_name), "{listed:?}");
+
+    // Bound to a role that lists namespaces, the same credentials may. (Not the built-in
+    // `view`: it is an aggregated role, and no controller-manager aggregates it here.)
+    let role: ClusterRole = serde_json::from_value(serde_json::json!({
+        "metadata": { "name": ns },
+        "rules": [{ "apiGroups": [""], "resources": ["namespaces"], "verbs": ["list"] }],
+    }))
+    .unwrap();
+    Api::<ClusterRole>::all(admin.clone())
+        .create(&PostParams::default(), &role)
+        .await
+        .unwrap();
+    let binding: ClusterRoleBinding = serde_json::from_value(serde_json::json!({
+        "metadata": { "name": ns },
+        "roleRef": { "apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": ns },
+        "subjects": [{ "kind": "ServiceAccount", "name": "bot", "namespace": ns }],
+    }))
+    .unwrap();
+    Api::<ClusterRoleBinding>::all(admin.clone())
+        .create(&PostParams::default(), &binding)
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while namespaces(&from_file)
+        .list(&Default::default())
+        .await
+        .is_err()
+    {
+        assert!(Instant::now() < deadline, "the binding never took effect");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    let alice = env.certificate_user("alice", Some("team-a")).await.unwrap();
+    assert_eq!(alice.name(), "alice");
+    assert!(
+        alice.groups().iter().any(|g| g == "team-a")
+            && alice.groups().iter().any(|g| g == "system:authenticated"),
+        "{:?}",
+        alice.groups()
+    );
+    assert_eq!(alice.token(), None);
+    let listed = namespaces(&alice.client().await.unwrap())
+        .list(&Default::default())
+        .await;
+    assert!(is_forbidden(&listed, "alice"), "{listed:?}");
 }
 
 /// Set in the child process of `a_test_process_that_dies_leaves_nothing_behind`.
