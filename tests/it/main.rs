@@ -57,6 +57,8 @@ mod registry_behaviour;
 mod wire_go_client;
 
 #[cfg(all(feature = "server", feature = "client"))]
+mod extension_faults;
+#[cfg(all(feature = "server", feature = "client"))]
 mod server_handlers;
 #[cfg(feature = "server")]
 mod server_limits;
