@@ -75,7 +75,17 @@ impl Healthy {
     /// A client whose registry holds the healthy extensions and `b-bad` at `bad_url`, its
     /// handler with `policy`.
     fn client(&self, bad_url: &str, policy: FailurePolicy) -> Client {
-        let mut bad = handler("h", HOOK).timeout(TIMEOUT);
+        self.client_with_timeout(bad_url, policy, TIMEOUT)
+    }
+
+    /// Like [`Healthy::client`], with `b-bad`'s handler registered with `bad_timeout`.
+    fn client_with_timeout(
+        &self,
+        bad_url: &str,
+        policy: FailurePolicy,
+        bad_timeout: i32,
+    ) -> Client {
+        let mut bad = handler("h", HOOK).timeout(bad_timeout);
         if policy == FailurePolicy::Ignore {
             bad = bad.ignore();
         }
@@ -121,10 +131,23 @@ struct Took {
 /// Calls the hook with `b-bad` at `bad_url` under each policy and each call mode, checks each
 /// outcome against `expect` and returns the longest call per policy.
 async fn check_fault(fault: &str, healthy: &Healthy, bad_url: &str, expect: &Expect) -> Took {
+    check_fault_with_timeout(fault, healthy, bad_url, TIMEOUT, expect).await
+}
+
+/// [`check_fault`] with `b-bad` registered with `bad_timeout` seconds.
+async fn check_fault_with_timeout(
+    fault: &str,
+    healthy: &Healthy,
+    bad_url: &str,
+    bad_timeout: i32,
+    expect: &Expect,
+) -> Took {
     let mut took = Took::default();
-    let url = format!("{bad_url}{}", bad_path());
+    let url = format!(
+        "{bad_url}/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/h?timeout={bad_timeout}s"
+    );
     for policy in [FailurePolicy::Fail, FailurePolicy::Ignore] {
-        let client = healthy.client(bad_url, policy);
+        let client = healthy.client_with_timeout(bad_url, policy, bad_timeout);
         for (mode, options) in [
             ("sequential", CallAllOptions::sequential()),
             ("concurrent", CallAllOptions::concurrent(3)),
@@ -534,6 +557,47 @@ async fn kit_extension(dir: &std::path::Path, port: u16) -> RunningServer {
         .start()
         .await
         .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kit_handler_past_its_own_timeout_answers_failure() {
+    let healthy = Healthy::start().await;
+    let dir = healthy.ca.cert_dir();
+    // The kit stops a handler at its own `timeoutSeconds` (1 s) and answers Failure. The
+    // ExtensionConfig gives the caller 10 s here, so the kit's answer always comes first.
+    let running = Server::builder()
+        .host(IpAddr::V4(Ipv4Addr::LOCALHOST))
+        .port(0)
+        .cert_dir(dir.path())
+        .handle(
+            BeforeClusterCreate,
+            capi_runtime::server::HandlerOptions::new("h").timeout_seconds(TIMEOUT),
+            |_: BeforeClusterCreateRequest| async {
+                tokio::time::sleep(Duration::from_secs(30)).await;
+                BeforeClusterCreateResponse::success()
+            },
+        )
+        .unwrap()
+        .build()
+        .start()
+        .await
+        .unwrap();
+    let base = format!("https://127.0.0.1:{}", running.local_addr().port());
+    let took = check_fault_with_timeout(
+        "kit handler past its own 1 s timeout",
+        &healthy,
+        &base,
+        10,
+        &Expect::Answer {
+            variant: |e| matches!(e, CallError::Failure { .. }),
+            after: "got failure response with message: handler \"h\" did not answer within 1s"
+                .to_string(),
+        },
+    )
+    .await;
+    // The kit answered at its 1 s, long before the caller's 10 s.
+    assert!(took.fail < BOUND && took.ignore < BOUND, "{took:?}");
+    running.shutdown().await.unwrap();
 }
 
 /// A loopback port kept ours for the whole test: a socket bound with `SO_REUSEADDR` that never
