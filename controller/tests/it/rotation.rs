@@ -4,18 +4,23 @@
 //! reading and listing ExtensionConfigs through a real kube-apiserver in both API versions:
 //! every one of those requests must succeed.
 //!
-//! Two rotations are exercised. With the same CA, the files are replaced the two ways they
-//! change in a pod: one file after the other, each written to a temporary file and renamed
-//! (cert-manager's or an operator's own writer), and the kubelet's Secret-volume swap, where
-//! `tls.crt` and `tls.key` are symlinks through `..data` and one rename of `..data` changes
-//! both at once. After each rotation a fresh TLS connection must be served the new certificate
-//! (byte for byte, so its new serial and key). With a new CA, the roll is done in the order an
-//! operator would: the caBundles first get both CAs, then the serving certificate moves to the
-//! new CA, then the bundles keep only the new CA. Every bundle change also moves the webhooks
-//! to another path prefix of the same host, so the test sees the API server use the new
-//! configuration (a request arrives on the new path) instead of guessing how long it takes;
-//! requests on the last prefix prove that the API server, trusting only the new CA, connected
-//! to the rotated certificate.
+//! With the same CA, the files are replaced the two ways they change in a pod: one file after
+//! the other, each written to a temporary file and renamed (cert-manager's or an operator's own
+//! writer), and the kubelet's Secret-volume swap, where `tls.crt` and `tls.key` are symlinks
+//! through `..data` and one rename of `..data` changes both at once. After each rotation a
+//! fresh TLS connection must be served the new certificate (byte for byte, so its new serial
+//! and key). With a new CA, the roll is done in the order an operator would: the caBundles
+//! first get both CAs, then the serving certificate moves to the new CA, then the bundles keep
+//! only the new CA.
+//!
+//! The API server keeps its connections to a webhook open, so a rotation alone may never reach
+//! it. After each rotation the webhooks are therefore registered again with a caBundle of other
+//! bytes (the same CA repeated, or the next step of the CA roll), which gives the API server a
+//! new HTTP transport and so new TLS handshakes, and under another path prefix of the same
+//! host, so the test sees the API server use the new registration (calls arrive on the new
+//! path) instead of guessing how long it takes to pick it up. Calls on the last prefix of the CA
+//! roll prove that the API server, trusting only the new CA, connected to the rotated
+//! certificate.
 
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
@@ -51,11 +56,21 @@ const MUTATING: &str = "capi-test-rotation-mutating";
 const VALIDATING: &str = "capi-test-rotation-validating";
 const CRD: &str = "extensionconfigs.runtime.cluster.x-k8s.io";
 /// Requests that must succeed before the first rotation, between two and after the last.
-const PROGRESS: u64 = 40;
+const PROGRESS: u64 = 60;
 /// The bound on anything the test waits for: far above what it takes on a loaded machine.
 const PATIENCE: Duration = Duration::from_secs(90);
-/// Path prefixes the webhooks are served under (the first is the root).
-const PREFIXES: [&str; 3] = ["", "/v2", "/v3"];
+/// How many path prefixes the webhooks are served under besides the root (one per
+/// re-registration).
+const PREFIXES: usize = 6;
+
+/// The `n`th path prefix: the root, then `/r1`, `/r2`, ...
+fn prefix(n: usize) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!("/r{n}")
+    }
+}
 /// The paths the API server calls, without prefix.
 const HOOK_PATHS: [&str; 3] = [
     webhook::MUTATE_PATH,
@@ -203,8 +218,8 @@ struct Stream {
     stop: AtomicBool,
     ok: AtomicU64,
     failures: Mutex<Vec<String>>,
-    /// Start and end of every request.
-    spans: Mutex<Vec<(Instant, Instant)>>,
+    /// What each request was, with its start and end.
+    spans: Mutex<Vec<(String, Instant, Instant)>>,
 }
 
 impl Stream {
@@ -213,7 +228,10 @@ impl Stream {
     }
 
     fn record(&self, what: &str, start: Instant, outcome: Result<(), String>) {
-        self.spans.lock().unwrap().push((start, Instant::now()));
+        self.spans
+            .lock()
+            .unwrap()
+            .push((what.to_string(), start, Instant::now()));
         match outcome {
             Ok(()) => {
                 self.ok.fetch_add(1, Ordering::SeqCst);
@@ -375,20 +393,44 @@ async fn conversion_load(kube: kube::Client, name: String, stream: Arc<Stream>) 
     }
 }
 
-/// The webhook router under every prefix of [`PREFIXES`], recording each path it is called on.
-fn router(seen: Arc<Mutex<BTreeSet<String>>>) -> Router {
+/// What the host saw of the API server's calls.
+#[derive(Default)]
+struct Calls {
+    /// Every path called.
+    paths: Mutex<BTreeSet<String>>,
+    /// How many calls were answered.
+    count: AtomicU64,
+    /// The longest a call took to answer.
+    slowest: Mutex<Duration>,
+}
+
+/// The webhook router at the root and under every [`prefix`], recording its calls in `calls`.
+fn router(calls: Arc<Calls>) -> Router {
     let hooks = || {
         webhook::router(WebhookOptions {
             runtime_sdk_enabled: true,
         })
     };
     let mut app = hooks();
-    for prefix in &PREFIXES[1..] {
-        app = app.nest(prefix, hooks());
+    for n in 1..=PREFIXES {
+        app = app.nest(&prefix(n), hooks());
     }
     app.layer(middleware::from_fn(move |req: Request, next: Next| {
-        seen.lock().unwrap().insert(req.uri().path().to_string());
-        next.run(req)
+        let calls = calls.clone();
+        async move {
+            calls
+                .paths
+                .lock()
+                .unwrap()
+                .insert(req.uri().path().to_string());
+            let start = Instant::now();
+            let response = next.run(req).await;
+            let took = start.elapsed();
+            calls.count.fetch_add(1, Ordering::SeqCst);
+            let mut slowest = calls.slowest.lock().unwrap();
+            *slowest = (*slowest).max(took);
+            response
+        }
     }))
 }
 
@@ -496,11 +538,16 @@ async fn conversion_objects(env: &TestEnv, kube: &kube::Client, pem: &str) -> Ve
 struct Run {
     host: RunningHost,
     base: String,
-    seen: Arc<Mutex<BTreeSet<String>>>,
+    calls: Arc<Calls>,
+    /// How many times the webhooks were registered anew (the prefix they are under).
+    registrations: usize,
     stream: Arc<Stream>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
     /// When each rotation was written and when a new connection first got the new certificate.
     windows: Vec<(Instant, Instant)>,
+    /// When each re-registration was made and when the API server had called all three
+    /// webhooks under it.
+    changes: Vec<(Instant, Instant)>,
     started: Instant,
 }
 
@@ -515,16 +562,16 @@ impl Run {
     ) -> Run {
         let mut options = HostOptions::new(SocketAddr::from(([127, 0, 0, 1], 0)), certs.files());
         options.tls_reload_interval = Duration::from_millis(200);
-        let seen = Arc::new(Mutex::new(BTreeSet::new()));
-        let host = RunningHost::start(options, router(seen.clone()), Router::new())
+        let calls = Arc::new(Calls::default());
+        let host = RunningHost::start(options, router(calls.clone()), Router::new())
             .await
             .unwrap();
         let base = format!("https://127.0.0.1:{}", host.local_addr().port());
         let objects = conversion_objects(env, kube, bundle).await;
-        register(kube, &base, PREFIXES[0], bundle).await;
+        register(kube, &base, &prefix(0), bundle).await;
         // Each webhook is picked up on its own: nudge until all three have been called.
         let old: Api<v1alpha1::ExtensionConfig> = Api::all(kube.clone());
-        until_called(&seen, PREFIXES[0], async || {
+        until_called(&calls.paths, &prefix(0), async || {
             let probe = labelled(service_config(&env.unique_name("rotprobe")), GATE);
             if let Ok(created) = configs(kube).create(&PostParams::default(), &probe).await {
                 let _ = configs(kube)
@@ -563,12 +610,34 @@ impl Run {
         Run {
             host,
             base,
-            seen,
+            calls,
+            registrations: 0,
             stream,
             tasks,
             windows: Vec::new(),
+            changes: Vec::new(),
             started: Instant::now(),
         }
+    }
+
+    /// Registers the webhooks anew, trusting `bundle`, under the next prefix, and waits until
+    /// the API server has called all three there. A bundle of other bytes (even the same CAs
+    /// repeated) gives the API server a new HTTP transport, so those calls come over new
+    /// connections: new TLS handshakes with whatever certificate the host serves by then.
+    async fn reregister(&mut self, kube: &kube::Client, bundle: &str) -> Result<(), String> {
+        self.stream.progress(PROGRESS).await?;
+        self.registrations += 1;
+        let at = prefix(self.registrations);
+        let start = Instant::now();
+        register(kube, &self.base, &at, bundle).await;
+        until_called(&self.calls.paths, &at, async || {}).await?;
+        self.changes.push((start, Instant::now()));
+        eprintln!(
+            "registration {}: the API server called all three webhooks under {at} {:?} after the change",
+            self.registrations,
+            start.elapsed()
+        );
+        Ok(())
     }
 
     /// Writes `leaf` in `style` and waits until a new TLS connection (trusting `trusted`)
@@ -613,13 +682,15 @@ impl Run {
 
         let failures = self.stream.failures.lock().unwrap().clone();
         let spans = self.stream.spans.lock().unwrap().clone();
-        let latency = |s: &(Instant, Instant)| s.1 - s.0;
-        let mut all: Vec<Duration> = spans.iter().map(latency).collect();
+        let overlaps = |windows: &[(Instant, Instant)], s: &Instant, e: &Instant| {
+            windows.iter().any(|(w0, w1)| s <= w1 && e >= w0)
+        };
+        let mut all: Vec<Duration> = spans.iter().map(|(_, s, e)| *e - *s).collect();
         all.sort();
         let across: Vec<Duration> = spans
             .iter()
-            .filter(|(s, e)| self.windows.iter().any(|(w0, w1)| s <= w1 && e >= w0))
-            .map(latency)
+            .filter(|(_, s, e)| overlaps(&self.windows, s, e))
+            .map(|(_, s, e)| *e - *s)
             .collect();
         eprintln!(
             "{what}: {} requests through the API server in {elapsed:?}, {} failed; {} rotations; \
@@ -632,6 +703,22 @@ impl Run {
             all.get(all.len() / 2).copied().unwrap_or_default(),
             all.last().copied().unwrap_or_default(),
         );
+        eprintln!(
+            "{what}: the host answered {} webhook calls, the longest in {:?}",
+            self.calls.count.load(Ordering::SeqCst),
+            *self.calls.slowest.lock().unwrap()
+        );
+        let mut slowest = spans.clone();
+        slowest.sort_by_key(|(_, s, e)| std::cmp::Reverse(*e - *s));
+        for (kind, s, e) in slowest.iter().take(5) {
+            eprintln!(
+                "{what}: slow request {kind} {:?} at {:?}, overlapping a rotation: {}, a re-registration: {}",
+                *e - *s,
+                *s - self.started,
+                overlaps(&self.windows, s, e),
+                overlaps(&self.changes, s, e),
+            );
+        }
         assert!(
             failures.is_empty(),
             "{} of {} requests failed, the first: {:#?}",
@@ -655,16 +742,21 @@ async fn serving_certificate_rotated_under_load() {
     let mut certs = CertDir::new(&first);
     let mut run = Run::start(env, &kube, &certs, &pem).await;
 
-    let mut outcome = Ok(());
-    let mut previous = der(&first);
-    for style in [Style::Rename, Style::Symlink, Style::Symlink, Style::Rename] {
-        let leaf = ca.serving_loopback();
-        outcome = run.rotate(&mut certs, &leaf, style, &pem, &previous).await;
-        if outcome.is_err() {
-            break;
+    let outcome = async {
+        let mut previous = der(&first);
+        let styles = [Style::Rename, Style::Symlink, Style::Symlink, Style::Rename];
+        for (n, style) in styles.into_iter().enumerate() {
+            let leaf = ca.serving_loopback();
+            run.rotate(&mut certs, &leaf, style, &pem, &previous)
+                .await?;
+            previous = der(&leaf);
+            // The same CA, its PEM repeated: new connections from the API server, which must
+            // take the rotated certificate.
+            run.reregister(&kube, &pem.repeat(n + 2)).await?;
         }
-        previous = der(&leaf);
+        Ok(())
     }
+    .await;
     run.finish(&kube, outcome, "same-CA rotation").await;
 }
 
@@ -681,18 +773,15 @@ async fn serving_certificate_moved_to_a_new_ca_under_load() {
 
     let both = format!("{}{}", old_ca.pem(), new_ca.pem());
     let outcome = async {
-        // 1. Both CAs trusted, seen in use by the API server (on the new prefix).
-        run.stream.progress(PROGRESS).await?;
-        register(&kube, &run.base, PREFIXES[1], &both).await;
-        until_called(&run.seen, PREFIXES[1], async || {}).await?;
+        // 1. Both CAs trusted, seen in use by the API server.
+        run.reregister(&kube, &both).await?;
         // 2. The serving certificate moves to the new CA.
         let leaf = new_ca.serving_loopback();
         run.rotate(&mut certs, &leaf, Style::Symlink, &both, &der(&first))
             .await?;
-        // 3. Only the new CA trusted: the API server's new clients must get the new certificate.
-        run.stream.progress(PROGRESS).await?;
-        register(&kube, &run.base, PREFIXES[2], &new_ca.pem()).await;
-        until_called(&run.seen, PREFIXES[2], async || {}).await
+        // 3. Only the new CA trusted: the API server's new connections get the new certificate
+        // or fail.
+        run.reregister(&kube, &new_ca.pem()).await
     }
     .await;
     run.finish(&kube, outcome, "CA roll").await;
