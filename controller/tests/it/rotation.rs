@@ -703,6 +703,15 @@ impl Run {
             all.get(all.len() / 2).copied().unwrap_or_default(),
             all.last().copied().unwrap_or_default(),
         );
+        let mut by_kind = std::collections::BTreeMap::<&str, Duration>::new();
+        for (kind, s, e) in spans
+            .iter()
+            .filter(|(_, s, e)| overlaps(&self.windows, s, e))
+        {
+            let longest = by_kind.entry(kind).or_default();
+            *longest = (*longest).max(*e - *s);
+        }
+        eprintln!("{what}: the longest request across a rotation, by kind: {by_kind:?}");
         eprintln!(
             "{what}: the host answered {} webhook calls, the longest in {:?}",
             self.calls.count.load(Ordering::SeqCst),
