@@ -717,9 +717,17 @@ impl Run {
             self.calls.count.load(Ordering::SeqCst),
             *self.calls.slowest.lock().unwrap()
         );
+        let offsets = |w: &[(Instant, Instant)]| -> Vec<Duration> {
+            w.iter().map(|(s, _)| *s - self.started).collect()
+        };
+        eprintln!(
+            "{what}: rotations written at {:?}, registrations changed at {:?}",
+            offsets(&self.windows),
+            offsets(&self.changes)
+        );
         let mut slowest = spans.clone();
         slowest.sort_by_key(|(_, s, e)| std::cmp::Reverse(*e - *s));
-        for (kind, s, e) in slowest.iter().take(5) {
+        for (kind, s, e) in slowest.iter().take(8) {
             eprintln!(
                 "{what}: slow request {kind} {:?} at {:?}, overlapping a rotation: {}, a re-registration: {}",
                 *e - *s,
