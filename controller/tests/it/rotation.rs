@@ -569,27 +569,41 @@ impl Run {
         let base = format!("https://127.0.0.1:{}", host.local_addr().port());
         let objects = conversion_objects(env, kube, bundle).await;
         register(kube, &base, &prefix(0), bundle).await;
-        // Each webhook is picked up on its own: nudge until all three have been called.
+        // Each webhook is picked up on its own: nudge until all three have been called. A
+        // failure unregisters them first, so the other tests of this process are not left
+        // with webhooks nobody serves.
         let old: Api<v1alpha1::ExtensionConfig> = Api::all(kube.clone());
-        until_called(&calls.paths, &prefix(0), async || {
-            let probe = labelled(service_config(&env.unique_name("rotprobe")), GATE);
-            if let Ok(created) = configs(kube).create(&PostParams::default(), &probe).await {
-                let _ = configs(kube)
-                    .delete(
-                        created.metadata.name.as_deref().unwrap(),
-                        &Default::default(),
-                    )
-                    .await;
+        let ready = async {
+            until_called(&calls.paths, &prefix(0), async || {
+                let probe = labelled(service_config(&env.unique_name("rotprobe")), GATE);
+                if let Ok(created) = configs(kube).create(&PostParams::default(), &probe).await {
+                    let _ = configs(kube)
+                        .delete(
+                            created.metadata.name.as_deref().unwrap(),
+                            &Default::default(),
+                        )
+                        .await;
+                }
+                let _ = old.get(&objects[0]).await;
+            })
+            .await?;
+            // The conversion must be ours before the load counts on it.
+            let start = Instant::now();
+            while !old.get(&objects[0]).await.is_ok_and(|s| converted(&s)) {
+                if start.elapsed() > PATIENCE {
+                    return Err(format!(
+                        "reads are not converted by the webhook after {PATIENCE:?}"
+                    ));
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
             }
-            let _ = old.get(&objects[0]).await;
-        })
-        .await
-        .unwrap();
-        // The conversion must be ours before the load counts on it.
-        eventually(PATIENCE, || async {
-            old.get(&objects[0]).await.is_ok_and(|s| converted(&s))
-        })
+            Ok::<(), String>(())
+        }
         .await;
+        if let Err(e) = ready {
+            unregister(kube).await;
+            panic!("the webhooks did not come into use: {e}");
+        }
 
         let stream = Arc::new(Stream::default());
         let mut tasks = Vec::new();
@@ -621,9 +635,10 @@ impl Run {
     }
 
     /// Registers the webhooks anew, trusting `bundle`, under the next prefix, and waits until
-    /// the API server has called all three there. A bundle of other bytes (even the same CAs
-    /// repeated) gives the API server a new HTTP transport, so those calls come over new
-    /// connections: new TLS handshakes with whatever certificate the host serves by then.
+    /// the API server has called all three there. client-go caches HTTP transports by their
+    /// TLS settings, the CA bytes included, so a bundle of other bytes (even the same CA
+    /// repeated) gives the API server a new transport: those calls come over new connections,
+    /// new TLS handshakes with whatever certificate the host serves by then.
     async fn reregister(&mut self, kube: &kube::Client, bundle: &str) -> Result<(), String> {
         self.stream.progress(PROGRESS).await?;
         self.registrations += 1;
