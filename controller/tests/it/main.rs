@@ -21,6 +21,7 @@ mod support;
 
 mod go_webhook;
 mod reconcile;
+mod rotation;
 mod run;
 mod validation_table;
 mod warmup;

@@ -25,9 +25,9 @@ use capi_runtime_controller::webhook::{self, WebhookOptions};
 use kube::api::{Api, Patch, PatchParams, PostParams};
 use serde_json::{Value, json};
 
-const LABEL: &str = "capi-test/gate";
+pub(crate) const LABEL: &str = "capi-test/gate";
 
-fn manifests() -> Vec<Value> {
+pub(crate) fn manifests() -> Vec<Value> {
     let text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../manager/config/webhook/manifests.yaml"),
     )
@@ -37,7 +37,7 @@ fn manifests() -> Vec<Value> {
 
 /// Points every webhook of a configuration at `base` (with `ca`) and selects objects labelled
 /// `capi-test/gate=<gate>`.
-fn aim(mut manifest: Value, name: &str, base: &str, ca: &str, gate: &str) -> Value {
+pub(crate) fn aim(mut manifest: Value, name: &str, base: &str, ca: &str, gate: &str) -> Value {
     manifest["metadata"] = json!({"name": name});
     for hook in manifest["webhooks"].as_array_mut().unwrap() {
         let path = hook["clientConfig"]["service"]["path"]
@@ -73,12 +73,12 @@ pub(crate) async fn serve(ca: &TestCa, gate: bool) -> (RunningHost, String, temp
     (host, base, certs)
 }
 
-fn labelled(mut c: ExtensionConfig, gate: &str) -> ExtensionConfig {
+pub(crate) fn labelled(mut c: ExtensionConfig, gate: &str) -> ExtensionConfig {
     c.metadata.labels = Some([(LABEL.to_string(), gate.to_string())].into());
     c
 }
 
-fn service_config(name: &str) -> ExtensionConfig {
+pub(crate) fn service_config(name: &str) -> ExtensionConfig {
     let mut c = config(name, "", None);
     c.spec.client_config.service.name = "svc".into();
     c.spec.client_config.service.namespace = "ns".into();
@@ -95,7 +95,7 @@ async fn refusal(kube: &kube::Client, c: &ExtensionConfig) -> (u16, String) {
     }
 }
 
-const DENIED: &str = "admission webhook \"validation.extensionconfig.runtime.cluster.x-k8s.io\" denied the request: ";
+pub(crate) const DENIED: &str = "admission webhook \"validation.extensionconfig.runtime.cluster.x-k8s.io\" denied the request: ";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn webhooks_registered_with_the_api_server() {
