@@ -20,6 +20,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
 use capi_runtime::k8s_openapi::ByteString;
 use capi_runtime::k8s_openapi::api::apps::v1::Deployment;
 use capi_runtime::k8s_openapi::api::authentication::v1::{TokenReview, TokenReviewSpec};
@@ -870,4 +871,264 @@ async fn the_shipped_rbac_refuses_what_the_manager_has_no_business_with() {
         .await
         .unwrap();
     delete(&kube, &name).await;
+}
+
+/// A TCP relay on loopback in front of an extension. A connection it accepts is held, unanswered,
+/// until the relay has a target, then carried byte for byte (the TLS session is the
+/// extension's own, end to end). With no target it stands for an extension whose Discovery is
+/// in flight for as long as the test wants; a new target changes what the same URL serves.
+struct Relay {
+    url: String,
+    target: tokio::sync::watch::Sender<Option<std::net::SocketAddr>>,
+    accepted: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Relay {
+    async fn start(target: Option<std::net::SocketAddr>) -> Relay {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("https://{}", listener.local_addr().unwrap());
+        let (sender, receiver) = tokio::sync::watch::channel(target);
+        let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let count = accepted.clone();
+        let task = tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let mut receiver = receiver.clone();
+                tokio::spawn(async move {
+                    let target = match receiver.wait_for(Option::is_some).await {
+                        Ok(target) => target.expect("waited for a target"),
+                        Err(_) => return,
+                    };
+                    if let Ok(mut outbound) = tokio::net::TcpStream::connect(target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    }
+                });
+            }
+        });
+        Relay {
+            url,
+            target: sender,
+            accepted,
+            task,
+        }
+    }
+
+    /// Carries the held connections and every later one to `extension`.
+    fn point_at(&self, extension: &Extension) {
+        let addr = extension
+            .url
+            .strip_prefix("https://")
+            .and_then(|a| a.parse().ok())
+            .unwrap_or_else(|| panic!("{} is not https://ADDR", extension.url));
+        self.target.send_replace(Some(addr));
+    }
+
+    /// How many connections the relay has accepted so far.
+    fn accepted(&self) -> usize {
+        self.accepted.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Whether `c` is `Discovered=True` with exactly the handlers `want` (each
+/// `<handler>.<ExtensionConfig>`, in any order).
+fn discovered_with(c: &ExtensionConfig, want: &[&str]) -> bool {
+    let name = c.metadata.name.as_deref().unwrap_or_default();
+    let mut have = status_handlers(c);
+    have.sort();
+    let mut expected: Vec<String> = want.iter().map(|h| format!("{h}.{name}")).collect();
+    expected.sort();
+    have == expected
+        && capi_runtime_controller::conditions::get(c, "Discovered")
+            .is_some_and(|d| d.status == "True")
+}
+
+/// The lines of `metrics` counting Discovery calls to the extension at `url`.
+fn discovery_calls<'a>(metrics: &'a str, url: &str) -> Vec<&'a str> {
+    let host = format!("host=\"{}\"", url.strip_prefix("https://").unwrap_or(url));
+    metrics
+        .lines()
+        .filter(|l| {
+            l.starts_with("capi_runtime_sdk_requests_total{")
+                && l.contains(&host)
+                && l.contains("hook=\"Discovery\"")
+        })
+        .collect()
+}
+
+/// The manager killed with SIGKILL while some ExtensionConfigs are discovered and others are
+/// in the middle of their Discovery call, the cluster changed while it is down (one
+/// ExtensionConfig deleted, one created, one extension serving other handlers at the same URL,
+/// the held extensions answering), then started again with the same flags and identity: every
+/// ExtensionConfig ends `Discovered=True` with exactly what its extension now serves, the
+/// deleted one stays gone, and the registry is warmed up again before readiness.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn manager_killed_mid_reconcile_loses_nothing_on_restart() {
+    /// ExtensionConfigs whose extensions answer at once, and those whose Discovery is held.
+    const ANSWERING: usize = 15;
+    const HELD: usize = 5;
+    const HANDLERS: &[&str] = &["a", "b"];
+    const CHANGED: &[&str] = &["x", "y", "z"];
+
+    let env = env("controller-manager");
+    let kube = env.client().await.unwrap();
+    // Warm-up lists every ExtensionConfig, the Lease is the end-to-end test's, and the final
+    // check is over all ExtensionConfigs.
+    let _cluster = whole_cluster(&kube).await;
+    let ns = env.unique_name("sigkill");
+    namespace(&kube, &ns).await;
+    let ca = TestCa::new("sigkill-ca");
+    let webhook_ca = TestCa::new("sigkill-webhook-ca");
+    let certs = webhook_ca.cert_dir();
+    let shipped = shipped_manager(env, &kube).await;
+    let lease_namespace = namespace_of(&shipped);
+    let token = service_account_token(env, &kube, &ns, "scraper", Some(METRICS_READER)).await;
+
+    // Every ExtensionConfig reaches its extension through a relay: open for the answering
+    // ones, closed (connections held) for the others.
+    let mut extensions = Vec::new();
+    let mut relays = Vec::new();
+    for i in 0..ANSWERING + HELD {
+        let extension = Extension::start(&ca, HANDLERS).await;
+        let relay = Relay::start(None).await;
+        if i < ANSWERING {
+            relay.point_at(&extension);
+        }
+        extensions.push(extension);
+        relays.push(relay);
+    }
+    let names: Vec<String> = (0..ANSWERING + HELD)
+        .map(|i| env.unique_name(&format!("kill-{i}")))
+        .collect();
+
+    let mut manager = Manager::start(shipped.kubeconfig_path(), certs.path(), &lease_namespace);
+    let probes = manager.addr("serving probes");
+    eventually(Duration::from_secs(60), || async {
+        http_get(&probes, "/readyz").await.0 == 200
+    })
+    .await;
+    // Interleaved, so that the held ones do not all come last.
+    for i in (0..ANSWERING + HELD).rev() {
+        create(&kube, &config(&names[i], &relays[i].url, Some(&ca.pem()))).await;
+    }
+
+    // Some discovered, the others in the middle of Discovery: kill.
+    eventually(Duration::from_secs(120), || async {
+        let mut answered = 0;
+        for name in &names[..ANSWERING] {
+            if discovered_with(&get(&kube, name).await, HANDLERS) {
+                answered += 1;
+            }
+        }
+        answered == ANSWERING && relays[ANSWERING..].iter().all(|r| r.accepted() > 0)
+    })
+    .await;
+    manager.kill();
+    let list = configs(&kube).list(&ListParams::default()).await.unwrap();
+    let discovered = list
+        .items
+        .iter()
+        .filter(|c| {
+            capi_runtime_controller::conditions::get(c, "Discovered")
+                .is_some_and(|d| d.status == "True")
+        })
+        .count();
+    eprintln!(
+        "killed with {discovered} of {} ExtensionConfigs Discovered=True",
+        list.items.len()
+    );
+    assert!(
+        discovered >= ANSWERING && discovered < ANSWERING + HELD,
+        "{discovered} discovered at the kill"
+    );
+
+    // While it is down: one deleted, one created, one extension replaced by one serving other
+    // handlers at the same URL (its ExtensionConfig unchanged), the held ones let through.
+    delete(&kube, &names[0]).await;
+    let added = Extension::start(&ca, HANDLERS).await;
+    let added_name = env.unique_name("kill-added");
+    create(&kube, &config(&added_name, &added.url, Some(&ca.pem()))).await;
+    let changed = Extension::start(&ca, CHANGED).await;
+    relays[1].point_at(&changed);
+    for (relay, extension) in relays.iter().zip(&extensions).skip(ANSWERING) {
+        relay.point_at(extension);
+    }
+    let mut want: Vec<(String, &[&str])> =
+        names[2..].iter().map(|n| (n.clone(), HANDLERS)).collect();
+    want.push((names[1].clone(), CHANGED));
+    want.push((added_name.clone(), HANDLERS));
+    want.sort();
+
+    // Started again as before: everything is there, and only that.
+    let restarted_at = Instant::now();
+    let mut manager = Manager::start(shipped.kubeconfig_path(), certs.path(), &lease_namespace);
+    let probes = manager.addr("serving probes");
+    let metrics = manager.addr("serving diagnostics over HTTPS");
+    eventually(Duration::from_secs(120), || async {
+        let list = configs(&kube).list(&ListParams::default()).await.unwrap();
+        let mut have: Vec<&ExtensionConfig> = list.items.iter().collect();
+        have.sort_by_key(|c| c.metadata.name.clone());
+        have.len() == want.len()
+            && have.iter().zip(&want).all(|(c, (name, handlers))| {
+                c.metadata.name.as_ref() == Some(name) && discovered_with(c, handlers)
+            })
+    })
+    .await;
+    let all_discovered_after = restarted_at.elapsed();
+    eventually(Duration::from_secs(60), || async {
+        http_get(&probes, "/readyz").await.0 == 200
+    })
+    .await;
+    let ready_after = restarted_at.elapsed();
+    manager.wait_line(
+        "The extension registry is warmed up",
+        Duration::from_secs(60),
+    );
+    eprintln!(
+        "restart → all {} ExtensionConfigs Discovered=True with their handlers in \
+         {all_discovered_after:?}, ready in {ready_after:?}",
+        want.len()
+    );
+    assert!(configs(&kube).get_opt(&names[0]).await.unwrap().is_none());
+    let (code, text) = scrape(
+        &https_client(&webhook_ca.pem()),
+        &format!("https://{metrics}/metrics"),
+        &token,
+    )
+    .await;
+    assert_eq!(code, 200, "{text}");
+    assert!(
+        text.contains("capi_runtime_sdk_extension_registry_ready 1"),
+        "{text}"
+    );
+    // The restarted manager's own calls (its counters start at zero): a successful Discovery
+    // of every ExtensionConfig there is, and no call at all to the deleted one's URL.
+    let mut urls: Vec<&str> = relays[1..].iter().map(|r| r.url.as_str()).collect();
+    urls.push(&added.url);
+    for url in urls {
+        assert!(
+            discovery_calls(&text, url)
+                .iter()
+                .any(|l| l.contains("code=\"200\"") && l.contains("status=\"Success\"")),
+            "no successful Discovery of {url}: {:#?}",
+            discovery_calls(&text, url)
+        );
+    }
+    assert_eq!(discovery_calls(&text, &relays[0].url), Vec::<&str>::new());
+
+    let status = manager.terminate();
+    assert!(status.success(), "{status:?}");
+    for (name, _) in &want {
+        delete(&kube, name).await;
+    }
+    drop(relays);
+    for extension in extensions.into_iter().chain([added, changed]) {
+        extension.stop().await;
+    }
 }
