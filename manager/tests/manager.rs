@@ -1044,7 +1044,7 @@ async fn manager_killed_mid_reconcile_loses_nothing_on_restart() {
         list.items.len()
     );
     assert!(
-        discovered >= ANSWERING && discovered < ANSWERING + HELD,
+        (ANSWERING..ANSWERING + HELD).contains(&discovered),
         "{discovered} discovered at the kill"
     );
 
