@@ -2,13 +2,16 @@
 //! extension on loopback. It runs the kube-runtime controller, the warm-up, leader election
 //! and the metrics endpoint exactly as deployed: create → status.handlers and Discovered=True;
 //! CA injection following its Secret; pause and unpause; delete; kill and restart → warm-up
-//! rebuilds the registry before the manager reports ready. The diagnostics test checks who
-//! may read `/metrics` over HTTPS (real ServiceAccount tokens, the shipped metrics-reader
-//! ClusterRole, the API server's own token and access reviews) and the insecure mode.
+//! rebuilds the registry before the manager reports ready. Another kills it with SIGKILL while
+//! some Discoveries are in flight, changes the cluster meanwhile and checks that the restarted
+//! manager leaves nothing stale or missing. The diagnostics test checks who may read
+//! `/metrics` over HTTPS (real ServiceAccount tokens, the shipped metrics-reader ClusterRole,
+//! the API server's own token and access reviews) and the insecure mode.
 //!
-//! The manager never runs as admin here: both tests run it as the ServiceAccount of
-//! `config/manager/10-rbac.yaml` with exactly the RBAC that file ships (applied from the file),
-//! and a third test shows, with the same identity, what that RBAC refuses (403 Forbidden).
+//! The manager never runs as admin here: every test that starts it runs it as the
+//! ServiceAccount of `config/manager/10-rbac.yaml` with exactly the RBAC that file ships
+//! (applied from the file), and another test shows, with the same identity, what that RBAC
+//! refuses (403 Forbidden).
 
 // The controller crate's test helpers (control plane, test CA, loopback extensions), shared
 // rather than copied.
