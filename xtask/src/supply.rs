@@ -15,7 +15,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::validators::step;
+use crate::validators::{step, step_with_env};
 
 /// The crates with a library API to keep. `capi-runtime-derive` is a proc-macro crate (its
 /// API is the derives' names and attributes, which rustdoc does not describe and its trybuild
@@ -138,10 +138,16 @@ pub fn semver(root: &Path) -> Result<(), String> {
             ""
         }
     );
-    step(
+    // cargo-semver-checks builds each crate, current and baseline, in a placeholder project
+    // with a target directory of its own: six builds of the same dependencies. One build
+    // directory for all of them (cargo's intermediate artifacts; the rustdoc JSON stays in
+    // each target directory) compiles each dependency once.
+    let build_dir = crate::target_dir(root)?.join("semver-checks").join("build");
+    step_with_env(
         root,
         bin.to_str().ok_or("non-UTF-8 tools path")?,
         &args,
+        &[("CARGO_BUILD_BUILD_DIR", &build_dir)],
         "cargo semver-checks (against xtask/tools/semver-baseline.txt)",
     )
 }

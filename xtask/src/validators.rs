@@ -25,10 +25,26 @@ pub fn proptest_seed() -> String {
 
 /// Runs `program` with `args` in `root` under [`test_env`]; fails naming `what`.
 pub fn step(root: &Path, program: &str, args: &[&str], what: &str) -> Result<(), String> {
+    step_with_env(root, program, args, &[], what)
+}
+
+/// [`step`] with extra environment variables for `program`.
+pub fn step_with_env(
+    root: &Path,
+    program: &str,
+    args: &[&str],
+    env: &[(&str, &Path)],
+    what: &str,
+) -> Result<(), String> {
     eprintln!("xtask test: {program} {}", args.join(" "));
     let tools = crate::tools_dir(root)?;
     let started = std::time::Instant::now();
-    let status = test_env(Command::new(program).args(args).current_dir(root), &tools)
+    let mut command = Command::new(program);
+    command.args(args).current_dir(root);
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let status = test_env(&mut command, &tools)
         .status()
         .map_err(|e| format!("cannot run {program}: {e}"))?;
     // Every step's time is in the log: what a cold run spends where.
