@@ -20,14 +20,56 @@ struct RecordOut<'a> {
     model: &'a Model,
 }
 
-#[derive(Deserialize)]
-struct Header {
-    format: u32,
+/// The record as read: its model, unless its format is not [`MODEL_FORMAT`]. The format is
+/// looked at as soon as it is read (first, in what [`write_model`] writes), so that a record of
+/// another format is refused for its format and its model is never parsed; the text is read in
+/// one pass either way.
+struct RecordIn(Result<Model, u32>);
+
+impl<'de> Deserialize<'de> for RecordIn {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(RecordVisitor)
+    }
 }
 
-#[derive(Deserialize)]
-struct RecordIn {
-    model: Model,
+struct RecordVisitor;
+
+impl<'de> serde::de::Visitor<'de> for RecordVisitor {
+    type Value = RecordIn;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a model record")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<RecordIn, A::Error> {
+        use serde::de::{Error, IgnoredAny};
+        let mut format = None;
+        let mut model = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match &*key {
+                "format" if format.is_none() => {
+                    let found: u32 = map.next_value()?;
+                    if found != MODEL_FORMAT {
+                        // What follows may be any shape: the format alone decides. The rest is
+                        // skipped, not parsed as a model (the map must still end well).
+                        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                        return Ok(RecordIn(Err(found)));
+                    }
+                    format = Some(found);
+                }
+                "model" if model.is_none() => model = Some(map.next_value::<Model>()?),
+                "format" | "model" => return Err(A::Error::custom(format!("duplicate `{key}`"))),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        match (format, model) {
+            (None, _) => Err(A::Error::missing_field("format")),
+            (_, None) => Err(A::Error::missing_field("model")),
+            (Some(_), Some(model)) => Ok(RecordIn(Ok(model))),
+        }
+    }
 }
 
 /// The JSON record of `model` (indented, ending in a newline), for [`read_model`].
@@ -44,14 +86,13 @@ pub fn write_model(model: &Model) -> String {
 /// Reads a record written by [`write_model`]: refused when it was written in another model
 /// format, is not valid JSON of a model, or holds a reference outside its own type list.
 pub fn read_model(json: &str) -> Result<Model, ReadModelError> {
-    let header: Header = serde_json::from_str(json).map_err(ReadModelError::Json)?;
-    if header.format != MODEL_FORMAT {
-        return Err(ReadModelError::Format {
-            found: header.format,
-        });
-    }
-    let record: RecordIn = serde_json::from_str(json).map_err(ReadModelError::Json)?;
-    let model = record.model;
+    let model = match serde_json::from_str::<RecordIn>(json)
+        .map_err(ReadModelError::Json)?
+        .0
+    {
+        Ok(model) => model,
+        Err(found) => return Err(ReadModelError::Format { found }),
+    };
     let count = model.types.len();
     let mut dangling = None;
     for t in &model.types {
@@ -173,6 +214,40 @@ mod tests {
         let err = read_model(&text).unwrap_err();
         assert!(matches!(err, ReadModelError::Format { found } if found == MODEL_FORMAT + 1));
         assert!(err.to_string().contains("reads format"), "{err}");
+    }
+
+    #[test]
+    fn another_format_is_refused_for_its_format_whatever_its_model_looks_like() {
+        let text = format!(
+            "{{\"format\": {}, \"model\": [\"not\", \"a model\"]}}",
+            MODEL_FORMAT + 7
+        );
+        let err = read_model(&text).unwrap_err();
+        assert!(
+            matches!(err, ReadModelError::Format { found } if found == MODEL_FORMAT + 7),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_record_without_a_format_or_with_trailing_text_is_refused() {
+        let text = write_model(&model());
+        let no_format = text.replacen(&format!("\"format\": {MODEL_FORMAT},"), "", 1);
+        assert!(matches!(
+            read_model(&no_format),
+            Err(ReadModelError::Json(_))
+        ));
+        let trailing = format!("{text} {{}}");
+        assert!(matches!(
+            read_model(&trailing),
+            Err(ReadModelError::Json(_))
+        ));
+        let twice = text.replacen(
+            &format!("\"format\": {MODEL_FORMAT},"),
+            &format!("\"format\": {MODEL_FORMAT}, \"format\": {MODEL_FORMAT},"),
+            1,
+        );
+        assert!(matches!(read_model(&twice), Err(ReadModelError::Json(_))));
     }
 
     #[test]

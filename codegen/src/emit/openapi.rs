@@ -97,7 +97,9 @@ pub fn document(model: &Model, opt: &OpenApiOpt) -> Value {
         paths.insert(path, item);
     }
     let schemas = components.finish();
-    canonical(json!({
+    // `json!` would copy `paths` and `schemas` (it serializes every value it interpolates into
+    // a new tree): the whole document twice in memory. They are moved in instead.
+    let mut doc = json!({
         "openapi": "3.0.0",
         "info": {
             "title": opt.title,
@@ -108,9 +110,17 @@ pub fn document(model: &Model, opt: &OpenApiOpt) -> Value {
             },
             "version": opt.version,
         },
-        "paths": paths,
-        "components": { "schemas": schemas },
-    }))
+    });
+    let top = doc.as_object_mut().expect("an object");
+    top.insert("paths".into(), Value::Object(paths));
+    top.insert(
+        "components".into(),
+        Value::Object(Map::from_iter([(
+            "schemas".to_string(),
+            Value::Object(schemas),
+        )])),
+    );
+    canonical(doc)
 }
 
 /// The component schemas of the given types and of everything they reference; what a golden
@@ -155,21 +165,23 @@ fn path_item(hook: &HookDef, components: &mut Components<'_>) -> (String, Value)
             }]),
         );
     }
-    op.insert(
-        "requestBody".into(),
-        json!({ "content": { "application/json": { "schema": request } } }),
-    );
-    op.insert(
-        "responses".into(),
-        json!({ "200": {
-            "description": OK_RESPONSE,
-            "content": { "application/json": { "schema": response } },
-        }}),
-    );
+    // The references are moved in (`json!` would copy them).
+    let mut request_body = json!({ "content": { "application/json": {} } });
+    request_body["content"]["application/json"]["schema"] = request;
+    op.insert("requestBody".into(), request_body);
+    let mut responses = json!({ "200": {
+        "description": OK_RESPONSE,
+        "content": { "application/json": {} },
+    }});
+    responses["200"]["content"]["application/json"]["schema"] = response;
+    op.insert("responses".into(), responses);
     if hook.deprecated {
         op.insert("deprecated".into(), json!(true));
     }
-    (path, json!({ "post": op }))
+    (
+        path,
+        Value::Object(Map::from_iter([("post".to_string(), Value::Object(op))])),
+    )
 }
 
 /// Collects component schemas, each written once, following references.
@@ -334,8 +346,21 @@ impl<'a> Components<'a> {
             Ty::Float => json!({ "type": "number", "format": "float" }),
             Ty::Double => json!({ "type": "number", "format": "double" }),
             Ty::Option(inner) => return self.ty(inner),
-            Ty::List(inner) => json!({ "type": "array", "items": self.item(inner) }),
-            Ty::Map(inner) => json!({ "type": "object", "additionalProperties": self.item(inner) }),
+            // Not `json!`, which would copy the element's schema: it is moved in.
+            Ty::List(inner) => {
+                let items = self.item(inner);
+                return Map::from_iter([
+                    ("type".to_string(), json!("array")),
+                    ("items".to_string(), items),
+                ]);
+            }
+            Ty::Map(inner) => {
+                let values = self.item(inner);
+                return Map::from_iter([
+                    ("type".to_string(), json!("object")),
+                    ("additionalProperties".to_string(), values),
+                ]);
+            }
             Ty::Named(n) => {
                 let def = &self.model.types[n.id.unwrap()];
                 match &def.shape {
@@ -440,13 +465,24 @@ fn enum_doc(variants: &[crate::model::Variant]) -> String {
 }
 
 /// Rebuilds every object with its keys in sorted order, whatever map type serde_json uses. A
-/// value already in that order (always, when serde_json keeps its maps sorted) is returned as
-/// it is, after one read-only walk.
+/// value already in that order is returned as it is: without looking at it when serde_json's
+/// maps keep their keys sorted (its default; another crate of the build can turn on its
+/// `preserve_order` feature), else after one read-only walk.
 pub fn canonical(v: Value) -> Value {
-    if is_canonical(&v) {
+    if maps_are_sorted() || is_canonical(&v) {
         return v;
     }
     sorted(v)
+}
+
+/// True when serde_json's `Map` keeps its keys sorted, as it does unless its `preserve_order`
+/// feature is on: then every [`Value`] is canonical, and no walk needs to prove it. Asked of
+/// the map itself, since a dependency may turn the feature on without this crate's knowledge.
+pub fn maps_are_sorted() -> bool {
+    let mut probe = Map::new();
+    probe.insert("b".into(), Value::Null);
+    probe.insert("a".into(), Value::Null);
+    probe.keys().next().is_some_and(|k| k == "a")
 }
 
 /// True when every object in `v` lists its keys in sorted order.
