@@ -365,7 +365,7 @@ fn load_input(primary: &[SourceFile], deps: &[SourceFile]) -> Result<Input, Fail
 #[cfg(feature = "yaml")]
 pub fn to_yaml(value: &serde_json::Value) -> String {
     let sorted;
-    let value = if emit::openapi::maps_are_sorted() || emit::openapi::is_canonical(value) {
+    let value = if emit::openapi::is_canonical(value) {
         value
     } else {
         sorted = emit::openapi::canonical(value.clone());
@@ -377,7 +377,7 @@ pub fn to_yaml(value: &serde_json::Value) -> String {
 /// Renders a document as indented JSON with a final newline.
 pub fn to_json(value: &serde_json::Value) -> String {
     let sorted;
-    let value = if emit::openapi::maps_are_sorted() || emit::openapi::is_canonical(value) {
+    let value = if emit::openapi::is_canonical(value) {
         value
     } else {
         sorted = emit::openapi::canonical(value.clone());

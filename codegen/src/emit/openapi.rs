@@ -469,7 +469,7 @@ fn enum_doc(variants: &[crate::model::Variant]) -> String {
 /// maps keep their keys sorted (its default; another crate of the build can turn on its
 /// `preserve_order` feature), else after one read-only walk.
 pub fn canonical(v: Value) -> Value {
-    if maps_are_sorted() || is_canonical(&v) {
+    if is_canonical(&v) {
         return v;
     }
     sorted(v)
@@ -478,20 +478,25 @@ pub fn canonical(v: Value) -> Value {
 /// True when serde_json's `Map` keeps its keys sorted, as it does unless its `preserve_order`
 /// feature is on: then every [`Value`] is canonical, and no walk needs to prove it. Asked of
 /// the map itself, since a dependency may turn the feature on without this crate's knowledge.
-pub fn maps_are_sorted() -> bool {
+fn maps_are_sorted() -> bool {
     let mut probe = Map::new();
     probe.insert("b".into(), Value::Null);
     probe.insert("a".into(), Value::Null);
     probe.keys().next().is_some_and(|k| k == "a")
 }
 
-/// True when every object in `v` lists its keys in sorted order.
+/// True when every object in `v` lists its keys in sorted order: at once when serde_json's maps
+/// keep them sorted, else after one read-only walk.
 pub fn is_canonical(v: &Value) -> bool {
+    maps_are_sorted() || keys_sorted(v)
+}
+
+fn keys_sorted(v: &Value) -> bool {
     match v {
         Value::Object(m) => {
-            m.keys().zip(m.keys().skip(1)).all(|(a, b)| a < b) && m.values().all(is_canonical)
+            m.keys().zip(m.keys().skip(1)).all(|(a, b)| a < b) && m.values().all(keys_sorted)
         }
-        Value::Array(a) => a.iter().all(is_canonical),
+        Value::Array(a) => a.iter().all(keys_sorted),
         _ => true,
     }
 }
