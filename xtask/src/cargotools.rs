@@ -53,6 +53,9 @@ pub fn bin(root: &Path, name: &str) -> Result<PathBuf, String> {
         .ok_or_else(|| format!("{}: no pin for {name}", file.display()))?;
     let prefix = crate::tools_dir(root)?.join("cargo");
     let bin = prefix.join("bin").join(name);
+    // One installer of a tool at a time: the test command's background job
+    // (`background.rs`) and a step that needs the tool now may both get here.
+    let _lock = lock(&prefix, name)?;
     if bin.is_file() && installed(&prefix, &pin) {
         return Ok(bin);
     }
@@ -92,6 +95,50 @@ pub fn bin(root: &Path, name: &str) -> Result<PathBuf, String> {
         started.elapsed().as_secs_f64()
     );
     Ok(bin)
+}
+
+/// `cargo xtask cargo-tools`: installs every pinned tool that is not installed, in the order of
+/// the pin file (the order in which the test command needs them).
+pub fn command(args: &[String]) -> Result<(), String> {
+    if !args.is_empty() {
+        return Err("usage: cargo xtask cargo-tools".into());
+    }
+    let root = crate::root();
+    let file = root.join("xtask/tools/cargo-tools.txt");
+    let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+    for pin in pins(&text)? {
+        bin(&root, &pin.name)?;
+    }
+    Ok(())
+}
+
+/// Holds `<prefix>/.lock-<name>` exclusively, saying so when another installer has it.
+fn lock(prefix: &Path, name: &str) -> Result<std::fs::File, String> {
+    std::fs::create_dir_all(prefix).map_err(|e| format!("{}: {e}", prefix.display()))?;
+    let path = prefix.join(format!(".lock-{name}"));
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => return Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => {}
+        Err(std::fs::TryLockError::Error(e)) => return Err(format!("{}: {e}", path.display())),
+    }
+    eprintln!(
+        "xtask: waiting for another installation of {name} to finish ({})",
+        path.display()
+    );
+    let started = Instant::now();
+    file.lock()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    eprintln!(
+        "xtask: waited {:.0} s for the installation of {name}",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(file)
 }
 
 /// Whether cargo's record of `prefix` holds `pin` at its version, with its features.

@@ -70,9 +70,8 @@ pub fn check(args: &[String]) -> Result<(), String> {
 /// installed (`CAPI_TOOLS_DIR`), so nothing is compiled or installed twice for it.
 pub fn test_step(root: &Path) -> Result<(), String> {
     let started = Instant::now();
-    let target = crate::target_dir(root)?;
-    let tools = crate::tools_dir(root)?;
-    let elsewhere = target.join("elsewhere");
+    let env = elsewhere_env(root)?;
+    let elsewhere = env[0].1.clone();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     for args in [
         &["xtask", "dist", "--version", "v0.1.0"][..],
@@ -80,11 +79,7 @@ pub fn test_step(root: &Path) -> Result<(), String> {
     ] {
         run_tool(
             root,
-            Command::new(&cargo)
-                .args(args)
-                .env("CARGO_TARGET_DIR", &elsewhere)
-                .env("CARGO_BUILD_BUILD_DIR", &target)
-                .env("CAPI_TOOLS_DIR", &tools),
+            Command::new(&cargo).args(args).envs(env.iter().cloned()),
             &format!(
                 "cargo {} with CARGO_TARGET_DIR={}",
                 args.join(" "),
@@ -112,6 +107,17 @@ pub fn test_step(root: &Path) -> Result<(), String> {
         started.elapsed()
     );
     Ok(())
+}
+
+/// The environment of [`test_step`]'s commands, `CARGO_TARGET_DIR` first: the output goes to
+/// `<target>/elsewhere`, while cargo's build directory and the tools stay where they are.
+pub fn elsewhere_env(root: &Path) -> Result<Vec<(&'static str, PathBuf)>, String> {
+    let target = crate::target_dir(root)?;
+    Ok(vec![
+        ("CARGO_TARGET_DIR", target.join("elsewhere")),
+        ("CARGO_BUILD_BUILD_DIR", target.clone()),
+        ("CAPI_TOOLS_DIR", crate::tools_dir(root)?),
+    ])
 }
 
 /// Builds `target/site/` from scratch.

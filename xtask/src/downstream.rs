@@ -6,8 +6,9 @@
 //! (`path = ...`) instead of the registry. The package is written to a directory outside the
 //! workspace and built from there with the workspace's `K8S_OPENAPI_ENABLED_VERSION` removed,
 //! so neither the workspace's `.cargo/config.toml` nor its environment can make a missing step
-//! in the README work by accident; then the program is run and its output checked. Its build
-//! goes to `target/downstream` and is reused between runs.
+//! in the README work by accident; then the program is run and its output checked. Its output
+//! goes to `target/downstream`; its intermediate artifacts share the workspace's build
+//! directory, so the dependencies it builds as the workspace does are not built twice.
 
 use std::path::Path;
 use std::process::Command;
@@ -49,6 +50,9 @@ pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
             "CARGO_TARGET_DIR",
             crate::target_dir(root)?.join("downstream"),
         )
+        // The workspace's build directory: what compiles the same way (a dependency with the
+        // same version and features) is compiled once, the rest apart, by cargo's own keys.
+        .env("CARGO_BUILD_BUILD_DIR", crate::target_dir(root)?)
         .env_remove("K8S_OPENAPI_ENABLED_VERSION")
         .env_remove("CARGO_MANIFEST_DIR")
         .output()

@@ -62,12 +62,53 @@ pub fn run(args: &[String]) -> Result<(), String> {
 /// environments (`target/testenv/logs`) gone, so the ones left afterwards are this run's.
 pub fn prepare(root: &Path) -> Result<(), String> {
     build(root)?;
+    drop_go_cache_when_disk_is_low(root)?;
     let logs = crate::target_dir(root)?.join("testenv/logs");
     match std::fs::remove_dir_all(&logs) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
             Err(format!("{}: {e}", logs.display()))
         }
         _ => Ok(()),
+    }
+}
+
+/// With `CAPI_DROP_GO_CACHE_BELOW_GB=N` (what CI sets): once the Go peers are built, their
+/// binaries are all the tests read, so when less than N GB of disk is left, Go's build cache
+/// (gigabytes after a cold build) is dropped before the Rust builds fill the disk.
+fn drop_go_cache_when_disk_is_low(root: &Path) -> Result<(), String> {
+    let Some(limit) = std::env::var("CAPI_DROP_GO_CACHE_BELOW_GB")
+        .ok()
+        .filter(|v| !v.is_empty())
+    else {
+        return Ok(());
+    };
+    let limit: u64 = limit
+        .parse()
+        .map_err(|_| format!("CAPI_DROP_GO_CACHE_BELOW_GB={limit:?} is not a number"))?;
+    let output = Command::new("df")
+        .arg("-Pk")
+        .arg(root)
+        .output()
+        .map_err(|e| format!("cannot run df: {e}"))?;
+    let free_kib: u64 = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .nth(1)
+        .and_then(|line| line.split_whitespace().nth(3))
+        .and_then(|field| field.parse().ok())
+        .ok_or("df -Pk printed no free space")?;
+    let free_gb = free_kib / (1024 * 1024);
+    if free_gb >= limit {
+        return Ok(());
+    }
+    eprintln!("xtask: {free_gb} GB of disk left (< {limit}): dropping Go's build cache");
+    let status = Command::new("go")
+        .args(["clean", "-cache"])
+        .status()
+        .map_err(|e| format!("cannot run go clean -cache: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("go clean -cache failed ({status})"))
     }
 }
 

@@ -18,7 +18,10 @@
 //! - `deny` checks licenses, banned and duplicate crates and sources against `deny.toml`;
 //!   `semver` compares the library crates' public API with the last release (see `supply.rs`;
 //!   the tools are pinned in `xtask/tools/cargo-tools.txt`, see `cargotools.rs`).
+//! - `cargo-tools` installs those pinned tools only (what `test` starts in the background, see
+//!   `background.rs`).
 
+mod background;
 mod bench;
 mod cargotools;
 mod codegen;
@@ -52,8 +55,10 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..]),
         Some("deny") => supply::deny_command(&args[1..]),
         Some("semver") => supply::semver_command(&args[1..]),
+        Some("cargo-tools") => cargotools::command(&args[1..]),
+        Some("background-job") => background::job_command(&args[1..]),
         Some(c @ ("docs" | "dist" | "site-check")) => docs::main(c, &args[1..]),
-        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask isolation [[PACKAGE/]TEST-BINARY] | cargo xtask package | cargo xtask testenv | cargo xtask go-tables [--check] | cargo xtask wire-explore [--seed N] [--scale K] | cargo xtask bench <generator|derive> | cargo xtask deny | cargo xtask semver".to_string()),
+        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask isolation [[PACKAGE/]TEST-BINARY] | cargo xtask package | cargo xtask testenv | cargo xtask go-tables [--check] | cargo xtask wire-explore [--seed N] [--scale K] | cargo xtask bench <generator|derive> | cargo xtask deny | cargo xtask semver | cargo xtask cargo-tools".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -121,20 +121,26 @@ pub fn host_triple() -> Result<String, String> {
         .ok_or_else(|| "rustc -vV names no host triple".to_string())
 }
 
-/// `bin/<triple>/`: `cargo build --release --locked` of the binaries' packages.
-fn binaries(root: &Path, cargo: &str, dist: &Path) -> Result<Vec<PathBuf>, String> {
+/// The arguments of cargo that build the shipped binaries (here, and ahead of time by the test
+/// command's background job, `background.rs`).
+pub fn build_args() -> Vec<&'static str> {
     let mut packages: Vec<&str> = BINARIES.iter().map(|(p, _, _)| *p).collect();
     packages.dedup();
     let mut args = vec!["build", "--release", "--locked", "--quiet"];
-    for package in &packages {
+    for package in packages {
         args.extend(["-p", package]);
     }
     for (_, bin, _) in BINARIES {
-        args.extend(["--bin", bin]);
+        args.extend(["--bin", *bin]);
     }
+    args
+}
+
+/// `bin/<triple>/`: `cargo build --release --locked` of the binaries' packages.
+fn binaries(root: &Path, cargo: &str, dist: &Path) -> Result<Vec<PathBuf>, String> {
     run_tool(
         root,
-        Command::new(cargo).args(&args),
+        Command::new(cargo).args(build_args()),
         "cargo build --release",
     )?;
     let release = crate::target_dir(root)?.join("release");

@@ -1,5 +1,8 @@
 //! `cargo xtask test`: the project's one test command.
 //!
+//! 0. starts, in the background at idle priority, the installation of the pinned cargo tools
+//!    and the release build of the shipped binaries, which only steps 6–8 need
+//!    (`background.rs`);
 //! 1. installs the external validators (pinned in `xtask/tools/`) under `target/tools/` when
 //!    they are missing or their pins changed;
 //! 2. checks formatting, generated files and clippy (warnings are errors), also for the
@@ -9,10 +12,10 @@
 //!    passes only after another one ran first is caught (`isolation.rs`);
 //! 5. builds and runs the README's "Using this crate" example as a crate outside the workspace
 //!    (`downstream.rs`);
-//! 6. packages the published crates, builds each from its `.crate` alone and runs the
+//! 6. checks the licence, ban and source policy of `deny.toml` (`supply.rs`), then packages
+//!    the published crates, builds each from its `.crate` alone and runs the
 //!    installed generator from its package (`package.rs`);
-//! 7. compares the library crates' public API with the last release (`supply.rs`; the
-//!    licence, ban and source policy of `deny.toml` is checked right after formatting);
+//! 7. compares the library crates' public API with the last release (`supply.rs`);
 //! 8. builds the release artifacts and the site with `CARGO_TARGET_DIR` moved elsewhere, and
 //!    checks the site in a browser (`docs.rs`).
 //!
@@ -40,6 +43,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return Err("usage: cargo xtask test".into());
     }
     let root = crate::root();
+    // The cargo tools and the release build, at idle priority, for the late steps; stopped
+    // when this returns.
+    let _background = crate::background::start(&root)?;
     crate::validators::install(&root)?;
     crate::goenv::prepare(&root)?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
@@ -49,8 +55,6 @@ pub fn run(args: &[String]) -> Result<(), String> {
         &["fmt", "--all", "--", "--check"],
         "formatting (run `cargo fmt`)",
     )?;
-    // Licenses, banned and duplicate crates, sources (deny.toml); offline, seconds.
-    timed("cargo deny", || crate::supply::deny(&root))?;
     crate::codegen::run(&["--check".to_string()])?;
     // The tables written from Go (Unicode rules, the fields Go holds by value).
     crate::gotables::run(&["--check".to_string()])?;
@@ -81,6 +85,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     )?;
     crate::isolation::run(&root, &cargo, None)?;
     crate::downstream::run(&root, &cargo)?;
+    // Licenses, banned and duplicate crates, sources (deny.toml); offline, seconds. This late,
+    // cargo-deny is installed by the background job by now.
+    timed("cargo deny", || crate::supply::deny(&root))?;
     timed("packaging", || crate::package::run(&root, &cargo))?;
     // The library crates' public API against the last release.
     timed("semver checks", || crate::supply::semver(&root))?;
