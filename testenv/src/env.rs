@@ -91,7 +91,7 @@ impl Builder {
             write_file(&pki_dir.join(file), text.as_bytes(), secret)?;
         }
 
-        let (etcd, etcd_port) = start_etcd(&assets.etcd, &run.path.join("etcd"), &logs)?;
+        let (etcd, etcd_port) = start_etcd(&assets.etcd, &run.path.join("etcd"), &logs, None)?;
         let etcd_url = format!("http://127.0.0.1:{etcd_port}");
         let etcd_ready = started.elapsed();
         let (apiserver, kubeconfig, server_url) = start_apiserver(
@@ -101,6 +101,7 @@ impl Builder {
             &etcd_url,
             &self.extra_apiserver_args,
             &logs,
+            None,
         )?;
         let kubeconfig_path = run.path.join("kubeconfig");
         write_file(
@@ -125,6 +126,9 @@ impl Builder {
             apiserver_ready: Duration::ZERO,
             started: Duration::ZERO,
             pki,
+            assets,
+            extra_apiserver_args: self.extra_apiserver_args,
+            restarts: 0,
         };
         env.apiserver_ready = started.elapsed();
         if !self.crds.is_empty() {
@@ -152,6 +156,10 @@ pub struct TestEnv {
     apiserver_ready: Duration,
     started: Duration,
     pki: Pki,
+    assets: Assets,
+    extra_apiserver_args: Vec<String>,
+    /// How many times a process was started again (names its next log file).
+    restarts: u32,
 }
 
 impl std::fmt::Debug for TestEnv {
@@ -235,6 +243,55 @@ impl TestEnv {
         )
     }
 
+    /// Stops kube-apiserver as a rolling update stops it (SIGTERM, then its graceful
+    /// shutdown), keeps it down for `downtime`, then starts it again on the same address with
+    /// the same flags and blocks until it answers `/readyz`. Clients keep working across the
+    /// restart, as with a real API server behind a fixed address: requests made while it is
+    /// down fail to connect, watches end. Returns how long it was not answering: from the
+    /// stop to ready again. Each run logs to its own file (`kube-apiserver-<n>.log`).
+    pub fn restart_apiserver(&mut self, downtime: Duration) -> Result<Duration> {
+        let stopped = Instant::now();
+        self.apiserver.stop();
+        std::thread::sleep(downtime);
+        self.restarts += 1;
+        let port = port_of(&self.server_url);
+        let log = self
+            .log_dir
+            .join(format!("kube-apiserver-{}.log", self.restarts));
+        let (apiserver, _, _) = start_apiserver(
+            &self.assets.kube_apiserver,
+            &self.pki,
+            &self.run.path.join("pki"),
+            &self.etcd_url,
+            &self.extra_apiserver_args,
+            &log,
+            Some(port),
+        )?;
+        self.apiserver = apiserver;
+        Ok(stopped.elapsed())
+    }
+
+    /// Stops etcd (SIGTERM), keeps it down for `downtime`, then starts it again on the same
+    /// address and data directory, so that it holds what it held, and blocks until it is
+    /// healthy. The API server stays up meanwhile and answers what it cannot serve from its
+    /// watch cache with errors, as when a real cluster loses its etcd. Returns how long etcd
+    /// was down (stop to healthy). Each run logs to its own file (`etcd-<n>.log`).
+    pub fn restart_etcd(&mut self, downtime: Duration) -> Result<Duration> {
+        let stopped = Instant::now();
+        self.etcd.stop();
+        std::thread::sleep(downtime);
+        self.restarts += 1;
+        let log = self.log_dir.join(format!("etcd-{}.log", self.restarts));
+        let (etcd, _) = start_etcd(
+            &self.assets.etcd,
+            &self.run.path.join("etcd"),
+            &log,
+            Some(port_of(&self.etcd_url)),
+        )?;
+        self.etcd = etcd;
+        Ok(stopped.elapsed())
+    }
+
     /// A name no other call in this process returns: `<prefix>-<n>`. Tests sharing one
     /// environment use it for namespaces and cluster-scoped objects.
     pub fn unique_name(&self, prefix: &str) -> String {
@@ -300,15 +357,44 @@ pub fn shared(name: &str, configure: impl FnOnce(Builder) -> Builder) -> &'stati
     }
 }
 
-fn start_etcd(binary: &Path, data: &Path, logs: &Path) -> Result<(Process, u16)> {
-    let log = logs.join("etcd.log");
+/// The port of a `scheme://127.0.0.1:<port>` URL this harness made.
+fn port_of(url: &str) -> u16 {
+    url.rsplit(':')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .expect("the harness's URLs end in a port")
+}
+
+/// How long a restart waits between attempts to listen on a port it must have again (the
+/// old process's sockets are still closing).
+const SAME_PORT_RETRY: Duration = Duration::from_millis(200);
+
+/// Starts etcd with its data in `data`. A first start (`port` is `None`) empties `data`, picks a
+/// free port and logs to `<logs>/etcd.log`; a restart keeps the data, listens on `port` again
+/// and logs to the file `logs`.
+fn start_etcd(
+    binary: &Path,
+    data: &Path,
+    logs: &Path,
+    port: Option<u16>,
+) -> Result<(Process, u16)> {
+    let log = match port {
+        None => logs.join("etcd.log"),
+        Some(_) => logs.to_path_buf(),
+    };
     let mut last = None;
-    for _ in 0..PORT_ATTEMPTS {
-        if data.exists() {
+    for attempt in 0..PORT_ATTEMPTS {
+        if port.is_none() && data.exists() {
             std::fs::remove_dir_all(data)
                 .map_err(Error::io(format!("emptying {}", data.display())))?;
         }
-        let port = free_port()?;
+        if port.is_some() && attempt > 0 {
+            std::thread::sleep(SAME_PORT_RETRY);
+        }
+        let port = match port {
+            Some(p) => p,
+            None => free_port()?,
+        };
         let url = format!("http://127.0.0.1:{port}");
         let args = vec![
             format!("--data-dir={}", data.display()),
@@ -351,6 +437,8 @@ fn etcd_healthy(port: u16) -> bool {
         .is_ok_and(|(status, body)| status == 200 && body.contains(r#""health":"true""#))
 }
 
+/// Starts kube-apiserver. A first start (`port` is `None`) picks a free port and logs to
+/// `<logs>/kube-apiserver.log`; a restart listens on `port` again and logs to the file `logs`.
 fn start_apiserver(
     binary: &Path,
     pki: &Pki,
@@ -358,12 +446,22 @@ fn start_apiserver(
     etcd_url: &str,
     extra: &[String],
     logs: &Path,
+    port: Option<u16>,
 ) -> Result<(Process, serde_json::Value, String)> {
-    let log = logs.join("kube-apiserver.log");
+    let log = match port {
+        None => logs.join("kube-apiserver.log"),
+        Some(_) => logs.to_path_buf(),
+    };
     let file = |f: &str| pki_dir.join(f).display().to_string();
     let mut last = None;
-    for _ in 0..PORT_ATTEMPTS {
-        let port = free_port()?;
+    for attempt in 0..PORT_ATTEMPTS {
+        if port.is_some() && attempt > 0 {
+            std::thread::sleep(SAME_PORT_RETRY);
+        }
+        let port = match port {
+            Some(p) => p,
+            None => free_port()?,
+        };
         let server = format!("https://127.0.0.1:{port}");
         let mut args = vec![
             format!("--etcd-servers={etcd_url}"),

@@ -19,6 +19,7 @@
 
 mod support;
 
+mod faults;
 mod go_webhook;
 mod reconcile;
 mod rotation;
