@@ -80,6 +80,10 @@ pub fn bin(root: &Path, name: &str) -> Result<PathBuf, String> {
         .args(&pin.args)
         .arg("--root")
         .arg(&prefix)
+        // One build directory for every tool, kept: the dependencies they share at the same
+        // version and features (syn, serde, clap, regex, ...) compile once, not once per tool.
+        .arg("--target-dir")
+        .arg(prefix.join("build"))
         .status()
         .map_err(|e| format!("cannot run cargo install: {e}"))?;
     if !status.success() {

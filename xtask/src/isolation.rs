@@ -9,7 +9,8 @@
 //! The binaries come from `cargo test --no-run --message-format=json` (already built by the
 //! normal run, so nothing is compiled again); each test is listed with `--list` and run with
 //! `--exact` (a test of a gathered binary by its module path, `it --exact client_calls::…`),
-//! from its package's directory as cargo would, two at a time. Several packages may have a
+//! from its package's directory as cargo would, two at a time. A binary of a single test is
+//! left out: the normal run ran that test alone in its own process already. Several packages may have a
 //! binary of the same name (the runtime crate's and the controller's are both `it`):
 //! `package/binary` names one of them.
 
@@ -90,8 +91,16 @@ pub fn run(root: &Path, cargo: &str, only: Option<&str>) -> Result<(), String> {
         }
     }
     let mut queue = VecDeque::new();
+    let mut alone_already = 0;
     for binary in &binaries {
-        for test in list(binary)? {
+        let tests = list(binary)?;
+        // A binary of one test ran it alone in its own process in the normal run: the same
+        // run again would prove nothing new (unless this binary was asked for).
+        if tests.len() == 1 && only.is_none() {
+            alone_already += 1;
+            continue;
+        }
+        for test in tests {
             if !skipped(&binary.name, Some(&test)) {
                 queue.push_back(Case { binary, test });
             }
@@ -99,8 +108,9 @@ pub fn run(root: &Path, cargo: &str, only: Option<&str>) -> Result<(), String> {
     }
     let total = queue.len();
     eprintln!(
-        "xtask test: order independence: {total} tests of {} binaries, each in its own process",
-        binaries.len()
+        "xtask test: order independence: {total} tests of {} binaries, each in its own process \
+         ({alone_already} binaries of one test, which the normal run already ran alone, left out)",
+        binaries.len() - alone_already
     );
     let queue = Mutex::new(queue);
     let failures = Mutex::new(Vec::new());
