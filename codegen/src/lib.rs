@@ -38,6 +38,8 @@ pub mod parse;
 pub mod resolve;
 #[doc(hidden)]
 pub mod source;
+#[cfg(feature = "yaml")]
+mod yaml;
 
 use proc_macro2::TokenStream;
 
@@ -371,7 +373,7 @@ pub fn to_yaml(value: &serde_json::Value) -> String {
         sorted = emit::openapi::canonical(value.clone());
         &sorted
     };
-    serde_saphyr::to_string(value).expect("a JSON value always renders as YAML")
+    yaml::to_string(value)
 }
 
 /// Renders a document as indented JSON with a final newline.
