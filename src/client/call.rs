@@ -40,8 +40,9 @@ impl Client {
     /// object's namespace (a mismatch is an error here, while
     /// [`Client::call_all_extensions`] skips such handlers). The request is sent with
     /// `apiVersion` and `kind` set and with the ExtensionConfig's settings under the request's
-    /// own (the request's keys win). See the [module documentation](super) for what the
-    /// handler's failure policy covers.
+    /// own (the request's keys win); the response comes back with the hook's `apiVersion` and
+    /// response `kind`, also when the extension's body has none. See the
+    /// [module documentation](super) for what the handler's failure policy covers.
     pub async fn call_extension<H: Hook>(
         &self,
         name: &str,
@@ -180,11 +181,11 @@ impl Client {
         };
         match outcome {
             Ok(answers) => {
-                let mut response = aggregate_responses(answers.iter().map(|(r, _hold)| r));
-                // The aggregate is a response of the hook as any one answer is, whether or not
+                // The aggregate is a response of the hook as each answer is, whether or not
                 // any handler answered.
-                response.set_type_meta(H::API_VERSION, H::RESPONSE_KIND);
-                Ok(response)
+                Ok(typed::<H>(aggregate_responses(
+                    answers.iter().map(|(r, _hold)| r),
+                )))
             }
             Err(error) => {
                 tracing::error!(hook = H::NAME, error = %chain(&error), "failed to call extension handlers");
@@ -362,7 +363,11 @@ impl Client {
                     error = %chain(&error),
                     "ignoring error calling extension handler because of FailurePolicy \"Ignore\""
                 );
-                return Ok((H::Response::success(), true, BudgetHold::default()));
+                return Ok((
+                    typed::<H>(H::Response::success()),
+                    true,
+                    BudgetHold::default(),
+                ));
             }
             Err(error) => {
                 tracing::error!(parent: &span, error = %chain(&error), "failed to call extension handler");
@@ -380,7 +385,7 @@ impl Client {
                     ),
                     _ => tracing::debug!(parent: &span, "extension handler returned success"),
                 }
-                Ok((response, false, hold))
+                Ok((typed::<H>(response), false, hold))
             }
             Some(ResponseStatus::Failure) => Err(CallError::Failure {
                 handler: handler.to_string(),
@@ -397,6 +402,15 @@ impl Client {
             }),
         }
     }
+}
+
+/// A response as the caller gets it: with the `apiVersion` and `kind` of hook `H`'s response,
+/// whatever the body said (Go's server helper writes neither, and a handler of another version
+/// wrote its own before the conversion), as the request is sent with the hook's. Only the
+/// caller's value changes: nothing is sent back.
+fn typed<H: Hook>(mut response: H::Response) -> H::Response {
+    response.set_type_meta(H::API_VERSION, H::RESPONSE_KIND);
+    response
 }
 
 /// The request as sent: a copy of the caller's with `apiVersion` and `kind` set and the
@@ -467,6 +481,102 @@ mod tests {
         assert_eq!(
             empty.settings,
             map(&[("a", "registration"), ("b", "registration")])
+        );
+    }
+
+    /// A client whose registry holds one ExtensionConfig, `ext`, with one handler of
+    /// BeforeClusterCreate, `create.ext`, under `policy`, at a loopback port nothing listens
+    /// on (port 1): every call to it fails to connect.
+    fn client_of_an_unreachable_extension(policy: FailurePolicy) -> Client {
+        use crate::api::runtime::v1beta2::{
+            ClientConfig, ExtensionConfig, ExtensionConfigSpec, ExtensionConfigStatus,
+            ExtensionHandler, GroupVersionHook,
+        };
+        let ca = capi_runtime_test_pki::TestCa::new("ca");
+        let spec = ExtensionConfigSpec {
+            client_config: ClientConfig {
+                url: "https://127.0.0.1:1".into(),
+                ca_bundle: k8s_openapi::ByteString(ca.pem().into_bytes()),
+                ..Default::default()
+            },
+            namespace_selector: Some(Default::default()),
+            settings: BTreeMap::new(),
+        };
+        let mut config = ExtensionConfig::new("ext", spec);
+        config.metadata.resource_version = Some("1".into());
+        config.status = ExtensionConfigStatus {
+            handlers: vec![ExtensionHandler {
+                name: "create.ext".into(),
+                request_hook: GroupVersionHook {
+                    api_version: BeforeClusterCreate::API_VERSION.into(),
+                    hook: "BeforeClusterCreate".into(),
+                },
+                timeout_seconds: 1,
+                failure_policy: Some(policy),
+            }],
+            ..Default::default()
+        };
+        let registry = crate::registry::Registry::new();
+        registry.warm_up([&config]).unwrap();
+        Client::builder().registry(registry).build().unwrap()
+    }
+
+    const HOOKS: &str = "hooks.runtime.cluster.x-k8s.io/v1alpha1";
+
+    #[tokio::test]
+    async fn answers_are_typed_as_the_hooks_response() {
+        // The Ignore policy turns the failed call into a Success the client makes itself:
+        // it is still a BeforeClusterCreateResponse.
+        let client = client_of_an_unreachable_extension(FailurePolicy::Ignore);
+        let for_object = ForObject::new("default", "c");
+        let request = BeforeClusterCreateRequest::default();
+        let one = client
+            .call_extension::<BeforeClusterCreate>("create.ext", &request, &for_object)
+            .await
+            .unwrap();
+        assert_eq!(one.status, ResponseStatus::Success);
+        assert_eq!(
+            (one.api_version.as_str(), one.kind.as_str()),
+            (HOOKS, "BeforeClusterCreateResponse"),
+            "call_extension"
+        );
+        let cache = ResponseCache::new(std::time::Duration::from_secs(60));
+        let cached = client
+            .call_extension_cached::<BeforeClusterCreate>(
+                &cache,
+                "create.ext",
+                &request,
+                &for_object,
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            (cached.api_version.as_str(), cached.kind.as_str()),
+            (HOOKS, "BeforeClusterCreateResponse"),
+            "call_extension_cached"
+        );
+        let all = client
+            .call_all_extensions::<BeforeClusterCreate>(&request, &for_object)
+            .await
+            .unwrap();
+        assert_eq!(
+            (all.api_version.as_str(), all.kind.as_str()),
+            (HOOKS, "BeforeClusterCreateResponse"),
+            "call_all_extensions"
+        );
+
+        // No handler of the hook at all: the aggregate is a response of the hook too.
+        let none = client
+            .call_all_extensions::<crate::hooks::v1alpha1::AfterClusterUpgrade>(
+                &Default::default(),
+                &for_object,
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            (none.api_version.as_str(), none.kind.as_str()),
+            (HOOKS, "AfterClusterUpgradeResponse"),
+            "call_all_extensions without handlers"
         );
     }
 }
