@@ -1,7 +1,9 @@
-# A serving certificate for localhost, self-signed and valid for one day.
+# A serving certificate for localhost, self-signed, valid for one day, and marked as no CA
+# (openssl marks it CA:TRUE otherwise, which rustls-based clients refuse).
 mkdir -p out/certs
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
-  -subj /CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
+  -subj /CN=localhost -addext basicConstraints=critical,CA:FALSE \
+  -addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
   -keyout out/certs/tls.key -out out/certs/tls.crt
 
 # Build the quickstart extension first, then run it in the background, its log in

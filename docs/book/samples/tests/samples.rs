@@ -44,10 +44,12 @@ fn cluster(name: &str, annotations: &[(&str, &str)]) -> Cluster {
     }
 }
 
-/// A server builder for the test certificates, on a port the OS picks.
+/// A server builder for the test certificates, on loopback only (as the book shows it) and a
+/// port the OS picks.
 fn builder(certs: &pki::Certs) -> capi_runtime::server::ServerBuilder {
     capi_runtime::server::Server::builder()
         .cert_dir(certs.dir.path())
+        .host(std::net::Ipv4Addr::LOCALHOST.into())
         .port(0)
 }
 
@@ -394,7 +396,7 @@ async fn a_local_extension_is_trusted_through_its_self_signed_certificate() {
     assert_eq!(local.spec.client_config.ca_bundle.0, b"PEM");
 
     // The same ExtensionConfig on the port the OS picked: the serving certificate is its own
-    // caBundle, and a CA as `openssl req -x509` makes it.
+    // caBundle, CA:FALSE as the book's openssl command makes it.
     let certs = pki::self_signed();
     let server = quickstart::server(certs.dir.path(), 0)
         .unwrap()
@@ -469,4 +471,134 @@ async fn discover_variables_declares_the_image_repository() {
         Some("\"registry.k8s.io\"")
     );
     server.shutdown().await.unwrap();
+}
+
+const DISCOVERY_PATH: &str = "/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery";
+
+/// A client as plain rustls makes one, webpki's verifier with `ca_pem` as its only roots: how
+/// tools other than this SDK's client treat a caBundle.
+fn webpki_client(ca_pem: &str) -> capi_runtime::reqwest::Client {
+    use capi_runtime::rustls;
+    use rustls::pki_types::CertificateDer;
+    use rustls::pki_types::pem::PemObject;
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in CertificateDer::pem_slice_iter(ca_pem.as_bytes()) {
+        roots.add(cert.unwrap()).unwrap();
+    }
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    capi_runtime::reqwest::Client::builder()
+        .use_preconfigured_tls(config)
+        .build()
+        .unwrap()
+}
+
+/// Serves the quickstart with `tls.crt`/`tls.key` of `cert_dir` on `localhost`, and calls its
+/// Discovery with this SDK's client and with a plain rustls client, both trusting `ca_pem`.
+/// Returns the plain client's error, if any; this SDK's client must succeed.
+async fn served_to_both_clients(
+    cert_dir: &std::path::Path,
+    ca_pem: &str,
+) -> Option<capi_runtime::reqwest::Error> {
+    let server = quickstart::server(cert_dir, 0)
+        .unwrap()
+        .start()
+        .await
+        .unwrap();
+    let url = format!("https://localhost:{}", server.local_addr().port());
+    let config = client::extension_config("local", &url, ca_pem.as_bytes());
+    let discovered = client::discover_and_register(&client(), &config)
+        .await
+        .unwrap();
+    assert_eq!(discovered.status.handlers[0].name, "check-name.local");
+    let plain = webpki_client(ca_pem)
+        .post(format!("{url}{DISCOVERY_PATH}"))
+        .header("content-type", "application/json")
+        .body(
+            r#"{"apiVersion":"hooks.runtime.cluster.x-k8s.io/v1alpha1","kind":"DiscoveryRequest"}"#,
+        )
+        .send()
+        .await;
+    server.shutdown().await.unwrap();
+    match plain {
+        Ok(answer) => {
+            assert_eq!(answer.status(), 200);
+            None
+        }
+        Err(error) => Some(error),
+    }
+}
+
+#[tokio::test]
+async fn a_self_signed_ca_certificate_fails_plain_rustls_with_ca_used_as_end_entity() {
+    // CA:FALSE, as the book's recipe makes it: both clients trust it.
+    let certs = pki::self_signed();
+    let error = served_to_both_clients(certs.dir.path(), &certs.ca_pem).await;
+    assert!(error.is_none(), "{error:?}");
+
+    // CA:TRUE, as `openssl req -x509` makes it by default: this SDK's client trusts it (as
+    // Go's does), webpki refuses a CA as the server's own certificate.
+    let certs = pki::self_signed_ca();
+    let error = served_to_both_clients(certs.dir.path(), &certs.ca_pem)
+        .await
+        .expect("webpki refuses a CA:TRUE serving certificate");
+    let text = capi_runtime::go::errors::chain(&error).to_string();
+    assert!(text.contains("CaUsedAsEndEntity"), "{text}");
+}
+
+/// Runs a block of shell commands of the book in `dir`, as a reader pastes them.
+fn run_shell(dir: &std::path::Path, commands: &str) {
+    let output = std::process::Command::new("bash")
+        .args(["-eu", "-c", commands])
+        .current_dir(dir)
+        .output()
+        .expect("bash runs");
+    assert!(
+        output.status.success(),
+        "{commands}\nfailed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[tokio::test]
+#[cfg_attr(
+    not(feature = "external-tests"),
+    ignore = "runs openssl, as `cargo xtask test` does (feature external-tests)"
+)]
+async fn the_books_openssl_commands_make_certificates_every_client_trusts() {
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+
+    // "Run it locally": the first paragraph of sh/local.sh, one self-signed certificate that
+    // is its own caBundle.
+    let local = std::fs::read_to_string(samples.join("sh/local.sh")).unwrap();
+    let commands = local.split("\n\n").next().unwrap();
+    assert!(commands.contains("openssl req"), "{commands}");
+    let dir = tempfile::tempdir().unwrap();
+    run_shell(dir.path(), commands);
+    let certs = dir.path().join("out/certs");
+    let ca_pem = std::fs::read_to_string(certs.join("tls.crt")).unwrap();
+    let error = served_to_both_clients(&certs, &ca_pem).await;
+    assert!(error.is_none(), "{error:?}");
+
+    // Troubleshooting: a CA and a serving certificate it signs, the first `sh` block of the
+    // CaUsedAsEndEntity section.
+    let page = std::fs::read_to_string(samples.join("../src/troubleshooting.md")).unwrap();
+    let section = page
+        .split("### A self-signed certificate")
+        .nth(1)
+        .expect("the section");
+    let commands = section
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|block| block.split("```").next())
+        .expect("an sh block");
+    let dir = tempfile::tempdir().unwrap();
+    run_shell(dir.path(), commands);
+    let ca_pem = std::fs::read_to_string(dir.path().join("ca.crt")).unwrap();
+    let error = served_to_both_clients(dir.path(), &ca_pem).await;
+    assert!(error.is_none(), "{error:?}");
 }

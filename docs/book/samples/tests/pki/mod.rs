@@ -24,12 +24,22 @@ pub fn certs() -> Certs {
     written(&key, &leaf.pem(), issuer.pem())
 }
 
-/// A self-signed serving certificate for `localhost`/`127.0.0.1` marked as a CA, as
-/// `openssl req -x509` makes it, in a new directory; `ca_pem` is the certificate itself.
+/// A self-signed serving certificate for `localhost`/`127.0.0.1` marked CA:FALSE, as the book's
+/// "Run it locally" recipe makes it with openssl, in a new directory; `ca_pem` is the certificate
+/// itself.
 pub fn self_signed() -> Certs {
+    self_signed_with(IsCa::ExplicitNoCa)
+}
+
+/// The same marked CA:TRUE, as `openssl req -x509` makes it without `basicConstraints`.
+pub fn self_signed_ca() -> Certs {
+    self_signed_with(IsCa::Ca(BasicConstraints::Unconstrained))
+}
+
+fn self_signed_with(is_ca: IsCa) -> Certs {
     let mut params =
         CertificateParams::new(vec!["localhost".to_string(), "127.0.0.1".to_string()]).unwrap();
-    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    params.is_ca = is_ca;
     let key = KeyPair::generate().unwrap();
     let cert = params.self_signed(&key).unwrap();
     written(&key, &cert.pem(), cert.pem())
