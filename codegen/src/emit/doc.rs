@@ -1,11 +1,13 @@
 //! Doc comments to description text.
 
+use std::borrow::Cow;
+
 /// Formats doc lines the way Kubernetes' openapi-gen formats Go comments: lines of a paragraph
 /// are joined with spaces, paragraphs are separated by a blank line, indented lines (lists,
 /// code) keep their own line, and everything after a `---` line is dropped. Rustdoc link
 /// brackets around code spans are removed, since the text is read outside rustdoc.
 pub fn openapi(lines: &[String]) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
     for line in lines {
         if line.trim() == "---" {
             break;
@@ -31,7 +33,15 @@ pub fn openapi(lines: &[String]) -> String {
             out.push_str(line.trim());
         }
     }
-    out.trim().to_string()
+    trim_in_place(&mut out);
+    out
+}
+
+/// Removes the white space at both ends of `s` without a new allocation.
+pub fn trim_in_place(s: &mut String) {
+    s.truncate(s.trim_end().len());
+    let lead = s.len() - s.trim_start().len();
+    s.drain(..lead);
 }
 
 /// Formats doc lines the way controller-gen formats CRD descriptions: line breaks are kept,
@@ -48,7 +58,10 @@ pub fn crd(lines: &[String]) -> String {
 }
 
 /// `` [`Foo`] `` → `` `Foo` ``, `[text](target)` with a Rust path target → `text`.
-fn strip_links(line: &str) -> String {
+fn strip_links(line: &str) -> Cow<'_, str> {
+    if !line.contains('[') {
+        return Cow::Borrowed(line);
+    }
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
     while let Some(start) = rest.find('[') {
@@ -56,7 +69,7 @@ fn strip_links(line: &str) -> String {
         let after = &rest[start + 1..];
         let Some(end) = after.find(']') else {
             out.push_str(&rest[start..]);
-            return out;
+            return Cow::Owned(out);
         };
         let text = &after[..end];
         let tail = &after[end + 1..];
@@ -76,7 +89,7 @@ fn strip_links(line: &str) -> String {
         }
     }
     out.push_str(rest);
-    out
+    Cow::Owned(out)
 }
 
 #[cfg(test)]

@@ -1,8 +1,6 @@
 //! Model → OpenAPI 3.0 document, following the rules of Kubernetes' openapi-gen that Cluster
 //! API's `runtime-openapi-gen` relies on (see the crate docs for the rule list).
 
-use std::collections::BTreeMap;
-
 use serde_json::{Map, Value, json};
 
 use super::doc;
@@ -147,7 +145,7 @@ fn path_item(hook: &HookDef, components: &mut Components<'_>) -> (String, Value)
     }
     let description = doc::openapi(&hook.doc);
     if !description.is_empty() {
-        op.insert("description".into(), json!(description));
+        op.insert("description".into(), Value::String(description));
     }
     op.insert(
         "operationId".into(),
@@ -187,7 +185,8 @@ fn path_item(hook: &HookDef, components: &mut Components<'_>) -> (String, Value)
 /// Collects component schemas, each written once, following references.
 struct Components<'a> {
     model: &'a Model,
-    done: BTreeMap<usize, ()>,
+    /// Whether each type (by index) has been queued already.
+    done: Vec<bool>,
     queue: Vec<usize>,
     out: Map<String, Value>,
 }
@@ -196,14 +195,14 @@ impl<'a> Components<'a> {
     fn new(model: &'a Model) -> Self {
         Components {
             model,
-            done: BTreeMap::new(),
+            done: vec![false; model.types.len()],
             queue: Vec::new(),
             out: Map::new(),
         }
     }
 
     fn want(&mut self, id: usize) {
-        if self.done.insert(id, ()).is_none() {
+        if !std::mem::replace(&mut self.done[id], true) {
             self.queue.push(id);
         }
     }
@@ -244,7 +243,7 @@ impl<'a> Components<'a> {
         };
         let description = doc::openapi(&def.doc);
         if !description.is_empty() {
-            schema.insert("description".into(), json!(description));
+            schema.insert("description".into(), Value::String(description));
         }
         if let Some(map_type) = &def.map_type {
             schema.insert("x-kubernetes-map-type".into(), json!(map_type));
@@ -255,30 +254,21 @@ impl<'a> Components<'a> {
     fn object(&mut self, def: &TypeDef) -> Map<String, Value> {
         let mut properties = Map::new();
         let mut required = Vec::new();
-        self.collect_fields(def, &mut properties, &mut required);
+        for field in def.fields() {
+            properties.insert(field.name.clone(), self.property(field));
+            if field.required {
+                required.push(Value::String(field.name.clone()));
+            }
+        }
         let mut schema = Map::new();
         schema.insert("type".into(), json!("object"));
         if !properties.is_empty() {
             schema.insert("properties".into(), Value::Object(properties));
         }
         if !required.is_empty() {
-            schema.insert("required".into(), json!(required));
+            schema.insert("required".into(), Value::Array(required));
         }
         schema
-    }
-
-    fn collect_fields(
-        &mut self,
-        def: &TypeDef,
-        properties: &mut Map<String, Value>,
-        required: &mut Vec<String>,
-    ) {
-        for field in def.fields() {
-            properties.insert(field.name.clone(), self.property(field));
-            if field.required {
-                required.push(field.name.clone());
-            }
-        }
     }
 
     fn property(&mut self, field: &Field) -> Value {
@@ -287,8 +277,9 @@ impl<'a> Components<'a> {
         if let Some(values) = self.listed_enum(&field.ty) {
             description.push_str(&enum_doc(values));
         }
-        if !description.trim().is_empty() {
-            schema.insert("description".into(), json!(description.trim()));
+        doc::trim_in_place(&mut description);
+        if !description.is_empty() {
+            schema.insert("description".into(), Value::String(description));
         }
         let default = match &field.default {
             DefaultRule::Value(v) => Some(v.clone()),
@@ -362,7 +353,8 @@ impl<'a> Components<'a> {
                 ]);
             }
             Ty::Named(n) => {
-                let def = &self.model.types[n.id.unwrap()];
+                let model = self.model;
+                let def = &model.types[n.id.unwrap()];
                 match &def.shape {
                     Shape::Object { .. } | Shape::Opaque { inline: false, .. } => self.reference(n),
                     Shape::Opaque {
@@ -379,10 +371,7 @@ impl<'a> Components<'a> {
                         }
                         s
                     }
-                    Shape::Transparent { ty } => {
-                        let ty = ty.clone();
-                        return self.ty(&ty);
-                    }
+                    Shape::Transparent { ty } => return self.ty(ty),
                 }
             }
         };
