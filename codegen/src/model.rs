@@ -39,18 +39,19 @@ pub struct TypeDef {
     /// `x-kubernetes-map-type` for every use of the type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub map_type: Option<String>,
-    /// CRD validation markers that apply at every use of the type.
+    /// CRD validation markers that apply at every use of the type (boxed, as the large parts
+    /// below: most types have none, and a small definition is cheaper to read and move).
     #[serde(default, skip_serializing_if = "Validation::is_empty")]
-    pub validation: Validation,
+    pub validation: Box<Validation>,
     /// For an opaque type: its structural CRD schema, when it differs from the OpenAPI one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crd_schema: Option<serde_json::Value>,
     /// For the root type of a custom resource version: its CRD markers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub crd: Option<Crd>,
+    pub crd: Option<Box<Crd>>,
     /// For a type of an older API version: how it converts to the hub version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub conversion: Option<Conversion>,
+    pub conversion: Option<Box<Conversion>>,
     /// Where the type was defined.
     #[serde(skip, default = "call_site")]
     pub span: Span,
@@ -256,9 +257,9 @@ pub struct Field {
     /// `x-kubernetes-patch-merge-key` (Go's `patchMergeKey` struct tag).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub patch_merge_key: Option<String>,
-    /// CRD validation markers of the field.
+    /// CRD validation markers of the field (boxed: most fields have none).
     #[serde(default, skip_serializing_if = "Validation::is_empty")]
-    pub validation: Validation,
+    pub validation: Box<Validation>,
     /// Where the field was defined.
     #[serde(skip, default = "call_site")]
     pub span: Span,

@@ -29,7 +29,7 @@ use serde_json::{Value, json};
 use super::crd;
 use super::rust::raw_str;
 use crate::diag::{Diagnostics, Errors};
-use crate::model::{Model, Named, Shape, TypeDef, Validation};
+use crate::model::{Model, Named, Shape, TypeDef};
 
 /// The key of the marker that stands for another type's schema in an impl's JSON; its value is
 /// the index of that type in the impl's list of subschemas.
@@ -94,7 +94,7 @@ fn marker(def: &TypeDef, id: usize) -> TypeDef {
             inline: false,
         },
         map_type: None,
-        validation: Validation::default(),
+        validation: Box::default(),
         crd_schema: None,
         ..def.clone()
     }

@@ -215,10 +215,10 @@ pub fn schema(
         shape,
         role,
         map_type: attrs.map_type,
-        validation: attrs.validation,
+        validation: Box::new(attrs.validation),
         crd_schema: attrs.crd_schema,
-        crd: crd.map(|(c, _)| c),
-        conversion,
+        crd: crd.map(|(c, _)| Box::new(c)),
+        conversion: conversion.map(Box::new),
         span: input.ident.span(),
         file,
         module: Vec::new(),
@@ -328,13 +328,13 @@ fn struct_shape(
             map_type: fa.map_type,
             patch_strategy: fa.patch_strategy,
             patch_merge_key: fa.patch_merge_key,
-            validation: checked_validation(
+            validation: Box::new(checked_validation(
                 cx,
                 file,
                 &ty_for_check,
                 fa.validation,
                 &fa.validation_spans,
-            ),
+            )),
             span: f.original.span(),
         });
     }
