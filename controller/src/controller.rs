@@ -18,6 +18,12 @@
 //!   is not retried on a timer: the change is watched and brings the next reconcile, as does
 //!   the periodic resync (`sync_period`). Cluster API retries these with the back-off too,
 //!   and gets the same answer each time.
+//!
+//! Each watch backs off its own errors (kube-runtime's default back-off, client-go's
+//! reflector's: 0.8 s doubling to 30 s, with jitter), and nothing else does: kube-runtime's
+//! `Controller` would also back off all its watches together after an error of any one of
+//! them, so that a failing Secret watch held back ExtensionConfig events (and the reverse) for
+//! as long as its own growing back-off. [`EachWatchAlone`] turns that shared back-off off.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -32,6 +38,7 @@ use kube::api::Api;
 use kube::core::PartialObjectMeta;
 use kube::runtime::controller::{Action, Config as ControllerConfig, Controller};
 use kube::runtime::reflector::{self, ObjectRef, Store};
+use kube::runtime::utils::Backoff;
 use kube::runtime::watcher::{self, Event};
 use kube::runtime::{WatchStreamExt, predicates};
 use kube::{Resource, ResourceExt};
@@ -167,7 +174,9 @@ impl ConfigWatch {
     /// `events` must be the stream of a reflector whose writer fills `store`
     /// (`reflector::reflector(writer, watcher(..))`, or `watcher(..).reflect_shared(writer)`
     /// whose writer other controllers subscribe to). The controller polls `events`, so the
-    /// store is filled as long as [`run_watching`] runs.
+    /// store is filled as long as [`run_watching`] runs. Give the stream its own back-off
+    /// (`.default_backoff()`): the controller adds none, so a stream without one would retry
+    /// a failing watch at once, again and again.
     pub fn from_reflector(
         store: Store<ExtensionConfig>,
         events: impl Stream<Item = Result<Event<ExtensionConfig>, watcher::Error>> + Send + 'static,
@@ -182,6 +191,35 @@ impl ConfigWatch {
     pub fn store(&self) -> Store<ExtensionConfig> {
         self.store.clone()
     }
+}
+
+/// The back-off over all the controller's watches together: none (always zero). Every watch
+/// the controller runs backs off its own errors, so one watch's failures never hold back the
+/// events of another.
+#[derive(Clone, Copy, Debug, Default)]
+struct EachWatchAlone;
+
+impl Iterator for EachWatchAlone {
+    type Item = Duration;
+
+    fn next(&mut self) -> Option<Duration> {
+        Some(Duration::ZERO)
+    }
+}
+
+impl Backoff for EachWatchAlone {
+    fn reset(&mut self) {}
+}
+
+/// The kube-runtime controller over `configs`, before its other watches are added.
+fn controller(
+    configs: impl Stream<Item = Result<ExtensionConfig, watcher::Error>> + Send + 'static,
+    store: Store<ExtensionConfig>,
+    options: &Options,
+) -> Controller<ExtensionConfig> {
+    Controller::for_stream(configs, store)
+        .with_config(ControllerConfig::default().concurrency(options.concurrency))
+        .trigger_backoff(EachWatchAlone)
 }
 
 /// State shared by the workers.
@@ -308,8 +346,7 @@ pub async fn run_watching(
             }
         })
         .applied_objects();
-    let mut controller = Controller::for_stream(configs, store.clone())
-        .with_config(ControllerConfig::default().concurrency(options.concurrency));
+    let mut controller = controller(configs, store.clone(), &options);
     if !reconciler.is_read_only() {
         let kube = reconciler.kube().clone();
         let secrets: Api<PartialObjectMeta<Secret>> = match &options.secret_namespace {
@@ -439,5 +476,49 @@ mod tests {
             retry_after(&api(500), "a", &watched),
             Some(Duration::from_millis(1005))
         );
+    }
+
+    /// An error of one watch does not hold back the events of another: kube-runtime's
+    /// controller would back off all its watches for 0.8 s and more after it (paused time:
+    /// the clock only moves when every task waits, so the figure is exact).
+    #[tokio::test(start_paused = true)]
+    async fn one_watch_failing_holds_back_no_other() {
+        let (store, mut writer) = reflector::store::<ExtensionConfig>();
+        let (configs_tx, configs_rx) = futures::channel::mpsc::unbounded();
+        let (secrets_tx, secrets_rx) = futures::channel::mpsc::unbounded();
+        let (reconciled_tx, mut reconciled) = tokio::sync::mpsc::unbounded_channel();
+        let failing_secrets = secrets_rx
+            .map(|()| Err::<PartialObjectMeta<Secret>, _>(watcher::Error::NoResourceVersion));
+        let running = controller(configs_rx, store, &Options::default())
+            .watches_stream(failing_secrets, |_| None::<ObjectRef<ExtensionConfig>>)
+            .run(
+                move |object: Arc<ExtensionConfig>, _: Arc<()>| {
+                    let _ = reconciled_tx.send((object.name_any(), tokio::time::Instant::now()));
+                    future::ready(Ok::<_, Error>(Action::await_change()))
+                },
+                |_, _, _| Action::await_change(),
+                Arc::new(()),
+            )
+            .for_each(|_| future::ready(()));
+        let driving = tokio::spawn(running);
+
+        secrets_tx.unbounded_send(()).unwrap();
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        let mut a = ExtensionConfig::new("a", ExtensionConfigSpec::default());
+        a.metadata.uid = Some("ua".into());
+        a.metadata.resource_version = Some("1".into());
+        for event in [Event::Init, Event::InitApply(a.clone()), Event::InitDone] {
+            writer.apply_watcher_event(&event);
+        }
+        let sent = tokio::time::Instant::now();
+        configs_tx.unbounded_send(Ok(a)).unwrap();
+        let (name, at) = reconciled.recv().await.unwrap();
+        assert_eq!(name, "a");
+        let waited = at - sent;
+        assert!(
+            waited < Duration::from_millis(50),
+            "the ExtensionConfig waited {waited:?} behind the Secret watch's error"
+        );
+        driving.abort();
     }
 }

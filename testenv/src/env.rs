@@ -292,6 +292,37 @@ impl TestEnv {
         Ok(stopped.elapsed())
     }
 
+    /// Compacts etcd's history up to its current revision, as the API server's periodic
+    /// compaction does (every 5 minutes by default), and returns that revision. Afterwards
+    /// no watch can start from an older resource version: one that tries gets `410 Gone`
+    /// (once the API server's watch cache no longer holds it either, as after a restart),
+    /// and its client must list again.
+    pub fn compact_etcd(&self) -> Result<i64> {
+        let addr = self.etcd_url.trim_start_matches("http://");
+        let what = "compacting etcd";
+        let bad = |why: String| Error::Io {
+            what: what.to_string(),
+            source: std::io::Error::other(why),
+        };
+        let body = serde_json::json!({ "key": BASE64.encode("\0") }).to_string();
+        let (status, text) = http(addr, "POST", "/v3/kv/range", &body).map_err(Error::io(what))?;
+        let revision = serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .filter(|_| status == 200)
+            .and_then(|v| {
+                v.pointer("/header/revision")
+                    .and_then(|r| r.as_str().and_then(|r| r.parse::<i64>().ok()))
+            })
+            .ok_or_else(|| bad(format!("no revision in HTTP {status}: {text}")))?;
+        let body = serde_json::json!({ "revision": revision.to_string(), "physical": true });
+        let (status, text) =
+            http(addr, "POST", "/v3/kv/compaction", &body.to_string()).map_err(Error::io(what))?;
+        if status != 200 {
+            return Err(bad(format!("HTTP {status}: {text}")));
+        }
+        Ok(revision)
+    }
+
     /// A name no other call in this process returns: `<prefix>-<n>`. Tests sharing one
     /// environment use it for namespaces and cluster-scoped objects.
     pub fn unique_name(&self, prefix: &str) -> String {
