@@ -10,57 +10,19 @@
 //! (default: 100 ExtensionConfigs, concurrency 1 then 10; the manager is the release build
 //! cargo makes for the benchmark.)
 
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Command, Stdio};
-use std::sync::Arc;
+mod support;
+
 use std::time::{Duration, Instant};
 
-use capi_runtime::api::runtime::v1beta2::{ExtensionConfig, ExtensionConfigSpec};
-use capi_runtime::hooks::v1alpha1::{
-    BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse,
-};
-use capi_runtime::k8s_openapi::ByteString;
-use capi_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
-use capi_runtime::server::Server;
+use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
 use kube::api::{Api, DeleteParams, ListParams, PostParams};
-use rcgen::{
-    BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa,
-    KeyPair, KeyUsagePurpose,
-};
-
-async fn allow(
-    _: BeforeClusterCreateRequest,
-) -> Result<BeforeClusterCreateResponse, std::convert::Infallible> {
-    Ok(BeforeClusterCreateResponse::success())
-}
-
-fn discovered(c: &ExtensionConfig) -> bool {
-    c.status
-        .conditions
-        .iter()
-        .any(|x| x.type_ == "Discovered" && x.status == "True")
-}
-
-fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        })
-        .unwrap_or(0)
-}
+use support::{Extensions, discovered, rss_kib};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let _ = rustls::crypto::ring::default_provider().install_default();
     // `cargo bench` passes `--bench`; the numbers are the other arguments.
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
-        .collect();
+    let args = support::args();
     let count: usize = args.first().map_or(Ok(100), |a| a.parse())?;
     let concurrencies: Vec<u16> = if args.len() > 1 {
         args[1..]
@@ -70,103 +32,39 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         vec![1, 10]
     };
-    let crd = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../golden/sdk/crd/runtime.cluster.x-k8s.io_extensionconfigs.yaml");
     let env = capi_runtime_testenv::Builder::new("discovery-scale")
-        .crd(crd)
+        .crd(support::crd())
         .start()?;
     let kube = env.client().await?;
-
-    // One CA, N extensions, each its own HTTPS server.
-    let mut params = CertificateParams::new(Vec::<String>::new())?;
-    params
-        .distinguished_name
-        .push(DnType::CommonName, "bench-ca");
-    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-    let ca = CertifiedIssuer::self_signed(params, KeyPair::generate()?)?;
-    let certs = tempfile::tempdir()?;
-    let mut leaf = CertificateParams::new(vec!["127.0.0.1".to_string()])?;
-    leaf.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
-    let key = KeyPair::generate()?;
-    let cert = leaf.signed_by(&key, &ca)?;
-    std::fs::write(certs.path().join("tls.crt"), cert.pem())?;
-    std::fs::write(certs.path().join("tls.key"), key.serialize_pem())?;
-    let mut urls = Vec::with_capacity(count);
-    let mut servers = Vec::with_capacity(count);
-    for _ in 0..count {
-        let server = Server::builder()
-            .host("127.0.0.1".parse()?)
-            .port(0)
-            .cert_dir(certs.path())
-            .handle(BeforeClusterCreate, "first", allow)?
-            .build()
-            .start()
-            .await?;
-        urls.push(format!("https://127.0.0.1:{}", server.local_addr().port()));
-        servers.push(server);
-    }
-    let manager_bin = env!("CARGO_BIN_EXE_capi-runtime-manager");
+    let extensions = Extensions::start(count).await?;
     let api: Api<ExtensionConfig> = Api::all(kube.clone());
     let http = reqwest::Client::new();
-    let pem = Arc::new(ca.pem());
 
     println!(
         "| ExtensionConfigs | concurrency | create → all Discovered=True | manager RSS after |"
     );
     println!("|---|---|---|---|");
     for concurrency in concurrencies {
-        let mut child = Command::new(manager_bin)
-            .arg("--kubeconfig")
-            .arg(env.kubeconfig_path())
-            .args(["--feature-gates", "RuntimeSDK=true"])
-            .args(["--webhook-host", "127.0.0.1", "--webhook-port", "0"])
-            .arg("--webhook-cert-dir")
-            .arg(certs.path())
-            .args(["--diagnostics-address", "0", "--health-addr", "127.0.0.1:0"])
-            .args(["--extensionconfig-concurrency", &concurrency.to_string()])
-            .env("RUST_LOG", "warn,capi_runtime_manager=info")
-            .stdout(Stdio::piped())
-            .spawn()?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let mut lines = BufReader::new(stdout).lines();
-        let probes = loop {
-            let line = lines.next().ok_or("manager exited")??;
-            if line.contains("serving probes")
-                && let Some(a) = line
-                    .split_whitespace()
-                    .find_map(|w| w.strip_prefix("addr="))
-            {
-                break a.to_string();
-            }
-        };
-        std::thread::spawn(move || for _ in lines {});
-        let ready_deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let ok = http
-                .get(format!("http://{probes}/readyz"))
-                .send()
-                .await
-                .is_ok_and(|r| r.status().is_success());
-            if ok {
-                break;
-            }
-            if Instant::now() > ready_deadline {
-                return Err("the manager did not become ready".into());
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        let (mut child, addrs) = support::start_manager(
+            env.kubeconfig_path(),
+            extensions.cert_dir(),
+            &[
+                "--diagnostics-address",
+                "0",
+                "--extensionconfig-concurrency",
+                &concurrency.to_string(),
+            ],
+            &["serving probes"],
+        )?;
+        support::wait_ready(&http, &addrs[0]).await?;
 
         let started = Instant::now();
-        for (i, url) in urls.iter().enumerate() {
-            let mut c = ExtensionConfig::new(
-                format!("bench-c{concurrency}-{i}"),
-                ExtensionConfigSpec::default(),
-            );
-            c.spec.client_config.url = url.clone();
-            c.spec.client_config.ca_bundle = ByteString(pem.as_bytes().to_vec());
-            c.spec.namespace_selector = Some(LabelSelector::default());
-            api.create(&PostParams::default(), &c).await?;
+        for (i, url) in extensions.urls.iter().enumerate() {
+            api.create(
+                &PostParams::default(),
+                &extensions.config(format!("bench-c{concurrency}-{i}"), url),
+            )
+            .await?;
         }
         let deadline = Instant::now() + Duration::from_secs(600);
         loop {
@@ -198,8 +96,5 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
-    for s in servers {
-        s.shutdown().await?;
-    }
-    Ok(())
+    extensions.stop().await
 }

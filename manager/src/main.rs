@@ -24,7 +24,9 @@
 //! scraper verifies the certificate against the webhook CA, for the name of the webhook
 //! Service. `--insecure-diagnostics` serves the same endpoint over plain HTTP with no
 //! authentication, for local runs. The status codes and caches are described in the
-//! `diagnostics` module.
+//! `diagnostics` module. Beside the controller's and the client's metrics, `/metrics` carries
+//! the process's own figures, read at each scrape: `process_resident_memory_bytes`,
+//! `process_open_fds` (the names of Prometheus's process collector) and `tokio_alive_tasks`.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -51,6 +53,7 @@ use kube_lease_manager::{LeaseManagerBuilder, LeaseParams};
 use prometheus_client::registry::Registry as MetricsRegistry;
 
 mod diagnostics;
+mod process_metrics;
 
 /// Command-line flags.
 #[derive(Debug, Parser)]
@@ -235,6 +238,9 @@ async fn run(flags: Flags) -> anyhow::Result<()> {
     client_metrics.register(&mut metrics_registry);
     let controller_metrics = ControllerMetrics::new();
     controller_metrics.register(&mut metrics_registry);
+    metrics_registry.register_collector(Box::new(process_metrics::ProcessCollector::new(
+        tokio::runtime::Handle::current(),
+    )));
     let metrics_registry = Arc::new(metrics_registry);
 
     let registry = Registry::new();

@@ -1135,3 +1135,200 @@ async fn manager_killed_mid_reconcile_loses_nothing_on_restart() {
         extension.stop().await;
     }
 }
+
+/// The Lease the manager elects its leader with (`--leader-election-id`'s default).
+const LEASE: &str = "controller-leader-election-capi-runtime";
+
+/// The reconciles the controller of a manager has counted, whatever their result.
+fn reconciles(metrics: &str) -> u64 {
+    metrics
+        .lines()
+        .filter(|l| l.starts_with("controller_runtime_reconcile_total{"))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
+        .sum()
+}
+
+/// The Lease's holder and how often it has changed hands.
+async fn lease_holder(leases: &Api<Lease>) -> (String, i32) {
+    let spec = leases.get(LEASE).await.unwrap().spec.unwrap_or_default();
+    (
+        spec.holder_identity.unwrap_or_default(),
+        spec.lease_transitions.unwrap_or_default(),
+    )
+}
+
+/// Two replicas with leader election, as a Deployment of two runs them. While the first leads,
+/// the second holds no Lease, answers not-ready and reconciles nothing. The leader is killed
+/// with SIGKILL (no release of the Lease) and the cluster changes while nobody leads: the
+/// second takes the Lease once it has run out, answers not-ready until its registry is warmed
+/// up, then ready, and brings every ExtensionConfig to what its extension serves. At no time do
+/// both replicas count reconciles.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_standby_replica_takes_over_when_the_leader_dies() {
+    const CONFIGS: usize = 10;
+    const HANDLERS: &[&str] = &["a", "b"];
+    const CHANGED: &[&str] = &["x", "y", "z"];
+    /// The Lease duration `Manager::start` passes.
+    const LEASE_DURATION: Duration = Duration::from_secs(3);
+
+    let env = env("controller-manager");
+    let kube = env.client().await.unwrap();
+    // Warm-up lists every ExtensionConfig, and the Lease is the other manager tests' too.
+    let _cluster = whole_cluster(&kube).await;
+    let ns = env.unique_name("handover");
+    namespace(&kube, &ns).await;
+    let ca = TestCa::new("handover-ca");
+    let webhook_ca = TestCa::new("handover-webhook-ca");
+    let certs = webhook_ca.cert_dir();
+    let shipped = shipped_manager(env, &kube).await;
+    let lease_namespace = namespace_of(&shipped);
+    let leases: Api<Lease> = Api::namespaced(kube.clone(), &lease_namespace);
+    let token = service_account_token(env, &kube, &ns, "scraper", Some(METRICS_READER)).await;
+    let scraper = https_client(&webhook_ca.pem());
+    let metrics_of = |addr: &str| {
+        let (scraper, url, token) = (
+            scraper.clone(),
+            format!("https://{addr}/metrics"),
+            token.clone(),
+        );
+        async move {
+            let (code, text) = scrape(&scraper, &url, &token).await;
+            assert_eq!(code, 200, "{text}");
+            text
+        }
+    };
+
+    let extension = Extension::start(&ca, HANDLERS).await;
+    let names: Vec<String> = (0..CONFIGS)
+        .map(|i| env.unique_name(&format!("handover-{i}")))
+        .collect();
+    for name in &names {
+        create(&kube, &config(name, &extension.url, Some(&ca.pem()))).await;
+    }
+
+    // The first replica leads and discovers everything.
+    let mut first = Manager::start(shipped.kubeconfig_path(), certs.path(), &lease_namespace);
+    let first_probes = first.addr("serving probes");
+    let first_metrics = first.addr("serving diagnostics over HTTPS");
+    first.wait_line("became the leader", Duration::from_secs(60));
+    eventually(Duration::from_secs(60), || async {
+        http_get(&first_probes, "/readyz").await.0 == 200
+    })
+    .await;
+    eventually(Duration::from_secs(60), || async {
+        let mut all = true;
+        for name in &names {
+            all &= discovered_with(&get(&kube, name).await, HANDLERS);
+        }
+        all
+    })
+    .await;
+
+    // The second replica stands by: no Lease, not ready, no reconcile, for twice the Lease's
+    // duration (the first renews it meanwhile).
+    let mut second = Manager::start(shipped.kubeconfig_path(), certs.path(), &lease_namespace);
+    let second_probes = second.addr("serving probes");
+    let second_metrics = second.addr("serving diagnostics over HTTPS");
+    second.wait_line("waiting to become the leader", Duration::from_secs(30));
+    let standby_until = Instant::now() + 2 * LEASE_DURATION;
+    let mut samples = 0;
+    while Instant::now() < standby_until {
+        let (code, text) = http_get(&second_probes, "/readyz").await;
+        assert_eq!(code, 503, "a standby replica answered /readyz: {text}");
+        samples += 1;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let (holder, transitions) = lease_holder(&leases).await;
+    assert!(
+        holder.ends_with(&format!("_{}", first.child.id())),
+        "the Lease is held by {holder:?}, not the first replica"
+    );
+    assert_eq!(reconciles(&metrics_of(&second_metrics).await), 0);
+    assert!(reconciles(&metrics_of(&first_metrics).await) > 0);
+    assert!(
+        !second.seen.iter().any(|l| l.contains("became the leader")),
+        "both replicas lead"
+    );
+    eprintln!(
+        "standby: not ready in {samples} samples over {:?}",
+        2 * LEASE_DURATION
+    );
+
+    // The leader dies without releasing the Lease; the cluster changes while nobody leads.
+    first.kill();
+    let killed_at = Instant::now();
+    delete(&kube, &names[0]).await;
+    let added = env.unique_name("handover-added");
+    create(&kube, &config(&added, &extension.url, Some(&ca.pem()))).await;
+    let changed = Extension::start(&ca, CHANGED).await;
+    configs(&kube)
+        .patch(
+            &names[1],
+            &PatchParams::default(),
+            &Patch::Merge(json!({"spec": {"clientConfig": {"url": changed.url}}})),
+        )
+        .await
+        .unwrap();
+    let mut want: Vec<(String, &[&str])> =
+        names[2..].iter().map(|n| (n.clone(), HANDLERS)).collect();
+    want.push((names[1].clone(), CHANGED));
+    want.push((added.clone(), HANDLERS));
+    want.sort();
+
+    // The second takes over: not ready until its registry is warm, then ready.
+    let mut not_ready_after_kill = 0;
+    let ready_after = loop {
+        let (code, text) = http_get(&second_probes, "/readyz").await;
+        match code {
+            200 => break killed_at.elapsed(),
+            503 => not_ready_after_kill += 1,
+            _ => panic!("/readyz of the second replica answered {code}: {text}"),
+        }
+        assert!(
+            killed_at.elapsed() < Duration::from_secs(90),
+            "the second replica is not ready 90 s after the leader died"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    second.wait_line("became the leader", Duration::from_secs(5));
+    second.wait_line(
+        "The extension registry is warmed up",
+        Duration::from_secs(5),
+    );
+    eventually(Duration::from_secs(120), || async {
+        let list = configs(&kube).list(&ListParams::default()).await.unwrap();
+        let mut have: Vec<&ExtensionConfig> = list.items.iter().collect();
+        have.sort_by_key(|c| c.metadata.name.clone());
+        have.len() == want.len()
+            && have.iter().zip(&want).all(|(c, (name, handlers))| {
+                c.metadata.name.as_ref() == Some(name) && discovered_with(c, handlers)
+            })
+    })
+    .await;
+    let settled_after = killed_at.elapsed();
+    let (holder, after) = lease_holder(&leases).await;
+    assert!(
+        holder.ends_with(&format!("_{}", second.child.id())),
+        "the Lease is held by {holder:?}, not the second replica"
+    );
+    assert_eq!(after, transitions + 1, "the Lease changed hands once");
+    let text = metrics_of(&second_metrics).await;
+    assert!(reconciles(&text) > 0, "{text}");
+    assert!(
+        text.contains("capi_runtime_sdk_extension_registry_ready 1"),
+        "{text}"
+    );
+    eprintln!(
+        "leader killed → second ready after {ready_after:?} ({not_ready_after_kill} not-ready \
+         answers first; Lease duration {LEASE_DURATION:?}), every ExtensionConfig as its \
+         extension serves after {settled_after:?}"
+    );
+
+    let status = second.terminate();
+    assert!(status.success(), "{status:?}");
+    for (name, _) in &want {
+        delete(&kube, name).await;
+    }
+    extension.stop().await;
+    changed.stop().await;
+}
