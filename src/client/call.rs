@@ -40,9 +40,10 @@ impl Client {
     /// object's namespace (a mismatch is an error here, while
     /// [`Client::call_all_extensions`] skips such handlers). The request is sent with
     /// `apiVersion` and `kind` set and with the ExtensionConfig's settings under the request's
-    /// own (the request's keys win); the response comes back with the hook's `apiVersion` and
-    /// response `kind`, also when the extension's body has none. See the
-    /// [module documentation](super) for what the handler's failure policy covers.
+    /// own (the request's keys win). The response is the extension's answer as it wrote it
+    /// (`apiVersion` and `kind` included, empty from a Go extension); the `Success` an ignored
+    /// failure becomes has the hook's. See the [module documentation](super) for what the
+    /// handler's failure policy covers.
     pub async fn call_extension<H: Hook>(
         &self,
         name: &str,
@@ -385,7 +386,7 @@ impl Client {
                     ),
                     _ => tracing::debug!(parent: &span, "extension handler returned success"),
                 }
-                Ok((typed::<H>(response), false, hold))
+                Ok((response, false, hold))
             }
             Some(ResponseStatus::Failure) => Err(CallError::Failure {
                 handler: handler.to_string(),
@@ -404,10 +405,10 @@ impl Client {
     }
 }
 
-/// A response as the caller gets it: with the `apiVersion` and `kind` of hook `H`'s response,
-/// whatever the body said (Go's server helper writes neither, and a handler of another version
-/// wrote its own before the conversion), as the request is sent with the hook's. Only the
-/// caller's value changes: nothing is sent back.
+/// A response the client makes itself (the aggregate of `call_all_extensions`, the `Success`
+/// of an ignored failure) with the `apiVersion` and `kind` of hook `H`'s response, as each
+/// answer on the wire may carry them. An extension's own answer is returned as it wrote it
+/// (Go's server helper writes neither field).
 fn typed<H: Hook>(mut response: H::Response) -> H::Response {
     response.set_type_meta(H::API_VERSION, H::RESPONSE_KIND);
     response
@@ -524,7 +525,7 @@ mod tests {
     const HOOKS: &str = "hooks.runtime.cluster.x-k8s.io/v1alpha1";
 
     #[tokio::test]
-    async fn answers_are_typed_as_the_hooks_response() {
+    async fn responses_the_client_makes_are_typed_as_the_hooks_response() {
         // The Ignore policy turns the failed call into a Success the client makes itself:
         // it is still a BeforeClusterCreateResponse.
         let client = client_of_an_unreachable_extension(FailurePolicy::Ignore);
