@@ -95,14 +95,19 @@ fn run(args: Args) -> Result<(), Error> {
     };
     let target = args.check.as_deref().unwrap_or(&args.output_file);
     let format = format_of(target)?;
-    let doc = match args.input.as_deref() {
+    let text = match args.input.as_deref() {
         None => {
             let model = inputs::builtin_model()?;
-            let doc =
-                capi_runtime_codegen::openapi_document(&model, &OpenApiOpt::with_version(version));
-            // Not freed either (see below).
+            let opt = OpenApiOpt::with_version(version);
+            let text = match format {
+                Format::Yaml => capi_runtime_codegen::openapi_yaml(&model, &opt),
+                Format::Json => {
+                    render(format, capi_runtime_codegen::openapi_document(&model, &opt))
+                }
+            };
+            // Not freed either (see `render`).
             std::mem::forget(model);
-            doc
+            text
         }
         Some(input) => {
             let (primary, deps) = inputs::sources(Some(input))?;
@@ -112,16 +117,9 @@ fn run(args: Args) -> Result<(), Error> {
                     input: input.to_path_buf(),
                 });
             }
-            out.openapi.expect("asked for")
+            render(format, out.openapi.expect("asked for"))
         }
     };
-    let text = match format {
-        Format::Yaml => capi_runtime_codegen::to_yaml(&doc),
-        Format::Json => capi_runtime_codegen::to_json(&doc),
-    };
-    // The process ends right after this: freeing the document's thousands of nodes one by one
-    // would cost more than writing it.
-    std::mem::forget(doc);
     match &args.check {
         Some(path) => Ok(inputs::check(
             path,
@@ -135,6 +133,18 @@ fn run(args: Args) -> Result<(), Error> {
             })
         }
     }
+}
+
+/// The document's text in `format`.
+fn render(format: Format, doc: serde_json::Value) -> String {
+    let text = match format {
+        Format::Yaml => capi_runtime_codegen::to_yaml(&doc),
+        Format::Json => capi_runtime_codegen::to_json(&doc),
+    };
+    // The process ends right after this: freeing the document's thousands of nodes one by one
+    // would cost more than writing it.
+    std::mem::forget(doc);
+    text
 }
 
 fn format_of(path: &Path) -> Result<Format, Error> {

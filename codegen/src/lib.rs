@@ -87,6 +87,13 @@ pub fn openapi_document(model: &Model, opt: &OpenApiOpt) -> serde_json::Value {
     emit::openapi::document(model, opt)
 }
 
+/// [`openapi_document`] as YAML: the same text as [`to_yaml`] of it, written straight from the
+/// emitter's own tree, without building the document as a `serde_json::Value` first.
+#[cfg(feature = "yaml")]
+pub fn openapi_yaml(model: &Model, opt: &OpenApiOpt) -> String {
+    emit::openapi::document_yaml(model, opt)
+}
+
 /// A failed CLI run: the errors, with the paths to print them against.
 #[derive(Debug)]
 pub struct Failure {

@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use capi_runtime_codegen::{
-    Failure, Generated, Options, SourceFile, emit, expand_hook, expand_schema, generate,
+    Failure, Generated, OpenApiOpt, Options, SourceFile, emit, expand_hook, expand_schema, generate,
 };
 use expect_test::expect_file;
 
@@ -121,6 +121,12 @@ fn ok_cases() {
             .map(|(i, _)| i)
             .collect();
         let mut doc = out.openapi.clone().expect("asked for");
+        // The CLI writes the YAML straight from the emitter's tree: the same text.
+        assert_eq!(
+            capi_runtime_codegen::openapi_yaml(model, &OpenApiOpt::with_version("golden")),
+            capi_runtime_codegen::to_yaml(&doc),
+            "{name}: the YAML written from the tree"
+        );
         let extra = emit::openapi::components_of(model, own);
         let schemas = doc["components"]["schemas"].as_object_mut().unwrap();
         for (k, v) in extra.as_object().unwrap() {

@@ -8,3 +8,4 @@ pub mod object;
 pub mod openapi;
 pub mod rust;
 pub mod schemars;
+pub mod tree;

@@ -1,7 +1,11 @@
 //! Model → OpenAPI 3.0 document, following the rules of Kubernetes' openapi-gen that Cluster
 //! API's `runtime-openapi-gen` relies on (see the crate docs for the rule list).
 
-use serde_json::{Map, Value, json};
+use std::borrow::Cow;
+
+use serde_json::{Map as JsonMap, Value, json};
+
+use super::tree::{Map, Node};
 
 use super::doc;
 use crate::model::{DefaultRule, Field, HookDef, Model, Named, Shape, Ty, TypeDef};
@@ -88,37 +92,44 @@ fn upper_first(s: &str) -> String {
 
 /// The whole document: paths for every hook of the model and the components they reach.
 pub fn document(model: &Model, opt: &OpenApiOpt) -> Value {
-    let mut paths = Map::new();
+    document_tree(model, opt).into_value()
+}
+
+/// [`document`] as YAML, written from the emitter's tree without building a `Value`.
+#[cfg(feature = "yaml")]
+pub fn document_yaml(model: &Model, opt: &OpenApiOpt) -> String {
+    crate::yaml::tree_to_string(&document_tree(model, opt))
+}
+
+/// The whole document as the emitter's tree, in key order.
+fn document_tree<'a>(model: &'a Model, opt: &'a OpenApiOpt) -> Node<'a> {
+    let mut paths = Map::with_capacity(model.hooks.len());
     let mut components = Components::new(model);
     for hook in &model.hooks {
         let (path, item) = path_item(hook, &mut components);
         paths.insert(path, item);
     }
-    let schemas = components.finish();
-    // `json!` would copy `paths` and `schemas` (it serializes every value it interpolates into
-    // a new tree): the whole document twice in memory. They are moved in instead.
-    let mut doc = json!({
-        "openapi": "3.0.0",
-        "info": {
-            "title": opt.title,
-            "description": opt.description,
-            "license": {
-                "name": "Apache 2.0",
-                "url": "http://www.apache.org/licenses/LICENSE-2.0.html",
-            },
-            "version": opt.version,
-        },
-    });
-    let top = doc.as_object_mut().expect("an object");
-    top.insert("paths".into(), Value::Object(paths));
-    top.insert(
-        "components".into(),
-        Value::Object(Map::from_iter([(
-            "schemas".to_string(),
-            Value::Object(schemas),
-        )])),
+    let mut license = Map::with_capacity(2);
+    license.insert("name", Node::str("Apache 2.0"));
+    license.insert(
+        "url",
+        Node::str("http://www.apache.org/licenses/LICENSE-2.0.html"),
     );
-    canonical(doc)
+    let mut info = Map::with_capacity(4);
+    info.insert("title", Node::str(&opt.title));
+    info.insert("description", Node::str(&opt.description));
+    info.insert("license", license.into());
+    info.insert("version", Node::str(&opt.version));
+    let mut schemas = Map::with_capacity(1);
+    schemas.insert("schemas", components.finish().into());
+    let mut doc = Map::with_capacity(4);
+    doc.insert("openapi", Node::str("3.0.0"));
+    doc.insert("info", info.into());
+    doc.insert("paths", paths.into());
+    doc.insert("components", schemas.into());
+    let mut doc = Node::Map(doc);
+    doc.sort();
+    doc
 }
 
 /// The component schemas of the given types and of everything they reference; what a golden
@@ -128,58 +139,65 @@ pub fn components_of(model: &Model, roots: impl IntoIterator<Item = usize>) -> V
     for id in roots {
         components.want(id);
     }
-    canonical(Value::Object(components.finish()))
+    let mut tree = Node::Map(components.finish());
+    tree.sort();
+    tree.into_value()
 }
 
-fn path_item(hook: &HookDef, components: &mut Components<'_>) -> (String, Value) {
+/// A one-entry mapping.
+fn single<'a>(key: &'a str, value: Node<'a>) -> Node<'a> {
+    let mut m = Map::with_capacity(1);
+    m.insert(key, value);
+    Node::Map(m)
+}
+
+/// `{"content": {"application/json": {"schema": schema}}}`.
+fn json_content(schema: Node<'_>) -> Node<'_> {
+    single(
+        "content",
+        single("application/json", single("schema", schema)),
+    )
+}
+
+fn path_item<'a>(hook: &'a HookDef, components: &mut Components<'a>) -> (String, Node<'a>) {
     let name = if hook.singleton { "" } else { "{name}" };
     let path = hook_path(&hook.group, &hook.version, &hook.name, name);
     let request = components.reference(&hook.request);
     let response = components.reference(&hook.response);
-    let mut op = Map::new();
+    let mut op = Map::with_capacity(8);
     if !hook.tags.is_empty() {
-        op.insert("tags".into(), json!(hook.tags));
+        op.insert("tags", Node::strs(&hook.tags));
     }
     if !hook.summary.is_empty() {
-        op.insert("summary".into(), json!(hook.summary));
+        op.insert("summary", Node::str(&hook.summary));
     }
     let description = doc::openapi(&hook.doc);
     if !description.is_empty() {
-        op.insert("description".into(), Value::String(description));
+        op.insert("description", Node::str(description));
     }
     op.insert(
-        "operationId".into(),
-        json!(operation_id(&hook.group, &hook.version, &hook.name)),
+        "operationId",
+        Node::str(operation_id(&hook.group, &hook.version, &hook.name)),
     );
     if !hook.singleton {
-        op.insert(
-            "parameters".into(),
-            json!([{
-                "name": "name",
-                "in": "path",
-                "required": true,
-                "description": NAME_PARAM,
-                "schema": { "type": "string" },
-            }]),
-        );
+        let mut param = Map::with_capacity(5);
+        param.insert("name", Node::str("name"));
+        param.insert("in", Node::str("path"));
+        param.insert("required", Node::json(Value::Bool(true)));
+        param.insert("description", Node::str(NAME_PARAM));
+        param.insert("schema", single("type", Node::str("string")));
+        op.insert("parameters", Node::List(vec![param.into()]));
     }
-    // The references are moved in (`json!` would copy them).
-    let mut request_body = json!({ "content": { "application/json": {} } });
-    request_body["content"]["application/json"]["schema"] = request;
-    op.insert("requestBody".into(), request_body);
-    let mut responses = json!({ "200": {
-        "description": OK_RESPONSE,
-        "content": { "application/json": {} },
-    }});
-    responses["200"]["content"]["application/json"]["schema"] = response;
-    op.insert("responses".into(), responses);
+    op.insert("requestBody", json_content(request));
+    let Node::Map(mut ok) = json_content(response) else {
+        unreachable!("a mapping")
+    };
+    ok.insert("description", Node::str(OK_RESPONSE));
+    op.insert("responses", single("200", ok.into()));
     if hook.deprecated {
-        op.insert("deprecated".into(), json!(true));
+        op.insert("deprecated", Node::json(Value::Bool(true)));
     }
-    (
-        path,
-        Value::Object(Map::from_iter([("post".to_string(), Value::Object(op))])),
-    )
+    (path, single("post", op.into()))
 }
 
 /// Collects component schemas, each written once, following references.
@@ -188,7 +206,7 @@ struct Components<'a> {
     /// Whether each type (by index) has been queued already.
     done: Vec<bool>,
     queue: Vec<usize>,
-    out: Map<String, Value>,
+    out: Map<'a>,
 }
 
 impl<'a> Components<'a> {
@@ -208,30 +226,32 @@ impl<'a> Components<'a> {
     }
 
     /// `{"$ref": ...}` to a type, queuing its component.
-    fn reference(&mut self, named: &Named) -> Value {
+    fn reference(&mut self, named: &Named) -> Node<'a> {
         let id = named.id.expect("resolved");
         self.want(id);
-        json!({ "$ref": format!("{REF_PREFIX}{}", self.model.types[id].component) })
+        let target = format!("{REF_PREFIX}{}", self.model.types[id].component);
+        single("$ref", Node::str(target))
     }
 
-    fn finish(mut self) -> Map<String, Value> {
+    fn finish(mut self) -> Map<'a> {
+        let model = self.model;
         while let Some(id) = self.queue.pop() {
-            let def = &self.model.types[id];
+            let def = &model.types[id];
             if let Some(schema) = self.component(def) {
-                self.out.insert(def.component.clone(), schema);
+                self.out.insert(def.component.as_str(), schema.into());
             }
         }
         self.out
     }
 
     /// The component schema of a type, or `None` for types written in place.
-    fn component(&mut self, def: &TypeDef) -> Option<Value> {
+    fn component(&mut self, def: &'a TypeDef) -> Option<Map<'a>> {
         let mut schema = match &def.shape {
             Shape::Object { .. } => self.object(def),
             Shape::Opaque {
                 schema,
                 inline: false,
-            } => schema.as_object().cloned().unwrap_or_default(),
+            } => borrowed_map(schema),
             Shape::Opaque { inline: true, .. } | Shape::Enum { .. } => return None,
             Shape::Transparent { ty } => {
                 // Written in place; only its references need components.
@@ -243,35 +263,36 @@ impl<'a> Components<'a> {
         };
         let description = doc::openapi(&def.doc);
         if !description.is_empty() {
-            schema.insert("description".into(), Value::String(description));
+            schema.insert("description", Node::str(description));
         }
         if let Some(map_type) = &def.map_type {
-            schema.insert("x-kubernetes-map-type".into(), json!(map_type));
+            schema.insert("x-kubernetes-map-type", Node::str(map_type));
         }
-        Some(Value::Object(schema))
+        Some(schema)
     }
 
-    fn object(&mut self, def: &TypeDef) -> Map<String, Value> {
-        let mut properties = Map::new();
+    fn object(&mut self, def: &'a TypeDef) -> Map<'a> {
+        let fields = def.fields();
+        let mut properties = Map::with_capacity(fields.len());
         let mut required = Vec::new();
-        for field in def.fields() {
-            properties.insert(field.name.clone(), self.property(field));
+        for field in fields {
+            properties.insert(field.name.as_str(), self.property(field).into());
             if field.required {
-                required.push(Value::String(field.name.clone()));
+                required.push(Node::str(&field.name));
             }
         }
-        let mut schema = Map::new();
-        schema.insert("type".into(), json!("object"));
+        let mut schema = Map::with_capacity(5);
+        schema.insert("type", Node::str("object"));
         if !properties.is_empty() {
-            schema.insert("properties".into(), Value::Object(properties));
+            schema.insert("properties", properties.into());
         }
         if !required.is_empty() {
-            schema.insert("required".into(), Value::Array(required));
+            schema.insert("required", Node::List(required));
         }
         schema
     }
 
-    fn property(&mut self, field: &Field) -> Value {
+    fn property(&mut self, field: &'a Field) -> Map<'a> {
         let mut schema = self.ty(&field.ty);
         let mut description = doc::openapi(&field.doc);
         if let Some(values) = self.listed_enum(&field.ty) {
@@ -279,135 +300,140 @@ impl<'a> Components<'a> {
         }
         doc::trim_in_place(&mut description);
         if !description.is_empty() {
-            schema.insert("description".into(), Value::String(description));
+            schema.insert("description", Node::str(description));
         }
         let default = match &field.default {
-            DefaultRule::Value(v) => Some(v.clone()),
+            DefaultRule::Value(v) => Some(Node::Json(Cow::Borrowed(v))),
             DefaultRule::None => {
-                if let Some(Value::Object(items)) = schema.get_mut("items") {
-                    items.remove("default");
-                }
-                if let Some(Value::Object(items)) = schema.get_mut("additionalProperties") {
-                    items.remove("default");
+                for key in ["items", "additionalProperties"] {
+                    match schema.get_mut(key) {
+                        Some(Node::Map(items)) => items.remove("default"),
+                        Some(Node::Json(Cow::Borrowed(v))) if v.get("default").is_some() => {
+                            let mut owned: Value = (**v).clone();
+                            owned.as_object_mut().expect("an object").remove("default");
+                            schema.insert(key, Node::json(owned));
+                        }
+                        Some(Node::Json(Cow::Owned(v))) => {
+                            if let Some(m) = v.as_object_mut() {
+                                m.remove("default");
+                            }
+                        }
+                        _ => {}
+                    }
                 }
                 None
             }
             DefaultRule::Implicit => self.implicit_default(&field.ty, field.omit_empty),
         };
         if let Some(d) = default {
-            schema.insert("default".into(), d);
+            schema.insert("default", d);
         }
-        let ext = [
-            (
-                "x-kubernetes-list-type",
-                field.list_type.as_ref().map(|v| json!(v)),
-            ),
-            (
+        if let Some(v) = &field.list_type {
+            schema.insert("x-kubernetes-list-type", Node::str(v));
+        }
+        if !field.list_map_keys.is_empty() {
+            schema.insert(
                 "x-kubernetes-list-map-keys",
-                (!field.list_map_keys.is_empty()).then(|| json!(field.list_map_keys)),
-            ),
-            (
-                "x-kubernetes-map-type",
-                field.map_type.as_ref().map(|v| json!(v)),
-            ),
-            (
-                "x-kubernetes-patch-strategy",
-                field.patch_strategy.as_ref().map(|v| json!(v)),
-            ),
-            (
-                "x-kubernetes-patch-merge-key",
-                field.patch_merge_key.as_ref().map(|v| json!(v)),
-            ),
-        ];
-        for (key, value) in ext {
-            if let Some(v) = value {
-                schema.insert(key.into(), v);
-            }
+                Node::strs(&field.list_map_keys),
+            );
         }
-        Value::Object(schema)
+        if let Some(v) = &field.map_type {
+            schema.insert("x-kubernetes-map-type", Node::str(v));
+        }
+        if let Some(v) = &field.patch_strategy {
+            schema.insert("x-kubernetes-patch-strategy", Node::str(v));
+        }
+        if let Some(v) = &field.patch_merge_key {
+            schema.insert("x-kubernetes-patch-merge-key", Node::str(v));
+        }
+        schema
     }
 
     /// The schema of a type at a use site, without description or default.
-    fn ty(&mut self, ty: &Ty) -> Map<String, Value> {
-        let v = match ty {
-            Ty::String => json!({ "type": "string" }),
-            Ty::Bool => json!({ "type": "boolean" }),
-            Ty::Int32 => json!({ "type": "integer", "format": "int32" }),
-            Ty::Int64 => json!({ "type": "integer", "format": "int64" }),
-            Ty::Float => json!({ "type": "number", "format": "float" }),
-            Ty::Double => json!({ "type": "number", "format": "double" }),
-            Ty::Option(inner) => return self.ty(inner),
-            // Not `json!`, which would copy the element's schema: it is moved in.
+    fn ty(&mut self, ty: &'a Ty) -> Map<'a> {
+        let scalar = |ty: &'static str, format: Option<&'static str>| {
+            let mut m = Map::with_capacity(4);
+            m.insert("type", Node::str(ty));
+            if let Some(f) = format {
+                m.insert("format", Node::str(f));
+            }
+            m
+        };
+        match ty {
+            Ty::String => scalar("string", None),
+            Ty::Bool => scalar("boolean", None),
+            Ty::Int32 => scalar("integer", Some("int32")),
+            Ty::Int64 => scalar("integer", Some("int64")),
+            Ty::Float => scalar("number", Some("float")),
+            Ty::Double => scalar("number", Some("double")),
+            Ty::Option(inner) => self.ty(inner),
             Ty::List(inner) => {
-                let items = self.item(inner);
-                return Map::from_iter([
-                    ("type".to_string(), json!("array")),
-                    ("items".to_string(), items),
-                ]);
+                let mut m = scalar("array", None);
+                m.insert("items", self.item(inner));
+                m
             }
             Ty::Map(inner) => {
-                let values = self.item(inner);
-                return Map::from_iter([
-                    ("type".to_string(), json!("object")),
-                    ("additionalProperties".to_string(), values),
-                ]);
+                let mut m = scalar("object", None);
+                m.insert("additionalProperties", self.item(inner));
+                m
             }
             Ty::Named(n) => {
                 let model = self.model;
                 let def = &model.types[n.id.unwrap()];
                 match &def.shape {
-                    Shape::Object { .. } | Shape::Opaque { inline: false, .. } => self.reference(n),
+                    Shape::Object { .. } | Shape::Opaque { inline: false, .. } => {
+                        let Node::Map(m) = self.reference(n) else {
+                            unreachable!("a mapping")
+                        };
+                        m
+                    }
                     Shape::Opaque {
                         schema,
                         inline: true,
-                    } => schema.clone(),
+                    } => borrowed_map(schema),
                     Shape::Enum { variants, listed } => {
-                        let mut s = json!({ "type": "string" });
+                        let mut s = scalar("string", None);
                         if *listed {
                             let mut values: Vec<&str> =
                                 variants.iter().map(|v| v.name.as_str()).collect();
                             values.sort();
-                            s["enum"] = json!(values);
+                            s.insert("enum", Node::strs(values));
                         }
                         s
                     }
-                    Shape::Transparent { ty } => return self.ty(ty),
+                    Shape::Transparent { ty } => self.ty(ty),
                 }
             }
-        };
-        match v {
-            Value::Object(m) => m,
-            _ => unreachable!(),
         }
     }
 
     /// The schema of a list item or map value: the type plus the default of an element that is
     /// always written (optional elements get none).
-    fn item(&mut self, ty: &Ty) -> Value {
+    fn item(&mut self, ty: &'a Ty) -> Node<'a> {
         let mut schema = self.ty(ty);
         if let Some(d) = self.implicit_default(ty, false) {
-            schema.insert("default".into(), d);
+            schema.insert("default", d);
         }
-        Value::Object(schema)
+        schema.into()
     }
 
     /// openapi-gen's implicit default for a property: `{}` for a struct value, the zero value
     /// for a scalar that is always serialized, nothing for optional values, lists, maps and
     /// types with custom JSON. A zero value outside a listed enum is left out, since it would
     /// make the document invalid (upstream writes `default: ""` there).
-    fn implicit_default(&self, ty: &Ty, omit_empty: bool) -> Option<Value> {
+    fn implicit_default(&self, ty: &Ty, omit_empty: bool) -> Option<Node<'a>> {
         match ty {
             Ty::Option(_) | Ty::List(_) | Ty::Map(_) => None,
             Ty::Named(n) => match &self.model.types[n.id.unwrap()].shape {
-                Shape::Object { .. } => Some(json!({})),
+                Shape::Object { .. } => Some(Node::Map(Map::new())),
                 Shape::Opaque { .. } => None,
                 Shape::Transparent { ty } => self.implicit_default(ty, omit_empty),
                 Shape::Enum { variants, listed } => {
                     let zero_allowed = !*listed || variants.iter().any(|v| v.name.is_empty());
-                    (!omit_empty && zero_allowed).then(|| json!(""))
+                    (!omit_empty && zero_allowed).then(|| Node::str(""))
                 }
             },
-            scalar => (!omit_empty).then(|| zero(scalar)),
+            scalar => (!omit_empty).then(|| Node::json(zero(scalar))),
         }
     }
 
@@ -425,6 +451,19 @@ impl<'a> Components<'a> {
             _ => None,
         }
     }
+}
+
+/// The entries of a literal schema from the model, borrowed (an empty mapping for a schema
+/// that is not an object).
+fn borrowed_map(schema: &Value) -> Map<'_> {
+    let Some(m) = schema.as_object() else {
+        return Map::new();
+    };
+    let mut out = Map::with_capacity(m.len() + 2);
+    for (k, v) in m {
+        out.insert(k.as_str(), Node::Json(Cow::Borrowed(v)));
+    }
+    out
 }
 
 fn zero(ty: &Ty) -> Value {
@@ -468,10 +507,13 @@ pub fn canonical(v: Value) -> Value {
 /// feature is on: then every [`Value`] is canonical, and no walk needs to prove it. Asked of
 /// the map itself, since a dependency may turn the feature on without this crate's knowledge.
 fn maps_are_sorted() -> bool {
-    let mut probe = Map::new();
-    probe.insert("b".into(), Value::Null);
-    probe.insert("a".into(), Value::Null);
-    probe.keys().next().is_some_and(|k| k == "a")
+    static SORTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SORTED.get_or_init(|| {
+        let mut probe = JsonMap::new();
+        probe.insert("b".into(), Value::Null);
+        probe.insert("a".into(), Value::Null);
+        probe.keys().next().is_some_and(|k| k == "a")
+    })
 }
 
 /// True when every object in `v` lists its keys in sorted order: at once when serde_json's maps

@@ -12,11 +12,11 @@ mod scalar;
 #[cfg(test)]
 mod tests;
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 /// Where a node is written.
 #[derive(Clone, Copy)]
-enum At {
+pub(crate) enum At {
     /// The document itself, at the start of its first line.
     Root,
     /// A mapping value: `key:` has just been written, with the key at this column.
@@ -36,19 +36,44 @@ impl At {
     }
 }
 
+/// A document tree the writer can walk, besides [`serde_json::Value`] itself: each node writes
+/// itself at a position, through [`write_str`], [`write_map`], [`write_seq`] and [`write_json`].
+pub(crate) trait Tree {
+    /// Writes the node at `at`.
+    fn write(&self, out: &mut String, at: At);
+    /// True for a mapping with at least one entry (laid out differently after an explicit key).
+    fn is_filled_map(&self) -> bool;
+}
+
+impl Tree for Value {
+    fn write(&self, out: &mut String, at: At) {
+        write_json(out, self, at);
+    }
+
+    fn is_filled_map(&self) -> bool {
+        self.as_object().is_some_and(|m| !m.is_empty())
+    }
+}
+
 /// The YAML text of `value`, ending in a newline.
 pub fn to_string(value: &Value) -> String {
+    tree_to_string(value)
+}
+
+/// The YAML text of a document tree, ending in a newline.
+pub(crate) fn tree_to_string(tree: &impl Tree) -> String {
     // Room for the whole SDK document (170 KB): a large allocation is mapped, its pages touched
     // only as they are written, and it never needs copying while it grows.
     let mut out = String::with_capacity(1 << 18);
-    node(&mut out, value, At::Root);
+    tree.write(&mut out, At::Root);
     out
 }
 
-fn node(out: &mut String, value: &Value, at: At) {
+/// Writes a JSON value at `at`.
+pub(crate) fn write_json(out: &mut String, value: &Value, at: At) {
     match value {
-        Value::Object(m) if !m.is_empty() => return map(out, m, at),
-        Value::Array(a) if !a.is_empty() => return seq(out, a, at),
+        Value::Object(m) => return write_map(out, m.iter().map(|(k, v)| (k.as_str(), v)), at),
+        Value::Array(a) => return write_seq(out, a.iter(), at),
         _ => {}
     }
     if let At::Value(_) = at {
@@ -59,13 +84,37 @@ fn node(out: &mut String, value: &Value, at: At) {
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => number(out, n),
         Value::String(s) => return string(out, s, at),
-        Value::Object(_) => out.push_str("{}"),
-        Value::Array(_) => out.push_str("[]"),
+        Value::Object(_) | Value::Array(_) => unreachable!("written above"),
     }
     out.push('\n');
 }
 
-fn map(out: &mut String, m: &Map<String, Value>, at: At) {
+/// Writes a string at `at`.
+pub(crate) fn write_str(out: &mut String, s: &str, at: At) {
+    if let At::Value(_) = at {
+        out.push(' ');
+    }
+    string(out, s, at);
+}
+
+/// An empty mapping or sequence at `at`.
+fn empty(out: &mut String, text: &str, at: At) {
+    if let At::Value(_) = at {
+        out.push(' ');
+    }
+    out.push_str(text);
+    out.push('\n');
+}
+
+/// Writes a mapping at `at`, its entries in the order given.
+pub(crate) fn write_map<'v, T: Tree + 'v>(
+    out: &mut String,
+    entries: impl ExactSizeIterator<Item = (&'v str, &'v T)>,
+    at: At,
+) {
+    if entries.len() == 0 {
+        return empty(out, "{}", at);
+    }
     let (col, mut inline) = match at {
         At::Root => (0, false),
         At::Value(key) => {
@@ -74,7 +123,7 @@ fn map(out: &mut String, m: &Map<String, Value>, at: At) {
         }
         At::Item(dash) => (dash + 2, true),
     };
-    for (key, value) in m {
+    for (key, value) in entries {
         if !inline {
             push_spaces(out, col);
         }
@@ -88,7 +137,7 @@ fn map(out: &mut String, m: &Map<String, Value>, at: At) {
         let text = &out[start..];
         if text.len() <= 1024 || text.chars().count() <= 1024 {
             out.push(':');
-            node(out, value, At::Value(col));
+            value.write(out, At::Value(col));
             continue;
         }
         // Too long for an implicit key: `? key` on its own line, then `:` and the value.
@@ -96,17 +145,24 @@ fn map(out: &mut String, m: &Map<String, Value>, at: At) {
         out.push('\n');
         push_spaces(out, col);
         out.push(':');
-        match value {
-            Value::Object(inner) if !inner.is_empty() => {
-                out.push(' ');
-                map(out, inner, At::Item(col));
-            }
-            _ => node(out, value, At::Value(col)),
+        if value.is_filled_map() {
+            out.push(' ');
+            value.write(out, At::Item(col));
+        } else {
+            value.write(out, At::Value(col));
         }
     }
 }
 
-fn seq(out: &mut String, items: &[Value], at: At) {
+/// Writes a sequence at `at`.
+pub(crate) fn write_seq<'v, T: Tree + 'v>(
+    out: &mut String,
+    items: impl ExactSizeIterator<Item = &'v T>,
+    at: At,
+) {
+    if items.len() == 0 {
+        return empty(out, "[]", at);
+    }
     let (col, mut inline) = match at {
         At::Root => (0, false),
         At::Value(key) => {
@@ -121,7 +177,7 @@ fn seq(out: &mut String, items: &[Value], at: At) {
         }
         inline = false;
         out.push_str("- ");
-        node(out, item, At::Item(col));
+        item.write(out, At::Item(col));
     }
 }
 
