@@ -11,15 +11,24 @@ use capi_runtime_codegen::{
 };
 
 /// The SDK's own types, kept inside this package by `cargo xtask codegen` (`cli/sdk/`).
+#[allow(
+    dead_code,
+    reason = "the binaries read the model record as build.rs compacts it; a test compares the two"
+)]
 mod sdk {
     include!("sdk.rs");
 }
+
+/// [`sdk::MODEL`] as `build.rs` embeds it: the same record without the white space between its
+/// tokens (half the bytes to parse).
+#[allow(dead_code, reason = "runtime-crd-gen reads the sources only")]
+const COMPACT_MODEL: &str = include_str!(concat!(env!("OUT_DIR"), "/model.json"));
 
 /// The checked model of the SDK's hooks and types built into the binary: the document without
 /// `--input` is emitted from it, with nothing parsed.
 #[allow(dead_code, reason = "runtime-crd-gen reads the sources only")]
 pub fn builtin_model() -> Result<Model, ReadModelError> {
-    read_model(sdk::MODEL)
+    read_model(COMPACT_MODEL)
 }
 
 /// The SDK's hook and API sources built into the binary, as the crate `krate`.
@@ -113,4 +122,18 @@ pub fn check(path: &Path, expected: &str, regenerate: &'static str) -> Result<()
 /// The text of an error with its causes: each layer followed by `: ` and its cause.
 pub fn message<E: Error + Send + Sync + 'static>(error: E) -> String {
     format!("{:#}", anyhow::Error::new(error))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_compact_model_is_the_record_without_its_layout() {
+        let record: serde_json::Value = serde_json::from_str(sdk::MODEL).expect("the record");
+        let compact: serde_json::Value = serde_json::from_str(COMPACT_MODEL).expect("compact");
+        assert_eq!(compact, record);
+        assert!(COMPACT_MODEL.len() < sdk::MODEL.len() * 3 / 4);
+        assert!(!COMPACT_MODEL.contains("\n"));
+    }
 }
