@@ -2,7 +2,9 @@
 //! runs made side by side with a baseline on the same machine, and the ratio.
 //!
 //! - `generator`: wall time of the release `runtime-openapi-gen` writing the full document,
-//!   against the same binary printing `--help` (process start-up and argument parsing only).
+//!   against the same binary printing `--help` (process start-up and argument parsing only);
+//!   with `--against BIN`, also of another build (an earlier release binary kept aside), the two
+//!   alternating run by run.
 //! - `derive`: compile time of the hook and core types with `#[derive(Schema)]`/`#[derive(Hook)]`
 //!   against the same types with only the serde derives, each rebuilt after a touch, in
 //!   alternation, in one scratch workspace under `target/bench-derive`.
@@ -14,14 +16,28 @@ use std::time::{Duration, Instant};
 /// Runs one benchmark.
 pub fn run(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
-        Some("generator") => generator(runs(args)),
+        Some("generator") => generator(runs(args), against(args)?),
         Some("derive") => derive(runs(args)),
-        _ => Err("usage: cargo xtask bench <generator|derive> [runs]".into()),
+        _ => Err(
+            "usage: cargo xtask bench generator [runs] [--against BIN] | bench derive [runs]"
+                .into(),
+        ),
     }
 }
 
 fn runs(args: &[String]) -> usize {
     args.get(1).and_then(|r| r.parse().ok()).unwrap_or(15)
+}
+
+/// The binary given with `--against`, if any.
+fn against(args: &[String]) -> Result<Option<PathBuf>, String> {
+    match args.iter().position(|a| a == "--against") {
+        None => Ok(None),
+        Some(i) => match args.get(i + 1) {
+            Some(bin) => Ok(Some(PathBuf::from(bin))),
+            None => Err("--against needs the path of a runtime-openapi-gen binary".into()),
+        },
+    }
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -45,7 +61,34 @@ fn check(status: std::io::Result<std::process::ExitStatus>, what: &str) -> Resul
     }
 }
 
-fn generator(runs: usize) -> Result<(), String> {
+/// The medians of one binary: writing the document, `--check` of it, `--help`.
+struct GeneratorTimes {
+    full: Duration,
+    checked: Duration,
+    base: Duration,
+}
+
+impl GeneratorTimes {
+    fn print(&self, name: &str) {
+        let (f, c, b) = (self.full, self.checked, self.base);
+        println!("{name}:");
+        println!("  generate + write YAML (atomic, fsync): median {}", ms(f));
+        println!("  generate + compare (--check):          median {}", ms(c));
+        println!("  baseline (--help):                     median {}", ms(b));
+        println!(
+            "  ratios: {:.2}x and {:.2}x the baseline; generation itself ≈ {} (from --check)",
+            f.as_secs_f64() / b.as_secs_f64(),
+            c.as_secs_f64() / b.as_secs_f64(),
+            ms(self.generation())
+        );
+    }
+
+    fn generation(&self) -> Duration {
+        self.checked.saturating_sub(self.base)
+    }
+}
+
+fn generator(runs: usize, against: Option<PathBuf>) -> Result<(), String> {
     let root = crate::root();
     check(
         Command::new(cargo())
@@ -55,47 +98,60 @@ fn generator(runs: usize) -> Result<(), String> {
         "building runtime-openapi-gen",
     )?;
     let bin = crate::target_dir(&root)?.join("release/runtime-openapi-gen");
+    let mut bins = vec![bin];
+    bins.extend(against.clone());
     let out = std::env::temp_dir().join(format!("bench-openapi-{}.yaml", std::process::id()));
-    let time = |args: &[&str]| -> Result<Duration, String> {
+    let time = |bin: &Path, args: &[&str]| -> Result<Duration, String> {
         let start = Instant::now();
-        let o = Command::new(&bin)
+        let o = Command::new(bin)
             .args(args)
             .output()
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| format!("{}: {e}", bin.display()))?;
         let d = start.elapsed();
         if !o.status.success() {
             return Err(String::from_utf8_lossy(&o.stderr).into_owned());
         }
         Ok(d)
     };
-    let (mut full, mut checked, mut base) = (Vec::new(), Vec::new(), Vec::new());
     let write = ["--version", "bench", "--output-file", out.to_str().unwrap()];
     // `--check` against the file just written: the same generation, compared instead of
     // written, so without the write's fsync (which the machine's disk, not the generator, sets).
     let check = ["--version", "bench", "--check", out.to_str().unwrap()];
-    // One warm-up of each, then alternate.
-    time(&["--help"])?;
-    time(&write)?;
-    time(&check)?;
+    // Per binary: writes, checks, --help runs. One warm-up of each, then alternate, binary
+    // after binary within each run.
+    let mut samples = vec![(Vec::new(), Vec::new(), Vec::new()); bins.len()];
+    for bin in &bins {
+        time(bin, &["--help"])?;
+        time(bin, &write)?;
+        time(bin, &check)?;
+    }
     for _ in 0..runs {
-        full.push(time(&write)?);
-        checked.push(time(&check)?);
-        base.push(time(&["--help"])?);
+        for (bin, (full, checked, base)) in bins.iter().zip(&mut samples) {
+            full.push(time(bin, &write)?);
+            checked.push(time(bin, &check)?);
+            base.push(time(bin, &["--help"])?);
+        }
     }
     let _ = std::fs::remove_file(&out);
-    let (f, c, b) = (median(full), median(checked), median(base));
+    let times: Vec<GeneratorTimes> = samples
+        .into_iter()
+        .map(|(full, checked, base)| GeneratorTimes {
+            full: median(full),
+            checked: median(checked),
+            base: median(base),
+        })
+        .collect();
     println!(
         "runtime-openapi-gen, full document (17 paths, 133 schemas), {runs} runs each, alternating:"
     );
-    println!("  generate + write YAML (atomic, fsync): median {}", ms(f));
-    println!("  generate + compare (--check):          median {}", ms(c));
-    println!("  baseline (--help):                     median {}", ms(b));
-    println!(
-        "  ratios: {:.2}x and {:.2}x the baseline; generation itself ≈ {} (from --check)",
-        f.as_secs_f64() / b.as_secs_f64(),
-        c.as_secs_f64() / b.as_secs_f64(),
-        ms(c.saturating_sub(b))
-    );
+    times[0].print("this build");
+    if let (Some(other), Some(path)) = (times.get(1), &against) {
+        other.print(&format!("--against {}", path.display()));
+        println!(
+            "generation itself: {:.2}x that of --against",
+            times[0].generation().as_secs_f64() / other.generation().as_secs_f64()
+        );
+    }
     Ok(())
 }
 
