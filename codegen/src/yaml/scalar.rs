@@ -448,11 +448,61 @@ pub(super) fn push_folded(out: &mut String, s: &str, indent: usize) {
             continue;
         }
         if line.is_ascii() {
-            fold_line(out, line, indent, line.bytes().map(char::from).enumerate());
+            fold_ascii_line(out, line, indent);
         } else {
             fold_line(out, line, indent, line.char_indices());
         }
     }
+}
+
+/// [`fold_line`] of an ASCII line, a word or a space run at a time instead of a character at a
+/// time: the same cuts, at the same places.
+fn fold_ascii_line(out: &mut String, line: &str, indent: usize) {
+    const WIDTH: usize = 80;
+    let b = line.as_bytes();
+    let mut start = 0;
+    let mut col = 0;
+    // The last space run that may be cut at: (start byte, end byte, length).
+    let mut cut: Option<(usize, usize, usize)> = None;
+    let mut i = 0;
+    while i < b.len() {
+        let space = b[i] == b' ';
+        let end = b[i..]
+            .iter()
+            .position(|&c| (c == b' ') != space)
+            .map_or(b.len(), |n| i + n);
+        // Count the characters i..end, cutting each time the count passes the width.
+        let mut p = i;
+        loop {
+            let room = WIDTH - col;
+            if end - p <= room {
+                col += end - p;
+                break;
+            }
+            let Some((cut_start, cut_end, len)) = cut.take() else {
+                // Nothing to cut at within the width: the rest of the line stays whole.
+                super::push_spaces(out, indent);
+                out.push_str(&line[start..]);
+                out.push('\n');
+                return;
+            };
+            super::push_spaces(out, indent);
+            out.push_str(&line[start..cut_start]);
+            super::push_spaces(out, len - 1);
+            out.push('\n');
+            start = cut_end;
+            col = 0;
+            p += room + 1;
+        }
+        // A space run closed by anything but a tab may be cut at later.
+        if space && end < b.len() && b[end] != b'\t' {
+            cut = Some((i, end, end - i));
+        }
+        i = end;
+    }
+    super::push_spaces(out, indent);
+    out.push_str(&line[start..]);
+    out.push('\n');
 }
 
 /// One line of [`push_folded`], its characters given with their byte offsets.
