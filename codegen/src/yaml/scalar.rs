@@ -455,50 +455,39 @@ pub(super) fn push_folded(out: &mut String, s: &str, indent: usize) {
     }
 }
 
-/// [`fold_line`] of an ASCII line, a word or a space run at a time instead of a character at a
-/// time: the same cuts, at the same places.
+/// [`fold_line`] of an ASCII line, with the same cuts found from where they can be: the count
+/// passes the width at every 81st character after the last time it did (the 81st of the line
+/// first), and the cut is then at the last space run that a character other than a tab closed
+/// since, found by looking back from there.
 fn fold_ascii_line(out: &mut String, line: &str, indent: usize) {
     const WIDTH: usize = 80;
     let b = line.as_bytes();
     let mut start = 0;
-    let mut col = 0;
-    // The last space run that may be cut at: (start byte, end byte, length).
-    let mut cut: Option<(usize, usize, usize)> = None;
-    let mut i = 0;
-    while i < b.len() {
-        let space = b[i] == b' ';
-        let end = b[i..]
+    // Where the count last passed the width.
+    let mut passed: Option<usize> = None;
+    loop {
+        let at = passed.map_or(WIDTH, |p| p + WIDTH + 1);
+        if at >= b.len() {
+            break;
+        }
+        let after = passed.map_or(1, |p| p + 1);
+        let closed = (after..=at)
+            .rev()
+            .find(|&q| b[q - 1] == b' ' && b[q] != b' ' && b[q] != b'\t');
+        let Some(closed) = closed else {
+            // Nothing to cut at: the rest of the line stays whole.
+            break;
+        };
+        let run_start = b[..closed]
             .iter()
-            .position(|&c| (c == b' ') != space)
-            .map_or(b.len(), |n| i + n);
-        // Count the characters i..end, cutting each time the count passes the width.
-        let mut p = i;
-        loop {
-            let room = WIDTH - col;
-            if end - p <= room {
-                col += end - p;
-                break;
-            }
-            let Some((cut_start, cut_end, len)) = cut.take() else {
-                // Nothing to cut at within the width: the rest of the line stays whole.
-                super::push_spaces(out, indent);
-                out.push_str(&line[start..]);
-                out.push('\n');
-                return;
-            };
-            super::push_spaces(out, indent);
-            out.push_str(&line[start..cut_start]);
-            super::push_spaces(out, len - 1);
-            out.push('\n');
-            start = cut_end;
-            col = 0;
-            p += room + 1;
-        }
-        // A space run closed by anything but a tab may be cut at later.
-        if space && end < b.len() && b[end] != b'\t' {
-            cut = Some((i, end, end - i));
-        }
-        i = end;
+            .rposition(|&c| c != b' ')
+            .map_or(0, |n| n + 1);
+        super::push_spaces(out, indent);
+        out.push_str(&line[start..run_start]);
+        super::push_spaces(out, closed - run_start - 1);
+        out.push('\n');
+        start = closed;
+        passed = Some(at);
     }
     super::push_spaces(out, indent);
     out.push_str(&line[start..]);

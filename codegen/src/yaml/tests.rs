@@ -364,3 +364,26 @@ fn keys_around_the_length_limit() {
         }
     }
 }
+
+/// Lines around the 80-column fold: a space run closed right where the count passes the width,
+/// runs of several spaces there, and words too long to cut after a cut.
+#[test]
+fn folding_at_the_edges() {
+    let a = |n: usize| "a".repeat(n);
+    let b = |n: usize| "b".repeat(n);
+    let mut lines = vec![
+        format!("{} {}", a(79), b(100)),
+        format!("{}  {}", a(78), b(100)),
+        format!("{}   {} {}", a(77), b(100), a(3)),
+        format!("{} {} {}", a(80), b(80), a(80)),
+        format!("{} {}", a(81), b(5)),
+    ];
+    for n in 75..86 {
+        lines.push(format!("{} {} {}", a(n), b(160 - n), a(n)));
+        lines.push(format!("{} {}  {}", b(n), a(n), b(3)));
+    }
+    for line in lines {
+        assert_same(&json!(line));
+        assert_same(&json!({ "k": [line.clone()], "m": { "n": line } }));
+    }
+}
