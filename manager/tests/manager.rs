@@ -965,6 +965,80 @@ fn discovery_calls<'a>(metrics: &'a str, url: &str) -> Vec<&'a str> {
         .collect()
 }
 
+/// What a test of the manager as deployed starts from: the cluster to itself (warm-up lists
+/// every ExtensionConfig, the Lease is every such test's, and the final checks are over all
+/// ExtensionConfigs), the extensions' CA, the webhook CA with its certificate files, the
+/// shipped ServiceAccount and its namespace (the Lease's), and a token that may read metrics.
+struct Deployed {
+    env: &'static TestEnv,
+    kube: kube::Client,
+    _cluster: tokio::sync::RwLockWriteGuard<'static, ()>,
+    ca: TestCa,
+    webhook_ca: TestCa,
+    certs: tempfile::TempDir,
+    shipped: User,
+    lease_namespace: String,
+    token: String,
+}
+
+impl Deployed {
+    async fn new(name: &str) -> Deployed {
+        let env = env("controller-manager");
+        let kube = env.client().await.unwrap();
+        let cluster = whole_cluster(&kube).await;
+        let ns = env.unique_name(name);
+        namespace(&kube, &ns).await;
+        let webhook_ca = TestCa::new(&format!("{name}-webhook-ca"));
+        let certs = webhook_ca.cert_dir();
+        let shipped = shipped_manager(env, &kube).await;
+        let lease_namespace = namespace_of(&shipped);
+        let token = service_account_token(env, &kube, &ns, "scraper", Some(METRICS_READER)).await;
+        Deployed {
+            env,
+            kube,
+            _cluster: cluster,
+            ca: TestCa::new(&format!("{name}-ca")),
+            webhook_ca,
+            certs,
+            shipped,
+            lease_namespace,
+            token,
+        }
+    }
+}
+
+/// What the cluster should hold after a test's changes while no manager ran: `names` but the
+/// first (deleted) with `handlers`, the second moved to an extension serving `changed`, and
+/// `added` with `handlers`; sorted by name.
+fn wanted<'a>(
+    names: &[String],
+    handlers: &'a [&'a str],
+    changed: &'a [&'a str],
+    added: &str,
+) -> Vec<(String, &'a [&'a str])> {
+    let mut want: Vec<(String, &[&str])> =
+        names[2..].iter().map(|n| (n.clone(), handlers)).collect();
+    want.push((names[1].clone(), changed));
+    want.push((added.to_string(), handlers));
+    want.sort();
+    want
+}
+
+/// Waits (at most 2 minutes) until the ExtensionConfigs in the cluster are exactly `want`,
+/// each `Discovered=True` with exactly its handlers.
+async fn all_as_wanted(kube: &kube::Client, want: &[(String, &[&str])]) {
+    eventually(Duration::from_secs(120), || async {
+        let list = configs(kube).list(&ListParams::default()).await.unwrap();
+        let mut have: Vec<&ExtensionConfig> = list.items.iter().collect();
+        have.sort_by_key(|c| c.metadata.name.clone());
+        have.len() == want.len()
+            && have.iter().zip(want).all(|(c, (name, handlers))| {
+                c.metadata.name.as_ref() == Some(name) && discovered_with(c, handlers)
+            })
+    })
+    .await;
+}
+
 /// The manager killed with SIGKILL while some ExtensionConfigs are discovered and others are
 /// in the middle of their Discovery call, the cluster changed while it is down (one
 /// ExtensionConfig deleted, one created, one extension serving other handlers at the same URL,
@@ -979,19 +1053,17 @@ async fn manager_killed_mid_reconcile_loses_nothing_on_restart() {
     const HANDLERS: &[&str] = &["a", "b"];
     const CHANGED: &[&str] = &["x", "y", "z"];
 
-    let env = env("controller-manager");
-    let kube = env.client().await.unwrap();
-    // Warm-up lists every ExtensionConfig, the Lease is the end-to-end test's, and the final
-    // check is over all ExtensionConfigs.
-    let _cluster = whole_cluster(&kube).await;
-    let ns = env.unique_name("sigkill");
-    namespace(&kube, &ns).await;
-    let ca = TestCa::new("sigkill-ca");
-    let webhook_ca = TestCa::new("sigkill-webhook-ca");
-    let certs = webhook_ca.cert_dir();
-    let shipped = shipped_manager(env, &kube).await;
-    let lease_namespace = namespace_of(&shipped);
-    let token = service_account_token(env, &kube, &ns, "scraper", Some(METRICS_READER)).await;
+    let Deployed {
+        env,
+        kube,
+        _cluster,
+        ca,
+        webhook_ca,
+        certs,
+        shipped,
+        lease_namespace,
+        token,
+    } = Deployed::new("sigkill").await;
 
     // Every ExtensionConfig reaches its extension through a relay: open for the answering
     // ones, closed (connections held) for the others.
@@ -1062,27 +1134,14 @@ async fn manager_killed_mid_reconcile_loses_nothing_on_restart() {
     for (relay, extension) in relays.iter().zip(&extensions).skip(ANSWERING) {
         relay.point_at(extension);
     }
-    let mut want: Vec<(String, &[&str])> =
-        names[2..].iter().map(|n| (n.clone(), HANDLERS)).collect();
-    want.push((names[1].clone(), CHANGED));
-    want.push((added_name.clone(), HANDLERS));
-    want.sort();
+    let want = wanted(&names, HANDLERS, CHANGED, &added_name);
 
     // Started again as before: everything is there, and only that.
     let restarted_at = Instant::now();
     let mut manager = Manager::start(shipped.kubeconfig_path(), certs.path(), &lease_namespace);
     let probes = manager.addr("serving probes");
     let metrics = manager.addr("serving diagnostics over HTTPS");
-    eventually(Duration::from_secs(120), || async {
-        let list = configs(&kube).list(&ListParams::default()).await.unwrap();
-        let mut have: Vec<&ExtensionConfig> = list.items.iter().collect();
-        have.sort_by_key(|c| c.metadata.name.clone());
-        have.len() == want.len()
-            && have.iter().zip(&want).all(|(c, (name, handlers))| {
-                c.metadata.name.as_ref() == Some(name) && discovered_with(c, handlers)
-            })
-    })
-    .await;
+    all_as_wanted(&kube, &want).await;
     let all_discovered_after = restarted_at.elapsed();
     eventually(Duration::from_secs(60), || async {
         http_get(&probes, "/readyz").await.0 == 200
@@ -1171,19 +1230,18 @@ async fn a_standby_replica_takes_over_when_the_leader_dies() {
     /// The Lease duration `Manager::start` passes.
     const LEASE_DURATION: Duration = Duration::from_secs(3);
 
-    let env = env("controller-manager");
-    let kube = env.client().await.unwrap();
-    // Warm-up lists every ExtensionConfig, and the Lease is the other manager tests' too.
-    let _cluster = whole_cluster(&kube).await;
-    let ns = env.unique_name("handover");
-    namespace(&kube, &ns).await;
-    let ca = TestCa::new("handover-ca");
-    let webhook_ca = TestCa::new("handover-webhook-ca");
-    let certs = webhook_ca.cert_dir();
-    let shipped = shipped_manager(env, &kube).await;
-    let lease_namespace = namespace_of(&shipped);
+    let Deployed {
+        env,
+        kube,
+        _cluster,
+        ca,
+        webhook_ca,
+        certs,
+        shipped,
+        lease_namespace,
+        token,
+    } = Deployed::new("handover").await;
     let leases: Api<Lease> = Api::namespaced(kube.clone(), &lease_namespace);
-    let token = service_account_token(env, &kube, &ns, "scraper", Some(METRICS_READER)).await;
     let scraper = https_client(&webhook_ca.pem());
     let metrics_of = |addr: &str| {
         let (scraper, url, token) = (
@@ -1269,11 +1327,7 @@ async fn a_standby_replica_takes_over_when_the_leader_dies() {
         )
         .await
         .unwrap();
-    let mut want: Vec<(String, &[&str])> =
-        names[2..].iter().map(|n| (n.clone(), HANDLERS)).collect();
-    want.push((names[1].clone(), CHANGED));
-    want.push((added.clone(), HANDLERS));
-    want.sort();
+    let want = wanted(&names, HANDLERS, CHANGED, &added);
 
     // The second takes over: not ready until its registry is warm, then ready.
     let mut not_ready_after_kill = 0;
@@ -1295,16 +1349,7 @@ async fn a_standby_replica_takes_over_when_the_leader_dies() {
         "The extension registry is warmed up",
         Duration::from_secs(5),
     );
-    eventually(Duration::from_secs(120), || async {
-        let list = configs(&kube).list(&ListParams::default()).await.unwrap();
-        let mut have: Vec<&ExtensionConfig> = list.items.iter().collect();
-        have.sort_by_key(|c| c.metadata.name.clone());
-        have.len() == want.len()
-            && have.iter().zip(&want).all(|(c, (name, handlers))| {
-                c.metadata.name.as_ref() == Some(name) && discovered_with(c, handlers)
-            })
-    })
-    .await;
+    all_as_wanted(&kube, &want).await;
     let settled_after = killed_at.elapsed();
     let (holder, after) = lease_holder(&leases).await;
     assert!(
