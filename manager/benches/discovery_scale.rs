@@ -45,7 +45,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!("|---|---|---|---|");
     for concurrency in concurrencies {
-        let (mut child, addrs) = support::start_manager(
+        let (child, addrs) = support::start_manager(
             env.kubeconfig_path(),
             extensions.cert_dir(),
             &[
@@ -84,8 +84,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             elapsed.as_secs_f64(),
             rss as f64 / 1024.0
         );
-        let _ = child.kill();
-        let _ = child.wait();
+        drop(child);
         api.delete_collection(&DeleteParams::default(), &ListParams::default())
             .await?;
         let gone_deadline = Instant::now() + Duration::from_secs(60);

@@ -97,7 +97,7 @@ async fn main() -> Result<(), BoxError> {
     let extensions = Arc::new(Extensions::start(count).await?);
     let api: Api<ExtensionConfig> = Api::all(kube.clone());
     let http = reqwest::Client::new();
-    let (mut child, addrs) = support::start_manager(
+    let (child, addrs) = support::start_manager(
         env.kubeconfig_path(),
         extensions.cert_dir(),
         &[
@@ -189,8 +189,7 @@ async fn main() -> Result<(), BoxError> {
     }
     sampler.abort();
     let samples = samples.lock().unwrap().clone();
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(child);
     if let Ok(extensions) = Arc::try_unwrap(extensions) {
         extensions.stop().await?;
     }

@@ -67,7 +67,7 @@ pub struct Extensions {
     pub urls: Vec<String>,
     pub ca_pem: String,
     servers: Vec<RunningServer>,
-    _certs: tempfile::TempDir,
+    certs: tempfile::TempDir,
 }
 
 impl Extensions {
@@ -104,14 +104,14 @@ impl Extensions {
             urls,
             ca_pem: ca.pem(),
             servers,
-            _certs: certs,
+            certs,
         })
     }
 
     /// The directory holding the extensions' `tls.crt`/`tls.key` (the manager's webhooks serve
     /// the same pair).
     pub fn cert_dir(&self) -> &Path {
-        self._certs.path()
+        self.certs.path()
     }
 
     /// An ExtensionConfig named `name` for the extension at `url`.
@@ -133,14 +133,14 @@ impl Extensions {
 
 /// The release manager binary `cargo bench` built, started on loopback ports with the gate on
 /// and `args` added, its log read until a line holding each of `messages` has named its
-/// address (`addr=...`); the rest of the log is discarded. Returns the child and those
+/// address (`addr=...`); the rest of the log is discarded. Returns the running manager and those
 /// addresses, in the order of `messages`.
 pub fn start_manager(
     kubeconfig: &Path,
     cert_dir: &Path,
     args: &[&str],
     messages: &[&str],
-) -> Result<(Child, Vec<String>), BoxError> {
+) -> Result<(ManagerProcess, Vec<String>), BoxError> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_capi-runtime-manager"))
         .arg("--kubeconfig")
         .arg(kubeconfig)
@@ -154,6 +154,7 @@ pub fn start_manager(
         .stdout(Stdio::piped())
         .spawn()?;
     let stdout = child.stdout.take().ok_or("no stdout")?;
+    let child = ManagerProcess(child);
     let mut lines = BufReader::new(stdout).lines();
     let mut addrs: Vec<Option<String>> = vec![None; messages.len()];
     while addrs.iter().any(Option::is_none) {
@@ -187,5 +188,23 @@ pub async fn wait_ready(http: &reqwest::Client, probes: &str) -> Result<(), BoxE
             return Err("the manager did not become ready".into());
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The manager process a benchmark started: killed and reaped when dropped, so that a
+/// benchmark that fails half way leaves no manager running.
+pub struct ManagerProcess(Child);
+
+impl ManagerProcess {
+    /// The process id.
+    pub fn id(&self) -> u32 {
+        self.0.id()
+    }
+}
+
+impl Drop for ManagerProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
     }
 }
