@@ -64,8 +64,8 @@ pub fn check(args: &[String]) -> Result<(), String> {
 /// What `cargo xtask test` runs: build the site, then check it in the browser.
 ///
 /// Both run as `cargo xtask dist --version v0.1.0` (which builds the site) and `cargo xtask
-/// site-check` in child processes whose `CARGO_TARGET_DIR` is `elsewhere/` inside the target
-/// directory, so that an xtask assuming `<workspace>/target` fails here. Their `build-dir`
+/// site-check` in child processes whose `CARGO_TARGET_DIR` is outside the workspace
+/// ([`elsewhere_dir`]), so that an xtask assuming `<workspace>/target` fails here. Their `build-dir`
 /// (cargo's intermediate artifacts) stays the workspace's and the tools stay where they are
 /// installed (`CAPI_TOOLS_DIR`), so nothing is compiled or installed twice for it.
 pub fn test_step(root: &Path) -> Result<(), String> {
@@ -102,6 +102,10 @@ pub fn test_step(root: &Path) -> Result<(), String> {
         }
     }
     crate::release::check(root, &elsewhere.join("dist"))?;
+    if !elsewhere.starts_with(crate::target_dir(root)?) {
+        std::fs::remove_dir_all(&elsewhere)
+            .map_err(|e| format!("cannot remove {}: {e}", elsewhere.display()))?;
+    }
     eprintln!(
         "xtask test: dist and site-check in another target directory took {:.0?}",
         started.elapsed()
@@ -110,14 +114,36 @@ pub fn test_step(root: &Path) -> Result<(), String> {
 }
 
 /// The environment of [`test_step`]'s commands, `CARGO_TARGET_DIR` first: the output goes to
-/// `<target>/elsewhere`, while cargo's build directory and the tools stay where they are.
+/// [`elsewhere_dir`], outside the workspace, while cargo's build directory and the tools stay
+/// where they are.
 pub fn elsewhere_env(root: &Path) -> Result<Vec<(&'static str, PathBuf)>, String> {
     let target = crate::target_dir(root)?;
     Ok(vec![
-        ("CARGO_TARGET_DIR", target.join("elsewhere")),
+        ("CARGO_TARGET_DIR", elsewhere_dir(root, &target)),
         ("CARGO_BUILD_BUILD_DIR", target.clone()),
         ("CAPI_TOOLS_DIR", crate::tools_dir(root)?),
     ])
+}
+
+/// The moved target directory of [`test_step`]: outside the workspace, as a shared
+/// `CARGO_TARGET_DIR` usually is, so that an xtask reaching its output through a path relative
+/// to the workspace (`<workspace>/target`, `../`) fails. When the target directory already
+/// lies outside the workspace, `elsewhere/` inside it; otherwise a directory of the system's
+/// temporary directory named after the target directory (the background release build and
+/// the final step compute the same one), removed once the step has passed.
+pub fn elsewhere_dir(root: &Path, target: &Path) -> PathBuf {
+    if !target.starts_with(root) {
+        return target.join("elsewhere");
+    }
+    // FNV-1a of the path: stable across runs and toolchains, unlike `DefaultHasher`.
+    let hash = target
+        .as_os_str()
+        .as_encoded_bytes()
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+    std::env::temp_dir().join(format!("capi-runtime-xtask-elsewhere-{hash:016x}"))
 }
 
 /// Builds `target/site/` from scratch.

@@ -16,8 +16,8 @@
 //!    the published crates, builds each from its `.crate` alone and runs the
 //!    installed generator from its package (`package.rs`);
 //! 7. compares the library crates' public API with the last release (`supply.rs`);
-//! 8. builds the release artifacts and the site with `CARGO_TARGET_DIR` moved elsewhere, and
-//!    checks the site in a browser (`docs.rs`).
+//! 8. builds the release artifacts and the site with `CARGO_TARGET_DIR` moved outside the
+//!    workspace, and checks the site in a browser (`docs.rs`).
 //!
 //! Step 3 runs with `--all-features`, which includes each crate's `external-tests` feature: the
 //! tests that need Go, the real control plane or the validators, which a plain `cargo test`
