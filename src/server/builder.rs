@@ -338,7 +338,7 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
             &options.name,
             validation::call_timeout(timeout_seconds),
             self.metrics.endpoint(H::NAME, &options.name),
-            options.non_blocking,
+            options.blocking,
             self.state.clone(),
             handler,
         ));

@@ -4,17 +4,18 @@
 //! the hook's response type, because Cluster API treats any other status as "extension
 //! unreachable", which an `Ignore` failure policy would silently swallow.
 //!
-//! Handler bodies run on tokio's blocking pool, each driven by its own thread: a handler that
-//! blocks its thread (a synchronous client, `std::thread::sleep`, heavy computation) delays
-//! only itself, never the server's other requests, and its timeout answers Failure on time.
-//! When the timeout passes, the handler's future is dropped at its next `.await`; a handler
-//! blocked inside a synchronous call runs on, detached, until that call returns (it keeps its
-//! slot among the requests in flight until then).
-//!
-//! A handler registered with [`HandlerOptions::non_blocking`] skips that hop and runs on the
-//! async runtime's worker that decoded its request. The hop costs two thread wake-ups and
-//! context switches per request, which on a small machine is as much CPU as the TLS and HTTP
-//! work of a small hook; in exchange such a handler must never block its thread.
+//! A handler runs on the async runtime's worker that decoded its request, as an axum or tonic
+//! handler does: it must only await and compute for short whiles between awaits. Its timeout
+//! answers Failure when it passes and the handler's future is dropped at its next `.await`;
+//! a panic is answered Failure too. A handler that blocks its thread (a synchronous client,
+//! `std::fs`, `std::thread::sleep`, seconds of computation) stalls that worker, and every
+//! request the worker serves, until it returns, and its timeout cannot fire before then: such
+//! a handler must be registered with [`HandlerOptions::blocking`]. It then runs on a thread of
+//! tokio's blocking pool of its own, where it delays only itself and its timeout answers on
+//! time; when the timeout passes while it is inside a synchronous call, it runs on, detached,
+//! until that call returns (it keeps its slot among the requests in flight until then). The
+//! hop to the pool costs two thread wake-ups and context switches per request, which on a
+//! small machine is as much CPU as the TLS and HTTP work of a small hook.
 
 use std::any::Any;
 use std::future::Future;
@@ -41,13 +42,13 @@ use crate::hooks::v1alpha1::FailurePolicy;
 
 /// How a handler is advertised in Discovery (its name and the call options Cluster API should
 /// use) and how the server runs it. `From<&str>` gives a handler with Cluster API's defaults
-/// (10 s, `Fail`), run on tokio's blocking pool.
+/// (10 s, `Fail`), run on the async runtime's workers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HandlerOptions {
     pub(crate) name: String,
     pub(crate) timeout_seconds: Option<i32>,
     pub(crate) failure_policy: Option<FailurePolicy>,
-    pub(crate) non_blocking: bool,
+    pub(crate) blocking: bool,
 }
 
 impl HandlerOptions {
@@ -57,7 +58,7 @@ impl HandlerOptions {
             name: name.into(),
             timeout_seconds: None,
             failure_policy: None,
-            non_blocking: false,
+            blocking: false,
         }
     }
 
@@ -74,21 +75,31 @@ impl HandlerOptions {
         self
     }
 
-    /// Declares that the handler never blocks its thread: it only awaits (async clients,
-    /// timers) and computes for a short while between awaits (milliseconds, such as building
-    /// a few hundred patches, not seconds). The server then runs it directly on the async
-    /// runtime's worker thread instead of handing it to a blocking-pool thread of its own,
-    /// which saves two thread wake-ups per request and keeps the request's decoded tree on one
-    /// thread (less CPU, and less memory under concurrency). Not advertised in Discovery.
+    /// Declares that the handler blocks its thread: it calls synchronous code (`std::fs`, a
+    /// blocking client, `std::thread::sleep`, a mutex held across slow work) or computes for
+    /// long (hundreds of milliseconds and more). The server then runs it on a thread of
+    /// tokio's blocking pool of its own instead of the async worker that decoded its request,
+    /// so it delays only itself and its timeout answers Failure on time, even while it is
+    /// stuck in a synchronous call (it then runs on, detached, holding its slot among the
+    /// requests in flight, until the call returns). Not advertised in Discovery.
     ///
-    /// The timeout, the panic guard and the slot among the requests in flight apply as for
-    /// any handler, but a handler that blocks anyway stalls the worker, and with it the other
-    /// requests that worker serves, until it returns; its timeout can only fire at its next
-    /// `.await`. Leave this off for handlers that call synchronous code (`std::fs`, a blocking
-    /// client, `std::thread::sleep`) or compute for long; or wrap such parts in
-    /// [`tokio::task::spawn_blocking`] yourself.
-    pub fn non_blocking(mut self) -> Self {
-        self.non_blocking = true;
+    /// The hop costs two thread wake-ups and context switches per request. Handlers that only
+    /// await (async clients, timers) and compute for milliseconds between awaits are better
+    /// left on the worker, the default; a handler that blocks only now and then can instead
+    /// wrap that part in [`tokio::task::spawn_blocking`] itself.
+    pub fn blocking(mut self) -> Self {
+        self.blocking = true;
+        self
+    }
+
+    /// Formerly the opt-in to run on the async worker; that is now the default, so this does
+    /// nothing. Use [`HandlerOptions::blocking`] for handlers that block their thread.
+    #[deprecated(
+        since = "0.1.0",
+        note = "handlers run on the async worker by default now; use `blocking()` for handlers \
+                that block their thread"
+    )]
+    pub fn non_blocking(self) -> Self {
         self
     }
 
@@ -194,8 +205,8 @@ pub(crate) struct Endpoint<H: Hook> {
     pub(crate) name: Arc<str>,
     pub(crate) timeout: Duration,
     pub(crate) metrics: EndpointMetrics,
-    /// Runs the handler on the request's own task instead of a blocking-pool thread.
-    non_blocking: bool,
+    /// Runs the handler on a blocking-pool thread instead of the request's own task.
+    blocking: bool,
     handler: BoxedHandler<H>,
     hook: PhantomData<fn() -> H>,
 }
@@ -205,7 +216,7 @@ impl<H: Hook> Endpoint<H> {
         name: &str,
         timeout: Duration,
         metrics: EndpointMetrics,
-        non_blocking: bool,
+        blocking: bool,
         state: Arc<S>,
         handler: impl Handler<H, T, S>,
     ) -> Self {
@@ -213,7 +224,7 @@ impl<H: Hook> Endpoint<H> {
             name: name.into(),
             timeout,
             metrics,
-            non_blocking,
+            blocking,
             handler: Arc::new(move |request, call| {
                 handler.call(request, Context::new(call, state.clone()))
             }),
@@ -250,11 +261,16 @@ impl<H: Hook> Endpoint<H> {
             requested_timeout: requested,
             deadline,
         };
-        let future = (self.handler)(request, call);
-        let outcome = if self.non_blocking {
-            run_inline(future, deadline, slot).await
-        } else {
+        // A handler may do work, and panic, before it returns its future.
+        let future =
+            match std::panic::catch_unwind(AssertUnwindSafe(|| (self.handler)(request, call))) {
+                Ok(future) => future,
+                Err(panic) => return Err(self.panicked(panic_text(panic.as_ref()))),
+            };
+        let outcome = if self.blocking {
             run_detached(future, deadline, slot).await
+        } else {
+            run_inline(future, deadline, slot).await
         };
         match outcome {
             Outcome::Answered(Ok(response)) => Ok(response),
@@ -376,7 +392,8 @@ enum Outcome<R> {
     TimedOut,
 }
 
-/// Runs `future` on a blocking-pool thread of its own until `deadline`. The slot is released
+/// Runs `future` on a blocking-pool thread of its own until `deadline`, for handlers declared
+/// blocking. The slot is released
 /// when the handler's work is over, not when the answer goes out.
 async fn run_detached<R: Send + 'static>(
     future: BoxFuture<'static, Answer<R>>,
@@ -411,8 +428,9 @@ async fn run_detached<R: Send + 'static>(
     }
 }
 
-/// Runs `future` on the calling task until `deadline`, for handlers declared non-blocking.
-/// The slot is released when the future completes or is dropped on timeout.
+/// Runs `future` on the calling task until `deadline` (the default). The slot is released
+/// when the future completes or is dropped on timeout. A future that blocks its thread is
+/// stopped only at its next `.await`.
 async fn run_inline<R>(
     future: BoxFuture<'static, Answer<R>>,
     deadline: Instant,

@@ -74,10 +74,11 @@
 //! decoded or handled at once, besides the wire codec's 256 MiB per message). A request that
 //! finds the shared decode budget used up is answered Failure at once, never left waiting;
 //! what a request took of it is given back with its slot ([`Limits::max_decode_bytes`]).
-//! Handler bodies run on tokio's blocking pool, so a handler that blocks its thread stalls
-//! only itself (see [`Handler`]); a handler that never blocks can be declared so with
-//! [`HandlerOptions::non_blocking`] and then runs on the async runtime directly, which is
-//! cheaper per request.
+//! Handlers run on the async runtime's workers, as axum's and tonic's do: a handler must not
+//! block its thread, or it stalls the other requests of that worker and its timeout fires only
+//! at its next `.await`. One that blocks (synchronous calls, long computation) is registered
+//! with [`HandlerOptions::blocking`] and runs on a thread of tokio's blocking pool of its own,
+//! where it stalls only itself and its timeout answers on time (see [`Handler`]).
 
 mod builder;
 mod context;

@@ -12,9 +12,9 @@
 //! For each payload a fresh pair of server processes is started: the Go program (as the interop
 //! tests start it, [`capi_runtime_testenv::GoExtension`]), and this benchmark's own executable
 //! re-run as a server (`--serve-rust`) whose handlers give the Go program's answers (checked
-//! before measuring). The Rust handlers are declared non-blocking
-//! ([`HandlerOptions::non_blocking`]), as they are; `--blocking-pool` measures the kit's
-//! default instead, every handler on a blocking-pool thread of its own. One load generator in this
+//! before measuring). The Rust handlers run on the runtime's workers (the kit's default, as
+//! they never block); `--blocking-pool` declares them [`HandlerOptions::blocking`] instead,
+//! every handler on a blocking-pool thread of its own. One load generator in this
 //! process, a keep-alive HTTP/1.1 rustls client with `IN_FLIGHT` requests outstanding, drives
 //! both in alternating rounds (the order swaps every round, so drift on a shared machine hits
 //! both). Reported per server: requests per second (median of the rounds), p50 and p99
@@ -63,7 +63,7 @@ const GO_PATCH: &[u8] =
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    // `--blocking-pool`: the kit's default, handlers on tokio's blocking pool.
+    // `--blocking-pool`: handlers declared blocking, on tokio's blocking pool.
     let blocking_pool = args.iter().any(|a| a == "--blocking-pool");
     if args.first().map(String::as_str) == Some("--serve-rust") {
         serve_rust(args[1].parse().unwrap(), Path::new(&args[2]), blocking_pool);
@@ -89,12 +89,12 @@ fn options(name: &str, blocking_pool: bool) -> HandlerOptions {
     let options = HandlerOptions::new(name)
         .timeout_seconds(5)
         .failure_policy(FailurePolicy::Fail);
-    // Both handlers only compute for a moment and never block: declared so, they run on the
+    // Both handlers only compute for a moment and never block: by default they run on the
     // runtime's workers like Go's handlers run on the goroutine of their request.
     if blocking_pool {
-        options
+        options.blocking()
     } else {
-        options.non_blocking()
+        options
     }
 }
 
@@ -588,7 +588,7 @@ fn bench(rounds: usize, run: Duration, in_flight: usize, blocking_pool: bool) {
         if blocking_pool {
             "on the blocking pool"
         } else {
-            "declared non-blocking"
+            "on the workers (the default)"
         },
         std::thread::available_parallelism().unwrap(),
         load_average()

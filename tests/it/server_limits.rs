@@ -409,9 +409,10 @@ async fn blocking_handlers_stall_nobody_and_time_out_on_time() {
     let builder = Server::builder()
         .handle(
             BeforeClusterCreate,
-            // 5 s, not 1: a handler whose blocking-pool thread starts after the deadline is
-            // cancelled before it runs, and this test needs every one of them to start.
-            HandlerOptions::new("bcc").timeout_seconds(5),
+            // Declared blocking, as a handler that blocks its thread must be. 5 s, not 1: a
+            // handler whose blocking-pool thread starts after the deadline is cancelled before
+            // it runs, and this test needs every one of them to start.
+            HandlerOptions::new("bcc").timeout_seconds(5).blocking(),
             move |_: BeforeClusterCreateRequest| {
                 let (r, b) = (r.clone(), b.clone());
                 async move {

@@ -237,7 +237,7 @@ impl std::fmt::Display for Unprintable {
 async fn an_error_that_cannot_be_written_is_answered_as_a_panic() {
     for options in [
         HandlerOptions::new("bcc"),
-        HandlerOptions::new("bcc").non_blocking(),
+        HandlerOptions::new("bcc").blocking(),
     ] {
         let server = Server::builder()
             .handle(
@@ -278,11 +278,11 @@ async fn handler_outliving_its_timeout_becomes_failure() {
 }
 
 #[tokio::test]
-async fn a_handler_declared_non_blocking_answers_fails_panics_and_times_out_alike() {
+async fn a_handler_declared_blocking_answers_fails_panics_and_times_out_alike() {
     let calls = Arc::new(AtomicUsize::new(0));
     let options = HandlerOptions::new("bcc").timeout_seconds(30);
-    let server = server_with(calls.clone(), options.clone().non_blocking());
-    // Running on the async runtime is not part of what Discovery advertises.
+    let server = server_with(calls.clone(), options.clone().blocking());
+    // Running on the blocking pool is not part of what Discovery advertises.
     assert_eq!(
         server.discovery(),
         server_with(Arc::default(), options).discovery()
@@ -307,6 +307,70 @@ async fn a_handler_declared_non_blocking_answers_fails_panics_and_times_out_alik
     // And it keeps serving.
     let answer = post_json(&router, BCC_PATH, cluster_named("ok")).await;
     assert_eq!(answer["status"], "Success");
+}
+
+/// Runs on a current-thread runtime: the test's thread is its only worker.
+#[tokio::test]
+async fn handlers_run_on_the_worker_unless_declared_blocking() {
+    for (options, on_worker) in [
+        (HandlerOptions::new("bcc"), true),
+        (HandlerOptions::new("bcc").blocking(), false),
+    ] {
+        let seen = Arc::new(std::sync::Mutex::new(None));
+        let s = seen.clone();
+        let router = Server::builder()
+            .handle(
+                BeforeClusterCreate,
+                options,
+                move |_: BeforeClusterCreateRequest| {
+                    let s = s.clone();
+                    async move {
+                        *s.lock().unwrap() = Some(std::thread::current().id());
+                        BeforeClusterCreateResponse::success()
+                    }
+                },
+            )
+            .unwrap()
+            .build()
+            .router();
+        let answer = post_json(&router, BCC_PATH, "{}").await;
+        assert_eq!(answer["status"], "Success");
+        let ran_on = seen.lock().unwrap().expect("the handler ran");
+        assert_eq!(ran_on == std::thread::current().id(), on_worker);
+    }
+}
+
+#[tokio::test]
+#[allow(deprecated)]
+async fn non_blocking_is_a_deprecated_no_op() {
+    let options = HandlerOptions::new("bcc").timeout_seconds(3);
+    assert_eq!(options.clone().non_blocking(), options);
+}
+
+#[tokio::test]
+async fn a_handler_that_panics_before_its_future_is_answered_failure() {
+    for options in [
+        HandlerOptions::new("bcc"),
+        HandlerOptions::new("bcc").blocking(),
+    ] {
+        let router = Server::builder()
+            .handle(
+                BeforeClusterCreate,
+                options,
+                |_: BeforeClusterCreateRequest| -> std::future::Ready<BeforeClusterCreateResponse> {
+                    panic!("before the future")
+                },
+            )
+            .unwrap()
+            .build()
+            .router();
+        let answer = post_json(&router, BCC_PATH, "{}").await;
+        assert_eq!(answer["status"], "Failure");
+        assert_eq!(
+            answer["message"],
+            "handler \"bcc\" panicked: before the future"
+        );
+    }
 }
 
 #[tokio::test]

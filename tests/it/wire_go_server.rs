@@ -475,7 +475,7 @@ async fn post_to(router: &axum::Router, path: &str, body: Vec<u8>) -> Value {
 /// a request of more than one item, reports that it was entered and waits for `release`.
 fn gated_router(
     budget: usize,
-    non_blocking: bool,
+    blocking: bool,
 ) -> (
     axum::Router,
     tokio::sync::mpsc::UnboundedReceiver<()>,
@@ -485,8 +485,8 @@ fn gated_router(
     let (entered_tx, entered) = tokio::sync::mpsc::unbounded_channel::<()>();
     let (release, gate) = tokio::sync::mpsc::unbounded_channel::<()>();
     let gate = Arc::new(tokio::sync::Mutex::new(gate));
-    let options = if non_blocking {
-        HandlerOptions::new("h").non_blocking()
+    let options = if blocking {
+        HandlerOptions::new("h").blocking()
     } else {
         HandlerOptions::new("h")
     };
@@ -529,7 +529,7 @@ async fn post_and_hold(
     task
 }
 
-async fn requests_decode_within_one_shared_budget(non_blocking: bool) {
+async fn requests_decode_within_one_shared_budget(blocking: bool) {
     // Not a Go rule: each message decodes within its own budget, and the requests one server
     // decodes and handles at once share Limits::max_decode_bytes. While a handler still holds
     // a large decoded request, another that does not fit beside it is answered 200 + Failure
@@ -539,7 +539,7 @@ async fn requests_decode_within_one_shared_budget(non_blocking: bool) {
     let step = capi_runtime::wire::SharedBudget::STEP;
     assert!(held >= 4 * step, "{held}");
     let budget = held + step;
-    let (router, mut entered, release) = gated_router(budget, non_blocking);
+    let (router, mut entered, release) = gated_router(budget, blocking);
     let first = post_and_hold(&router, &mut entered, large.clone()).await;
     let answer = post_to(&router, GP, large.clone()).await;
     assert_eq!(answer["status"], "Failure", "{answer}");
@@ -561,12 +561,12 @@ async fn requests_decode_within_one_shared_budget(non_blocking: bool) {
 
 #[tokio::test]
 async fn requests_decode_within_one_shared_budget_on_the_blocking_pool() {
-    requests_decode_within_one_shared_budget(false).await;
+    requests_decode_within_one_shared_budget(true).await;
 }
 
 #[tokio::test]
-async fn requests_decode_within_one_shared_budget_when_non_blocking() {
-    requests_decode_within_one_shared_budget(true).await;
+async fn requests_decode_within_one_shared_budget_on_the_worker() {
+    requests_decode_within_one_shared_budget(false).await;
 }
 
 #[tokio::test]
