@@ -2,6 +2,9 @@
 //! here, the manager binary started against a control plane with its probes' address read from
 //! its log, and the ExtensionConfigs pointing at the extensions.
 
+// Each benchmark uses a part of it.
+#![allow(dead_code)]
+
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -196,6 +199,11 @@ pub async fn wait_ready(http: &reqwest::Client, probes: &str) -> Result<(), BoxE
 pub struct ManagerProcess(Child);
 
 impl ManagerProcess {
+    /// Takes charge of `child`.
+    pub fn new(child: Child) -> Self {
+        ManagerProcess(child)
+    }
+
     /// The process id.
     pub fn id(&self) -> u32 {
         self.0.id()
