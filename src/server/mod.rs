@@ -86,6 +86,7 @@ mod discovery;
 mod error;
 mod failure;
 mod handler;
+mod in_process;
 mod intake;
 mod metrics;
 mod output;
@@ -107,6 +108,7 @@ pub use builder::{
 pub use context::Context;
 pub use error::ServerError;
 pub use handler::{Handler, HandlerOptions, RequestOnly, WithContext};
+pub use in_process::{InProcess, InProcessError};
 pub use intake::{DEFAULT_MAX_DECODE_BYTES, DISCARD_LIMIT, Limits, MAX_REQUEST_BODY_BYTES};
 pub use metrics::Metrics;
 pub use output::{HandlerFailure, HandlerOutput};
