@@ -17,18 +17,17 @@ pub struct Assets {
 impl Assets {
     /// Finds the binaries: `TEST_ASSET_ETCD` / `TEST_ASSET_KUBE_APISERVER` name one binary
     /// each; otherwise they are looked up in `KUBEBUILDER_ASSETS` when set, else in
-    /// `target/testenv/bin/` (built by `cargo xtask test`). The error names what is missing
-    /// and how to get it.
+    /// `target/testenv/bin/` (where this workspace's `cargo xtask testenv` builds them) when it
+    /// holds them, else in `capi-envtest`'s per-user cache directory
+    /// ([`capi_envtest::cache_dir`]). The error names what is missing and the command that
+    /// makes it (`capi-envtest`).
     pub fn find() -> Result<Assets> {
         Assets::find_with(|var| std::env::var_os(var))
     }
 
     /// [`Assets::find`] with the environment variables read through `var`.
     pub fn find_with(var: impl Fn(&str) -> Option<OsString>) -> Result<Assets> {
-        let dir = match var("KUBEBUILDER_ASSETS") {
-            Some(d) if !d.is_empty() => Dir::Env(PathBuf::from(d)),
-            _ => Dir::Built(target_dir().join("testenv/bin")),
-        };
+        let dir = assets_dir(&var);
         Ok(Assets {
             etcd: one("etcd", var("TEST_ASSET_ETCD"), "TEST_ASSET_ETCD", &dir)?,
             kube_apiserver: one(
@@ -41,9 +40,82 @@ impl Assets {
     }
 }
 
+/// Where the binaries are looked up, and how that directory was chosen.
 enum Dir {
     Env(PathBuf),
     Built(PathBuf),
+}
+
+/// `KUBEBUILDER_ASSETS`, else the workspace's `target/testenv/bin/` if it holds etcd, else
+/// `capi-envtest`'s cache directory (the workspace's directory when there is none).
+fn assets_dir(var: &impl Fn(&str) -> Option<OsString>) -> Dir {
+    if let Some(d) = var(capi_envtest::ASSETS_VAR).filter(|d| !d.is_empty()) {
+        return Dir::Env(PathBuf::from(d));
+    }
+    let workspace = target_dir().join("testenv/bin");
+    if is_executable(&workspace.join(capi_envtest::ETCD)) {
+        return Dir::Built(workspace);
+    }
+    match capi_envtest::cache_dir_with(var) {
+        Some(cache) => Dir::Built(cache),
+        None => Dir::Built(workspace),
+    }
+}
+
+/// Cluster API's side of a test environment: its core manager and its CRDs.
+#[derive(Clone, Debug)]
+pub struct ClusterApiAssets {
+    /// Cluster API's core manager (`sigs.k8s.io/cluster-api/core`).
+    pub manager: PathBuf,
+    /// The directory of Cluster API's CRD files.
+    pub crds: PathBuf,
+}
+
+impl ClusterApiAssets {
+    /// Finds them: `CAPI_MANAGER` names the manager and `CAPI_CRDS` the CRD directory; each
+    /// not set is looked up in the directory [`Assets::find`] uses (`core` and
+    /// `crds/cluster-api/` there, as `capi-envtest` leaves them).
+    pub fn find() -> Result<ClusterApiAssets> {
+        ClusterApiAssets::find_with(|var| std::env::var_os(var))
+    }
+
+    /// [`ClusterApiAssets::find`] with the environment variables read through `var`.
+    pub fn find_with(var: impl Fn(&str) -> Option<OsString>) -> Result<ClusterApiAssets> {
+        let dir = assets_dir(&var);
+        let manager = one(
+            capi_envtest::MANAGER,
+            var(capi_envtest::MANAGER_VAR),
+            capi_envtest::MANAGER_VAR,
+            &dir,
+        )?;
+        let crds = match var(capi_envtest::CRDS_VAR).filter(|d| !d.is_empty()) {
+            Some(d) => PathBuf::from(d),
+            None => match &dir {
+                Dir::Env(d) | Dir::Built(d) => d.join(capi_envtest::CRDS_DIR),
+            },
+        };
+        if !crds.is_dir() {
+            return Err(MissingBinary::NotFound {
+                name: "Cluster API's CRDs".to_string(),
+                path: crds,
+                hint: capi_envtest::HINT,
+            }
+            .into());
+        }
+        Ok(ClusterApiAssets { manager, crds })
+    }
+
+    /// The CRD files, sorted.
+    pub fn crd_files(&self) -> Result<Vec<PathBuf>> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&self.crds)
+            .map_err(crate::Error::io(format!("reading {}", self.crds.display())))?
+            .filter_map(std::result::Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+            .collect();
+        files.sort();
+        Ok(files)
+    }
 }
 
 fn one(name: &str, value: Option<OsString>, var: &str, dir: &Dir) -> Result<PathBuf> {
@@ -60,11 +132,11 @@ fn one(name: &str, value: Option<OsString>, var: &str, dir: &Dir) -> Result<Path
         };
     }
     let (d, hint) = match dir {
-        Dir::Env(d) => (d, "KUBEBUILDER_ASSETS"),
-        Dir::Built(d) => (
+        Dir::Env(d) => (
             d,
-            "run `cargo xtask testenv` (needs Go on the PATH) or set KUBEBUILDER_ASSETS",
+            "looked up through KUBEBUILDER_ASSETS; `capi-envtest --dir <that directory>` fills it",
         ),
+        Dir::Built(d) => (d, capi_envtest::HINT),
     };
     let p = d.join(name);
     if is_executable(&p) {

@@ -65,6 +65,19 @@ impl Pki {
 
     /// A client certificate and its key (PEM) for the user `name`, in `group` when one is
     /// given, signed by the CA the API server trusts for clients.
+    /// A serving certificate for `127.0.0.1` and `localhost` named `name`, signed by the CA:
+    /// (certificate PEM, key PEM).
+    pub fn serving_certificate(&self, name: &str) -> Result<(String, String), rcgen::Error> {
+        let mut params =
+            CertificateParams::new(vec!["127.0.0.1".to_string(), "localhost".to_string()])?;
+        params.distinguished_name.push(DnType::CommonName, name);
+        params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
+        params.key_usages = vec![KeyUsagePurpose::DigitalSignature];
+        let key = KeyPair::generate()?;
+        let cert = params.signed_by(&key, &self.ca)?;
+        Ok((cert.pem(), key.serialize_pem()))
+    }
+
     pub fn client_certificate(
         &self,
         name: &str,

@@ -204,6 +204,17 @@ impl TestEnv {
         &self.pki.ca_pem
     }
 
+    /// Writes `tls.crt` and `tls.key` into `dir` (created if needed): a serving certificate
+    /// for `127.0.0.1` and `localhost`, signed by the environment's CA ([`TestEnv::ca_pem`] is
+    /// its `caBundle`). For an extension or a webhook server the test runs.
+    pub fn write_serving_certificate(&self, dir: &Path) -> Result<()> {
+        let (cert, key) = self.pki.serving_certificate("capi-testenv-server")?;
+        mkdir(dir)?;
+        write_file(&dir.join("tls.crt"), cert.as_bytes(), false)?;
+        write_file(&dir.join("tls.key"), key.as_bytes(), true)?;
+        Ok(())
+    }
+
     pub(crate) fn pki(&self) -> &Pki {
         &self.pki
     }
@@ -755,7 +766,7 @@ impl Drop for RunDir {
 }
 
 /// Sums VmRSS over the processes of the process group `pgid`.
-fn group_rss_kib(pgid: u32) -> u64 {
+pub(crate) fn group_rss_kib(pgid: u32) -> u64 {
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return 0;
     };

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// An error of any type, as a cause.
-type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// What can go wrong while starting or using the environment.
 #[derive(Debug, thiserror::Error)]
@@ -43,6 +43,67 @@ pub enum Error {
     /// An identity other than admin could not be made.
     #[error(transparent)]
     User(Box<UserError>),
+    /// A request of a helper failed.
+    #[error("{what}")]
+    Request {
+        /// What the helper was doing.
+        what: String,
+        /// The client's error.
+        #[source]
+        source: kube::Error,
+    },
+    /// A wait of a helper did not end as wanted.
+    #[error(transparent)]
+    Wait(Box<WaitError>),
+}
+
+impl From<WaitError> for Error {
+    fn from(e: WaitError) -> Self {
+        Error::Wait(Box::new(e))
+    }
+}
+
+/// A wait of the Cluster API helpers that did not end as wanted; the message carries the last
+/// state seen, the cause is the manager's state and log tail.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum WaitError {
+    /// The state was not reached in time.
+    #[error("{what}: not after {after:?} (last seen: {last})")]
+    TimedOut {
+        /// What was waited for.
+        what: String,
+        /// How long.
+        after: Duration,
+        /// The last reason the check gave.
+        last: String,
+        /// Cluster API's manager as it stood.
+        #[source]
+        report: ProcessReport,
+    },
+    /// Cluster API's manager exited during the wait.
+    #[error("{what}: Cluster API's manager exited (last seen: {last})")]
+    ManagerExited {
+        /// What was waited for.
+        what: String,
+        /// The last reason the check gave.
+        last: String,
+        /// The manager's exit and log tail.
+        #[source]
+        report: ProcessReport,
+    },
+}
+
+/// An error and its causes, `: `-separated.
+pub(crate) fn chain_text(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
 }
 
 impl From<UserError> for Error {

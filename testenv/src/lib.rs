@@ -1,13 +1,21 @@
-//! A real control plane for tests: etcd and kube-apiserver on loopback, started by the test.
+//! Test an extension against the real Cluster API: etcd and kube-apiserver on loopback,
+//! started by the test, and Cluster API's core manager running against them.
 //!
-//! This is the workspace's counterpart of controller-runtime's `envtest`: no kubelet, no
+//! This is the counterpart of controller-runtime's `envtest`: no kubelet, no
 //! controller-manager, only the API server and its storage, so custom resources can be
-//! created, validated, converted and watched by the real thing.
+//! created, validated, converted and watched by the real thing; [`ClusterApi`] adds Cluster
+//! API's core manager (`RuntimeSDK` and `ClusterTopology` gates, every core CRD installed),
+//! so an extension's hooks are called by Cluster API itself. [`topology`] builds the objects
+//! a managed topology needs and reads what the topology controller made.
 //!
 //! - **Binaries** come from `KUBEBUILDER_ASSETS` (a directory holding `etcd` and
 //!   `kube-apiserver`, the envtest convention), or one by one from `TEST_ASSET_ETCD` and
-//!   `TEST_ASSET_KUBE_APISERVER`, or else from `target/testenv/bin/`, where `cargo xtask test`
-//!   builds them from the Go module pinned in `interop/go.mod`.
+//!   `TEST_ASSET_KUBE_APISERVER`; Cluster API's manager from `CAPI_MANAGER` and its CRDs
+//!   from `CAPI_CRDS`, or else from the same directory. The `capi-envtest` command
+//!   (`cargo install capi-envtest`, then `eval "$(capi-envtest)"`) builds all of them at
+//!   pinned versions into a per-user cache directory, which is also looked in when no
+//!   variable is set. (In this crate's own repository, `cargo xtask testenv` builds them
+//!   with the same code into `target/testenv/bin/`, looked in first.)
 //! - **Start-up** makes a CA, a serving certificate for the API server, an admin client
 //!   certificate (group `system:masters`) and a service-account signing key; picks loopback
 //!   ports (and picks again when a port was taken in the meantime); waits for etcd's health
@@ -34,23 +42,30 @@
 
 mod assets;
 mod certs;
+mod cluster_api;
 mod crds;
 mod env;
 mod error;
-mod go_extension;
-mod go_rules;
 mod process;
+pub mod topology;
 mod users;
+#[doc(hidden)]
+pub mod workspace;
 
-pub use assets::{Assets, program, target_dir};
+pub use assets::{Assets, ClusterApiAssets, target_dir};
+pub use cluster_api::{ClusterApi, ClusterApiBuilder, DEFAULT_WAIT, FEATURE_GATES};
 pub use env::{Builder, TestEnv, new_log_dir, shared};
-pub use go_extension::{GoExtension, topology_cluster};
-pub use go_rules::{OracleError, go_printable_ranges, go_rules};
 pub use process::{Process, free_port, tail};
 pub use users::User;
 
+// The workspace's own Go peers, at the paths its tests have always used (see `workspace`).
+#[doc(hidden)]
+pub use assets::program;
+#[doc(hidden)]
+pub use workspace::{GoExtension, OracleError, go_printable_ranges, go_rules, topology_cluster};
+
 pub use error::{
-    CrdError, Error, MissingBinary, NotServedYet, ProcessReport, StartupError, UserError,
+    CrdError, Error, MissingBinary, NotServedYet, ProcessReport, StartupError, UserError, WaitError,
 };
 
 /// The result type of this crate.

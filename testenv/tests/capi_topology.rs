@@ -1,10 +1,11 @@
-//! Cluster API's topology controller calling a Rust extension. Cluster API v1.14.2's core
-//! manager (`target/testenv/bin/core`, RuntimeSDK and ClusterTopology gates) runs against the
-//! test control plane with every core CRD of the module, plus the smallest infrastructure and
-//! control plane providers a ClusterClass can use (`testdata/topology/provider-crds.yaml`: CRDs
-//! only, no controllers). An extension built with `capi_runtime::server`, in this test process
-//! over HTTPS on loopback (`caBundle` set), answers BeforeClusterCreate, GeneratePatches and
-//! ValidateTopology and records every request. A ClusterClass whose external patch names that
+//! Cluster API's topology controller calling a Rust extension, written with the testing
+//! crate's public API only, as an extension's author would write it. Cluster API v1.14.2's
+//! core manager (RuntimeSDK and ClusterTopology gates) runs against the test control plane with
+//! every core CRD of the module, plus the smallest infrastructure and control plane providers a
+//! ClusterClass can use (`ClusterApiBuilder::test_providers`: CRDs only, no controllers). An
+//! extension built with `capi_runtime::server`, in this test process over HTTPS on loopback
+//! (`caBundle` set), answers BeforeClusterCreate, GeneratePatches and ValidateTopology and
+//! records every request. A ClusterClass whose external patch names that
 //! extension, and a Cluster with a managed topology of that class, then show:
 //!
 //! - while BeforeClusterCreate answers `retryAfterSeconds`, Cluster API calls it again and
@@ -20,24 +21,17 @@
 //!   reaches GeneratePatches and ValidateTopology but not the control plane, and the condition
 //!   is False with reason `ReconcileFailed` and our message.
 //!
-//! Cluster API's webhooks do not run here, so what their defaulting would add is written out:
-//! the ExtensionConfig's empty `namespaceSelector` (without it Cluster API's registry matches no
-//! namespace at all, skips the extension for BeforeClusterCreate and refuses to call its
-//! GeneratePatches: "namespaceSelector did not match object").
+//! Cluster API's webhooks do not run here, so what their defaulting would add is written out
+//! (`ClusterApi::register_extension` sets the ExtensionConfig's empty `namespaceSelector`).
 //!
 //! The manager's log is kept under `target/testenv/logs/capi-topology/`.
 
-use capi_runtime_test_pki as pki;
-
-mod support;
-
 use std::net::{IpAddr, Ipv4Addr};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use capi_runtime::api::runtime::v1beta2::{ClientConfig, ExtensionConfig, ExtensionConfigSpec};
 use capi_runtime::go::errors::{BoxError, chain};
 use capi_runtime::hook::ResponseStatus;
 use capi_runtime::hooks::v1alpha1::{
@@ -45,16 +39,16 @@ use capi_runtime::hooks::v1alpha1::{
     GeneratePatchesRequest, GeneratePatchesResponse, GeneratePatchesResponseItem, PatchType,
     ValidateTopology, ValidateTopologyRequest, ValidateTopologyResponse,
 };
-use capi_runtime_testenv::{Process, TestEnv};
+use capi_runtime_testenv::topology::{
+    CONTROL_PLANE_GROUP, ClusterClass, INFRA_GROUP, PROVIDER_VERSION, condition,
+    control_plane_template, handler_name, infrastructure_cluster_template, topology_cluster,
+};
+use capi_runtime_testenv::{ClusterApi, Result};
 use k8s_openapi::ByteString;
-use k8s_openapi::api::core::v1::Namespace;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
-use kube::api::{ApiResource, DynamicObject, GroupVersionKind, Patch, PatchParams, PostParams};
-use kube::{Api, Client};
+use kube::Api;
+use kube::api::{Patch, PatchParams};
 use serde_json::{Value, json};
 
-/// How long every wait of this test may take.
-const WAIT: Duration = Duration::from_secs(120);
 /// The `retryAfterSeconds` BeforeClusterCreate answers while it holds the Cluster back.
 const RETRY_AFTER: i32 = 2;
 /// The message it answers with meanwhile.
@@ -66,32 +60,9 @@ const REJECTION: &str = "rejected by capi_topology";
 /// What our patches write into the templates' specs.
 const PATCHED_BY: &str = "capi-runtime generate-patches";
 
-/// Every CRD file of Cluster API's core, and the test's provider CRDs.
-fn crds() -> Vec<PathBuf> {
-    let mut files = support::cluster_api_crds();
-    files.push(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/topology/provider-crds.yaml"),
-    );
-    files
-}
-
-/// Starts Cluster API's core manager with the RuntimeSDK and ClusterTopology gates against
-/// `env`.
-async fn start_manager(env: &TestEnv, webhook_dir: &Path) -> Process {
-    let extra = [
-        "--feature-gates=RuntimeSDK=true,ClusterTopology=true".to_string(),
-        "--v=2".to_string(),
-    ];
-    support::start_manager(
-        "Cluster API's manager",
-        "core",
-        "capi-topology",
-        env,
-        webhook_dir,
-        &extra,
-    )
-    .await
-    .0
+/// The value of `r`, or a panic with its error and causes.
+fn must<T>(r: Result<T>) -> T {
+    r.unwrap_or_else(|e| panic!("{}", chain(&e)))
 }
 
 /// What the extension was asked, and what BeforeClusterCreate answers next.
@@ -233,246 +204,133 @@ async fn start_extension(
         .unwrap()
 }
 
-fn api(
-    client: &Client,
-    namespace: &str,
-    group: &str,
-    version: &str,
-    kind: &str,
-) -> Api<DynamicObject> {
-    let gvk = GroupVersionKind::gvk(group, version, kind);
-    // Every kind here pluralizes with an "s", but ClusterClass.
-    let plural = match kind {
-        "ClusterClass" => "clusterclasses".to_string(),
-        _ => format!("{}s", kind.to_lowercase()),
-    };
-    Api::namespaced_with(
-        client.clone(),
-        namespace,
-        &ApiResource::from_gvk_with_plural(&gvk, &plural),
-    )
-}
-
-async fn create(api: &Api<DynamicObject>, object: Value) {
-    let object: DynamicObject = serde_json::from_value(object).unwrap();
-    api.create(&PostParams::default(), &object)
-        .await
-        .unwrap_or_else(|e| panic!("creating {:?}: {e}", object.metadata.name));
-}
-
-/// The Cluster API (v1beta2) condition `type_` of an object, if it has one.
-fn condition(object: &DynamicObject, type_: &str) -> Option<Value> {
-    object.data["status"]["conditions"]
-        .as_array()?
-        .iter()
-        .find(|c| c["type"] == type_)
-        .cloned()
-}
-
-/// Polls `check` every 200 ms until it returns `Ok`, for at most [`WAIT`]; on time-out,
-/// fails with `what`, the last reason `check` gave (a state not reached yet, or a failed read
-/// with its causes) and the manager's log tail.
-async fn wait_for<T, F, Fut>(what: &str, manager: &mut Process, mut check: F) -> T
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Result<T, BoxError>>,
-{
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let last = match check().await {
-            Ok(t) => return t,
-            Err(last) => chain(&*last).to_string(),
-        };
-        if manager.exited().is_some() {
-            panic!(
-                "Cluster API's manager exited while waiting for {what}: {}",
-                manager.report()
-            );
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{what}: not after {WAIT:?} (last seen: {last}): {}",
-            manager.report()
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn topology_controller_calls_before_cluster_create_generate_patches_and_validate_topology() {
-    let env = support::start_env("capi-topology", crds()).await;
-    let kube = env.client().await.unwrap();
+    let capi = must(
+        ClusterApi::builder("capi-topology")
+            .test_providers()
+            .start()
+            .await,
+    );
+    let (control_plane_ready, manager_ready) = capi.startup_times();
+    let (etcd_kib, apiserver_kib, manager_kib) = capi.rss_kib();
+    eprintln!(
+        "Cluster API environment: control plane ready after {control_plane_ready:?}, manager \
+         ready after {manager_ready:?}; RSS etcd {etcd_kib} KiB, kube-apiserver \
+         {apiserver_kib} KiB, manager {manager_kib} KiB"
+    );
+    let kube = must(capi.client().await);
 
-    let ca = pki::TestCa::new("capi-topology-ca");
+    // The extension's certificate, signed by the environment's CA (its caBundle).
     let cert_dir = tempfile::tempdir().unwrap();
-    ca.write_serving(cert_dir.path());
+    must(capi.env().write_serving_certificate(cert_dir.path()));
     let recorder = Arc::new(Recorder::default());
     recorder.retry_after.store(RETRY_AFTER, Ordering::SeqCst);
     let extension = start_extension(&recorder, cert_dir.path()).await;
     let url = format!("https://127.0.0.1:{}", extension.local_addr().port());
 
-    let webhook_dir = tempfile::tempdir().unwrap();
-    ca.write_serving(webhook_dir.path());
-    let mut manager = start_manager(&env, webhook_dir.path()).await;
-
     // Registered and discovered first: the ClusterClass and the Cluster need its handlers.
-    let configs: Api<ExtensionConfig> = Api::all(kube.clone());
-    let config = ExtensionConfig::new(
-        EXTENSION,
-        ExtensionConfigSpec {
-            client_config: ClientConfig {
-                url,
-                ca_bundle: ByteString(ca.pem().into_bytes()),
-                ..Default::default()
-            },
-            // What Cluster API's defaulting webhook (not running here) would set: without it,
-            // Cluster API's registry reads a missing selector as "no namespace", skips the
-            // extension for BeforeClusterCreate and refuses to call its GeneratePatches.
-            namespace_selector: Some(metav1::LabelSelector::default()),
-            ..Default::default()
-        },
+    let config = must(
+        capi.register_extension(EXTENSION, &url, capi.env().ca_pem())
+            .await,
     );
-    configs
-        .create(&PostParams::default(), &config)
-        .await
-        .unwrap();
-    wait_for(
-        "the ExtensionConfig Discovered with 3 handlers",
-        &mut manager,
-        || {
-            let configs = configs.clone();
-            async move {
-                let c = configs.get(EXTENSION).await?;
-                let discovered = c
-                    .status
-                    .conditions
-                    .iter()
-                    .any(|c| c.type_ == "Discovered" && c.status == "True");
-                if discovered && c.status.handlers.len() == 3 {
-                    Ok(())
-                } else {
-                    Err(format!("{:?}", c.status).into())
-                }
-            }
-        },
-    )
-    .await;
+    let mut handlers: Vec<&str> = config
+        .status
+        .handlers
+        .iter()
+        .map(|h| h.name.as_str())
+        .collect();
+    handlers.sort();
+    assert_eq!(
+        handlers,
+        [
+            "before-cluster-create.topology-extension",
+            "generate-patches.topology-extension",
+            "validate-topology.topology-extension",
+        ]
+    );
 
     let ns = "topology";
-    let namespaces: Api<Namespace> = Api::all(kube.clone());
-    namespaces
-        .create(
-            &PostParams::default(),
-            &serde_json::from_value(json!({"metadata": {"name": ns}})).unwrap(),
-        )
-        .await
-        .unwrap();
-    let infra_group = "infrastructure.capi-runtime.test";
-    let cp_group = "controlplane.capi-runtime.test";
-    let infra_templates = api(
-        &kube,
-        ns,
-        infra_group,
-        "v1alpha1",
-        "TestInfraClusterTemplate",
+    must(capi.create_namespace(ns).await);
+    let provider = |group: &str| format!("{group}/{PROVIDER_VERSION}");
+    let infra_clusters = must(
+        capi.api(ns, &provider(INFRA_GROUP), "TestInfraCluster")
+            .await,
     );
-    let cp_templates = api(&kube, ns, cp_group, "v1alpha1", "TestControlPlaneTemplate");
-    let infra_clusters = api(&kube, ns, infra_group, "v1alpha1", "TestInfraCluster");
-    let control_planes = api(&kube, ns, cp_group, "v1alpha1", "TestControlPlane");
-    let classes = api(&kube, ns, "cluster.x-k8s.io", "v1beta2", "ClusterClass");
-    let clusters = api(&kube, ns, "cluster.x-k8s.io", "v1beta2", "Cluster");
+    let control_planes = must(
+        capi.api(ns, &provider(CONTROL_PLANE_GROUP), "TestControlPlane")
+            .await,
+    );
+    let classes = must(
+        capi.api(ns, "cluster.x-k8s.io/v1beta2", "ClusterClass")
+            .await,
+    );
+    let clusters = must(capi.api(ns, "cluster.x-k8s.io/v1beta2", "Cluster").await);
 
-    create(
-        &infra_templates,
-        json!({
-            "apiVersion": format!("{infra_group}/v1alpha1"),
-            "kind": "TestInfraClusterTemplate",
-            "metadata": {"name": "infra", "namespace": ns},
-            "spec": {"template": {"spec": {"region": "loopback"}}},
-        }),
-    )
-    .await;
-    create(
-        &cp_templates,
-        json!({
-            "apiVersion": format!("{cp_group}/v1alpha1"),
-            "kind": "TestControlPlaneTemplate",
-            "metadata": {"name": "control-plane", "namespace": ns},
-            "spec": {"template": {"spec": {"flavour": "minimal"}}},
-        }),
-    )
-    .await;
+    must(
+        capi.create(&infrastructure_cluster_template(
+            ns,
+            "infra",
+            json!({"region": "loopback"}),
+        ))
+        .await,
+    );
+    must(
+        capi.create(&control_plane_template(
+            ns,
+            "control-plane",
+            json!({"flavour": "minimal"}),
+        ))
+        .await,
+    );
     let class = "loopback-class";
-    create(
-        &classes,
-        json!({
-            "apiVersion": "cluster.x-k8s.io/v1beta2",
-            "kind": "ClusterClass",
-            "metadata": {"name": class, "namespace": ns},
-            "spec": {
-                "infrastructure": {"templateRef": {
-                    "apiVersion": format!("{infra_group}/v1alpha1"),
-                    "kind": "TestInfraClusterTemplate",
-                    "name": "infra",
-                }},
-                "controlPlane": {"templateRef": {
-                    "apiVersion": format!("{cp_group}/v1alpha1"),
-                    "kind": "TestControlPlaneTemplate",
-                    "name": "control-plane",
-                }},
-                "patches": [{
-                    "name": "rust-patches",
-                    "external": {
-                        "generatePatchesExtension": format!("generate-patches.{EXTENSION}"),
-                        "validateTopologyExtension": format!("validate-topology.{EXTENSION}"),
-                    },
-                }],
-            },
-        }),
-    )
-    .await;
+    let generate_handler = handler_name("generate-patches", EXTENSION);
+    let validate_handler = handler_name("validate-topology", EXTENSION);
+    must(
+        capi.create(
+            &ClusterClass::new(ns, class, "infra", "control-plane")
+                .external_patch(
+                    "rust-patches",
+                    Some(&generate_handler),
+                    Some(&validate_handler),
+                )
+                .to_json(),
+        )
+        .await,
+    );
     // Cluster API's ClusterClass controller accepts the templates (found, contract labels
     // read) and the variables.
     let started = Instant::now();
-    wait_for("the ClusterClass reconciled", &mut manager, || {
-        let classes = classes.clone();
-        async move {
-            let c = classes.get(class).await?;
-            let ready = ["VariablesReady", "RefVersionsUpToDate"]
-                .iter()
-                .all(|t| condition(&c, t).is_some_and(|c| c["status"] == "True"));
-            let observed = c.data["status"]["observedGeneration"].as_i64();
-            if ready && observed == c.metadata.generation {
-                Ok(())
-            } else {
-                Err(format!("{}", c.data["status"]).into())
+    must(
+        capi.wait_for("the ClusterClass reconciled", || {
+            let classes = classes.clone();
+            async move {
+                let c = classes.get(class).await?;
+                let ready = ["VariablesReady", "RefVersionsUpToDate"]
+                    .iter()
+                    .all(|t| condition(&c, t).is_some_and(|c| c.status == "True"));
+                let observed = c.data["status"]["observedGeneration"].as_i64();
+                if ready && observed == c.metadata.generation {
+                    Ok(())
+                } else {
+                    Err(BoxError::from(format!("{}", c.data["status"])))
+                }
             }
-        }
-    })
-    .await;
+        })
+        .await,
+    );
     eprintln!("ClusterClass reconciled after {:?}", started.elapsed());
 
     let cluster = "c1";
     let created = Instant::now();
-    create(
-        &clusters,
-        json!({
-            "apiVersion": "cluster.x-k8s.io/v1beta2",
-            "kind": "Cluster",
-            "metadata": {"name": cluster, "namespace": ns},
-            "spec": {"topology": {
-                "classRef": {"name": class},
-                "version": "v1.31.0",
-                "controlPlane": {"replicas": 1},
-            }},
-        }),
-    )
-    .await;
+    must(
+        capi.create(&topology_cluster(ns, cluster, class, "v1.31.0", 1))
+            .await,
+    );
 
     // Held back: the condition says so, and the hook is called again after RETRY_AFTER.
-    let held = wait_for(
+    let held = capi.wait_for(
         "TopologyReconciled False/ClusterCreating and BeforeClusterCreate called twice",
-        &mut manager,
         || {
             let clusters = clusters.clone();
             let recorder = recorder.clone();
@@ -482,18 +340,20 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
                 let calls = recorder.counts().0;
                 match cond {
                     Some(cond)
-                        if cond["status"] == "False"
-                            && cond["reason"] == "ClusterCreating"
+                        if cond.status == "False"
+                            && cond.reason == "ClusterCreating"
                             && calls >= 2 =>
                     {
                         Ok((c, cond))
                     }
-                    other => Err(format!("condition {other:?}, {calls} calls").into()),
+                    other => Err(BoxError::from(format!(
+                        "condition {other:?}, {calls} calls"
+                    ))),
                 }
             }
         },
-    )
-    .await;
+    );
+    let held = must(held.await);
     eprintln!(
         "held back: condition after {:?}, {} BeforeClusterCreate calls",
         created.elapsed(),
@@ -501,7 +361,7 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     );
     let (held_cluster, held_condition) = held;
     assert_eq!(
-        held_condition["message"],
+        held_condition.message,
         format!(
             "Following hooks are blocking Cluster topology creation: BeforeClusterCreate: {HOLD_MESSAGE}"
         )
@@ -537,32 +397,33 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     // Let it go.
     recorder.retry_after.store(0, Ordering::SeqCst);
     let released = Instant::now();
-    let (infra_name, cp_name) = wait_for(
-        "the Cluster's infrastructureRef and controlPlaneRef",
-        &mut manager,
-        || {
-            let clusters = clusters.clone();
-            async move {
-                let c = clusters.get(cluster).await?;
-                let infra = c.data["spec"]["infrastructureRef"]["name"].as_str();
-                let cp = c.data["spec"]["controlPlaneRef"]["name"].as_str();
-                match (infra, cp) {
-                    (Some(i), Some(p)) => Ok((i.to_string(), p.to_string())),
-                    _ => Err(format!(
-                        "spec {}, conditions {}",
-                        c.data["spec"], c.data["status"]["conditions"]
-                    )
-                    .into()),
-                }
-            }
-        },
-    )
-    .await;
+    let made = must(capi.topology_objects(ns, cluster).await);
     eprintln!(
         "objects referenced {:?} after the release; calls (BeforeClusterCreate, GeneratePatches, ValidateTopology) = {:?}",
         released.elapsed(),
         recorder.counts()
     );
+
+    // What Cluster API sent, kept for reading (and compared with the testing crate's fixtures).
+    let recorded = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("capi-topology-recorded");
+    std::fs::create_dir_all(&recorded).unwrap();
+    for (name, json) in [
+        (
+            "before-cluster-create.json",
+            serde_json::to_string_pretty(&recorder.before_create.lock().unwrap().last()).unwrap(),
+        ),
+        (
+            "generate-patches.json",
+            serde_json::to_string_pretty(&recorder.generate.lock().unwrap().first()).unwrap(),
+        ),
+        (
+            "validate-topology.json",
+            serde_json::to_string_pretty(&recorder.validate.lock().unwrap().first()).unwrap(),
+        ),
+    ] {
+        std::fs::write(recorded.join(name), json).unwrap();
+    }
+    compare_with_fixtures(&recorder, ns, cluster, class);
 
     // What GeneratePatches was asked: both templates as they are, with their holders.
     let generate = recorder.generate.lock().unwrap().first().cloned();
@@ -676,7 +537,10 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     );
 
     // The objects Cluster API made from the patched templates.
+    let infra_name = made.infrastructure_cluster.metadata.name.clone().unwrap();
+    let cp_name = made.control_plane.metadata.name.clone().unwrap();
     let infra = infra_clusters.get(&infra_name).await.unwrap();
+    assert_eq!(infra.metadata.uid, made.infrastructure_cluster.metadata.uid);
     assert_eq!(
         infra.data["spec"],
         json!({"region": "loopback", "patchedBy": PATCHED_BY, "clusterName": cluster})
@@ -697,21 +561,12 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     assert_eq!(cp.data["spec"]["replicas"], 1);
 
     // With the objects in place, the topology is reconciled.
-    wait_for("TopologyReconciled True", &mut manager, || {
-        let clusters = clusters.clone();
-        async move {
-            let c = clusters.get(cluster).await?;
-            match condition(&c, "TopologyReconciled") {
-                Some(cond)
-                    if cond["status"] == "True" && cond["reason"] == "ReconcileSucceeded" =>
-                {
-                    Ok(())
-                }
-                other => Err(format!("{other:?}").into()),
-            }
-        }
-    })
-    .await;
+    must(
+        capi.wait_for_cluster_condition(ns, cluster, "TopologyReconciled", |c| {
+            c.status == "True" && c.reason == "ReconcileSucceeded"
+        })
+        .await,
+    );
 
     // The SDK's own Cluster type is a kube Resource: the Cluster Cluster API reconciled reads
     // with a typed Api and goes into a hook request as it is, with no second type.
@@ -744,9 +599,8 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     let rejected = Instant::now();
     // Waits for a rejected call that saw the new replicas (a reconcile that started before
     // the change may have been rejected first).
-    let message = wait_for(
+    let message = capi.wait_for(
         "TopologyReconciled False/ReconcileFailed, ValidateTopology asked about 3 replicas",
-        &mut manager,
         || {
             let clusters = clusters.clone();
             let recorder = recorder.clone();
@@ -763,18 +617,18 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
                 let c = clusters.get(cluster).await?;
                 match condition(&c, "TopologyReconciled") {
                     Some(cond)
-                        if asked
-                            && cond["status"] == "False"
-                            && cond["reason"] == "ReconcileFailed" =>
+                        if asked && cond.status == "False" && cond.reason == "ReconcileFailed" =>
                     {
-                        Ok(cond["message"].as_str().unwrap_or_default().to_string())
+                        Ok(cond.message)
                     }
-                    other => Err(format!("{other:?}, asked about 3 replicas: {asked}").into()),
+                    other => Err(BoxError::from(format!(
+                        "{other:?}, asked about 3 replicas: {asked}"
+                    ))),
                 }
             }
         },
-    )
-    .await;
+    );
+    let message = must(message.await);
     eprintln!("rejection on the condition after {:?}", rejected.elapsed());
     assert!(
         message.contains(&format!(
@@ -788,6 +642,115 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
         "applied despite the rejection"
     );
 
-    manager.stop();
+    capi.stop_manager();
     extension.shutdown().await.unwrap();
+}
+
+/// The testing crate's fixtures (`capi_runtime_testenv::fixtures`) built for this test's
+/// topology are what Cluster API sent, up to the values the API server and Cluster API draw
+/// (uids, resource versions, creation times, the control plane's generated name) and, for
+/// ValidateTopology, up to what our patches changed in the templates.
+fn compare_with_fixtures(recorder: &Recorder, ns: &str, cluster: &str, class: &str) {
+    use capi_runtime_testenv::fixtures::Topology;
+
+    let template = |api_version: &str, kind: &str, name: &str, spec: Value| {
+        json!({"apiVersion": api_version, "kind": kind, "metadata": {"name": name},
+            "spec": {"template": {"spec": spec}}})
+    };
+    let topology = Topology::new(
+        ns,
+        cluster,
+        class,
+        template(
+            "infrastructure.capi-runtime.test/v1alpha1",
+            "TestInfraClusterTemplate",
+            "infra",
+            json!({"region": "loopback"}),
+        ),
+        template(
+            "controlplane.capi-runtime.test/v1alpha1",
+            "TestControlPlaneTemplate",
+            "control-plane",
+            json!({"flavour": "minimal"}),
+        ),
+    )
+    .kubernetes_version("v1.31.0");
+
+    /// Blanks what is drawn at random: every uid, resource version, creation time, and the
+    /// control plane's generated name in its builtins.
+    fn drawn(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                for (key, v) in map.iter_mut() {
+                    if ["uid", "resourceVersion", "creationTimestamp"].contains(&key.as_str()) {
+                        *v = json!("<drawn>");
+                    } else {
+                        drawn(v);
+                    }
+                }
+                if let Some(name) = map
+                    .get_mut("controlPlane")
+                    .and_then(|cp| cp.get_mut("name"))
+                {
+                    *name = json!("<drawn>");
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(drawn),
+            _ => {}
+        }
+    }
+    // Raw values (objects, variable values) become plain JSON first.
+    let plain = |v: &dyn erased::Json| -> Value {
+        let mut v: Value = serde_json::from_str(&v.text()).unwrap();
+        drawn(&mut v);
+        v
+    };
+
+    let sent = recorder
+        .before_create
+        .lock()
+        .unwrap()
+        .first()
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        plain(&sent),
+        plain(&topology.before_cluster_create_request()),
+        "BeforeClusterCreate: what Cluster API sent (left) and the fixture (right)"
+    );
+    let sent = recorder.generate.lock().unwrap().first().cloned().unwrap();
+    assert_eq!(
+        plain(&sent),
+        plain(&topology.generate_patches_request()),
+        "GeneratePatches: what Cluster API sent (left) and the fixture (right)"
+    );
+    let sent = recorder.validate.lock().unwrap().first().cloned().unwrap();
+    let mut fixture = plain(&topology.validate_topology_request());
+    // Our patches' changes, taken from what was sent.
+    let sent = plain(&sent);
+    for (item, patched) in fixture["items"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .zip(sent["items"].as_array().unwrap())
+    {
+        item["object"]["spec"]["template"]["spec"] =
+            patched["object"]["spec"]["template"]["spec"].clone();
+    }
+    assert_eq!(
+        sent, fixture,
+        "ValidateTopology: what Cluster API sent (left) and the fixture with our patches (right)"
+    );
+}
+
+/// A message as JSON text, whatever its type.
+mod erased {
+    pub trait Json {
+        fn text(&self) -> String;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn text(&self) -> String {
+            serde_json::to_string(self).unwrap()
+        }
+    }
 }

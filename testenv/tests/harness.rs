@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use capi_runtime::go::errors::chain;
-use capi_runtime_testenv::{Assets, Error, TestEnv};
+use capi_runtime_testenv::{Assets, ClusterApiAssets, Error, TestEnv};
 use k8s_openapi::api::core::v1::Namespace;
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding};
 use kube::api::{Api, PostParams};
@@ -372,9 +372,24 @@ fn missing_binaries_are_named_with_the_way_to_get_them() {
         "TEST_ASSET_ETCD=/nonexistent/etcd is not an executable file"
     );
 
-    // Without any variable, the built binaries are looked up under target/testenv/bin.
+    // Without any variable (not even HOME), the built binaries are looked up under
+    // target/testenv/bin; missing, the error names the command that makes them.
     match Assets::find_with(|_| None) {
         Ok(a) => assert!(a.kube_apiserver.ends_with("testenv/bin/kube-apiserver")),
-        Err(e) => assert!(e.to_string().contains("cargo xtask testenv"), "{e}"),
+        Err(e) => assert!(e.to_string().contains("capi-envtest"), "{e}"),
     }
+
+    // Cluster API's manager: through CAPI_MANAGER, else beside the control plane's binaries.
+    let err = ClusterApiAssets::find_with(|v| (v == "KUBEBUILDER_ASSETS").then(|| dir.clone()))
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(text.starts_with("core not found at "), "{text}");
+    assert!(text.contains("capi-envtest --dir"), "{text}");
+    let err =
+        ClusterApiAssets::find_with(|v| (v == "CAPI_MANAGER").then(|| "/nonexistent/core".into()))
+            .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "CAPI_MANAGER=/nonexistent/core is not an executable file"
+    );
 }

@@ -1,18 +1,23 @@
 //! `cargo xtask testenv`: builds the Go programs the tests run against into
-//! `target/testenv/bin/`, from the Go modules under `interop/`:
+//! `target/testenv/bin/`:
 //!
-//! - `interop/` (the control plane): etcd and kube-apiserver;
-//! - `interop/capi/` (Cluster API's side): `go-extension`, an extension written with Cluster
-//!   API's own kit, `core`, Cluster API's core manager (`sigs.k8s.io/cluster-api/core`), and
-//!   `extension`, Cluster API's own test extension (`sigs.k8s.io/cluster-api/test/extension`),
-//!   and `go-rules`, the oracle that runs Go's own functions for `capi_runtime::go`'s tests.
+//! - etcd, kube-apiserver, `core` (Cluster API's core manager, `sigs.k8s.io/cluster-api/core`)
+//!   and `crds/cluster-api/` (Cluster API's CRDs), by the `capi-envtest` crate's library, the
+//!   code its `capi-envtest` command runs for users, from the Go module files that crate
+//!   carries (`envtest/go/`);
+//! - from `interop/capi/` (the workspace's own Go peers): `go-extension`, an extension written
+//!   with Cluster API's own kit, `extension`, Cluster API's own test extension
+//!   (`sigs.k8s.io/cluster-api/test/extension`), and `go-rules`, the oracle that runs Go's own
+//!   functions for `capi_runtime::go`'s tests. It pins the same Cluster API version as
+//!   `envtest/go/cluster-api/go.mod` (checked here).
 //!
 //! The pins are each module's `go.mod` and `go.sum` (published modules only, fetched through the
 //! Go module proxy). A stamp per module next to the binaries holds its pins, the Go version, the
 //! build recipe and a hash of each of the module's own Go files; a module is built again only
 //! when one of those changed or a binary is missing. Go's own caches (`GOCACHE`, `GOMODCACHE`, by default under the home directory) are
 //! kept between runs and between clones. With `KUBEBUILDER_ASSETS` set, the control plane is not
-//! built: the tests take etcd and kube-apiserver from that directory.
+//! built: the tests take etcd and kube-apiserver from that directory (the core manager and the
+//! CRDs are still built into `target/testenv/bin/`).
 
 use std::path::Path;
 use std::process::Command;
@@ -25,27 +30,16 @@ struct Module {
     /// `go build` arguments: packages of the module or of modules it requires. Each binary is
     /// named after the last element of its package path.
     packages: &'static [&'static str],
-    /// Whether `KUBEBUILDER_ASSETS` stands in for it.
-    control_plane: bool,
 }
 
-const MODULES: &[Module] = &[
-    Module {
-        dir: "interop",
-        packages: &["./cmd/etcd", "k8s.io/kubernetes/cmd/kube-apiserver"],
-        control_plane: true,
-    },
-    Module {
-        dir: "interop/capi",
-        packages: &[
-            "./cmd/go-extension",
-            "./cmd/go-rules",
-            "sigs.k8s.io/cluster-api/core",
-            "sigs.k8s.io/cluster-api/test/extension",
-        ],
-        control_plane: false,
-    },
-];
+const MODULES: &[Module] = &[Module {
+    dir: "interop/capi",
+    packages: &[
+        "./cmd/go-extension",
+        "./cmd/go-rules",
+        "sigs.k8s.io/cluster-api/test/extension",
+    ],
+}];
 
 /// Flags of every build; part of the stamp, so changing them rebuilds. The compiler writes no
 /// DWARF (the linker drops it anyway, `-s -w`): a cold build of `go-rules` took 14 % less CPU
@@ -128,11 +122,24 @@ pub fn build(root: &Path) -> Result<(), String> {
             Path::new(dir).display()
         );
     }
+    let bin = crate::target_dir(root)?.join("testenv/bin");
+    let parts: &[capi_envtest::Part] = if assets.is_some() {
+        &[capi_envtest::Part::ClusterApi]
+    } else {
+        &capi_envtest::Part::ALL
+    };
+    capi_envtest::install(&bin, parts, &mut |line| eprintln!("xtask: {line}")).map_err(|e| {
+        let mut text = e.to_string();
+        let mut cause = std::error::Error::source(&e);
+        while let Some(c) = cause {
+            text.push_str(&format!(": {c}"));
+            cause = c.source();
+        }
+        text
+    })?;
     let go_version = go_version()?;
     for module in MODULES {
-        if !(module.control_plane && assets.is_some()) {
-            build_module(root, module, &go_version)?;
-        }
+        build_module(root, module, &go_version)?;
     }
     Ok(())
 }
@@ -144,7 +151,17 @@ fn build_module(root: &Path, module: &Module, go_version: &str) -> Result<(), St
     };
     let go_mod = read("go.mod")?;
     let go_sum = read("go.sum")?;
-    let ldflags = ldflags(&go_mod, module)?;
+    let pinned = capi_envtest::versions().cluster_api;
+    let here = capi_envtest::required(&go_mod, "sigs.k8s.io/cluster-api");
+    if here.as_deref() != Some(pinned.as_str()) {
+        return Err(format!(
+            "{}/go.mod requires sigs.k8s.io/cluster-api {here:?}, envtest/go/cluster-api/go.mod {pinned}: \
+             the test peers and the core manager must be the same Cluster API",
+            module.dir
+        ));
+    }
+    // No symbol tables.
+    let ldflags = "-s -w";
     let sources = own_sources(&dir)?;
     let wanted = format!(
         "{go_version}\nflags: {} -ldflags={ldflags}\npackages: {}\n--- sources\n{sources}--- go.mod\n{go_mod}\n--- go.sum\n{go_sum}",
@@ -261,39 +278,6 @@ fn go_version() -> Result<String, String> {
         )),
         Err(_) => Err(MISSING.to_string()),
     }
-}
-
-/// Linker flags: no symbol tables; for the control plane also the Kubernetes version the API
-/// server reports (taken from the `k8s.io/kubernetes` requirement of go.mod).
-fn ldflags(go_mod: &str, module: &Module) -> Result<String, String> {
-    if !module.control_plane {
-        return Ok("-s -w".to_string());
-    }
-    let version = go_mod
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.starts_with("//"))
-        .find_map(|l| {
-            let mut w = l.trim_start_matches("require").split_whitespace();
-            (w.next() == Some("k8s.io/kubernetes"))
-                .then(|| w.next())
-                .flatten()
-        })
-        .ok_or_else(|| format!("{}/go.mod does not require k8s.io/kubernetes", module.dir))?;
-    let parts: Vec<&str> = version.trim_start_matches('v').split('.').collect();
-    let (major, minor) = match parts.as_slice() {
-        [major, minor, ..] => (*major, *minor),
-        _ => {
-            return Err(format!(
-                "{}/go.mod: odd k8s.io/kubernetes version {version}",
-                module.dir
-            ));
-        }
-    };
-    let v = "k8s.io/component-base/version";
-    Ok(format!(
-        "-s -w -X {v}.gitVersion={version} -X {v}.gitMajor={major} -X {v}.gitMinor={minor}"
-    ))
 }
 
 /// The file `go build -o dir/` writes for a main package: the last element of its path.

@@ -1,51 +1,24 @@
-//! What the tests running Cluster API's own programs share: where the Cluster API module
-//! `interop/capi` pins lives, its core CRDs, and starting one of its controller-runtime
-//! managers (the core manager, the test extension) on loopback ports.
+//! What the tests running Cluster API's own programs share: its core CRDs, and starting one of
+//! its controller-runtime managers (the core manager, the test extension) on loopback ports.
 
 // Each test binary uses a part of it.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use capi_runtime_test_pki as pki;
-use capi_runtime_testenv::{Process, TestEnv, free_port, new_log_dir, program};
+use capi_runtime_testenv::{ClusterApiAssets, Process, TestEnv, free_port, new_log_dir, program};
 
 /// How long a Cluster API program may take to become ready.
 const READY_WITHIN: Duration = Duration::from_secs(120);
 
-/// The directory of the Cluster API module `interop/capi` pins, in Go's module cache.
-pub fn cluster_api_module() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../interop/capi");
-    let out = Command::new("go")
-        .args(["list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/cluster-api"])
-        .current_dir(&dir)
-        .env("GOWORK", "off")
-        .env("GOTOOLCHAIN", "local")
-        .env("GOFLAGS", "-mod=readonly")
-        .output()
-        .expect(
-            "Go is not installed (no `go` on the PATH): this test finds Cluster API's CRDs with it",
-        );
-    assert!(
-        out.status.success(),
-        "go list sigs.k8s.io/cluster-api: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
-}
-
-/// Every CRD file of Cluster API's core (`core/config/crd/bases`), sorted.
+/// Every CRD file of Cluster API's core, where `capi-envtest` (`cargo xtask testenv` here)
+/// put them, sorted.
 pub fn cluster_api_crds() -> Vec<PathBuf> {
-    let dir = cluster_api_module().join("core/config/crd/bases");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-        .collect();
-    files.sort();
-    assert!(files.len() > 5, "no CRDs in {}", dir.display());
+    let assets = ClusterApiAssets::find().unwrap_or_else(|e| panic!("{e}"));
+    let files = assets.crd_files().unwrap_or_else(|e| panic!("{e}"));
+    assert!(files.len() > 5, "no CRDs in {}", assets.crds.display());
     files
 }
 

@@ -1,5 +1,5 @@
 // Command etcd is the etcd server used by the Rust test environment
-// (testenv/). It runs the published etcd server module's own entry point, so
+// (capi-envtest, for the testenv crate). It runs the published etcd server module's own entry point, so
 // the binary behaves like upstream's etcd at the version pinned in go.mod.
 package main
 

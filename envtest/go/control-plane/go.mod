@@ -1,13 +1,13 @@
-// Test programs of capi-runtime: the peers the Rust tests run against, built
-// from published Go modules. Every pin of this tier lives in this file (and
-// go.sum); `cargo xtask test` rebuilds the binaries when either changes.
+// The control plane capi-envtest builds: etcd and kube-apiserver from their
+// published Go modules. Every pin of it lives in this file and go.sum; a
+// change of either builds the binaries again.
 //
 // Kubernetes: k8s.io/kubernetes v1.36.5 (kube-apiserver). Its go.mod points
 // the k8s.io staging modules at directories of its own repository; the
 // replace lines below point them at their published v0.36.5 instead.
 // etcd: go.etcd.io/etcd/server/v3 v3.6.8, the version Kubernetes v1.36.5
 // itself requires.
-module capi-runtime.invalid/interop
+module capi-envtest.invalid/control-plane
 
 go 1.26.0
 

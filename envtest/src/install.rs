@@ -1,0 +1,310 @@
+//! Building the binaries into a directory, again only when the pins or the Go version changed.
+//!
+//! Each [`Part`] is one Go module of this crate. Its files are written to `<dir>/.src/<part>/`
+//! and built from there with `go build -mod=readonly` (the pins as they are: nothing is
+//! resolved again), outside any Go workspace. A stamp per part next to the binaries records
+//! the Go version, the flags and a hash of the module files; a part is built again only when
+//! the stamp differs or a file it made is missing. Go's own caches (`GOCACHE`, `GOMODCACHE`)
+//! are Go's defaults and are kept between runs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::{CRDS_DIR, ETCD, Error, FILES, KUBE_APISERVER, MANAGER, required};
+
+/// One Go module of this crate and what it makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// etcd and kube-apiserver.
+    ControlPlane,
+    /// Cluster API's core manager and Cluster API's CRDs.
+    ClusterApi,
+}
+
+impl Part {
+    /// Both parts.
+    pub const ALL: [Part; 2] = [Part::ControlPlane, Part::ClusterApi];
+
+    fn dir(self) -> &'static str {
+        match self {
+            Part::ControlPlane => "control-plane",
+            Part::ClusterApi => "cluster-api",
+        }
+    }
+
+    /// The packages `go build` makes, and the binary each becomes.
+    fn packages(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Part::ControlPlane => &[
+                ("./cmd/etcd", ETCD),
+                ("k8s.io/kubernetes/cmd/kube-apiserver", KUBE_APISERVER),
+            ],
+            Part::ClusterApi => &[("sigs.k8s.io/cluster-api/core", MANAGER)],
+        }
+    }
+
+    /// What the part leaves in the directory.
+    fn outputs(self) -> Vec<&'static str> {
+        let mut out: Vec<&str> = self.packages().iter().map(|(_, b)| *b).collect();
+        if self == Part::ClusterApi {
+            out.push(CRDS_DIR);
+        }
+        out
+    }
+}
+
+/// Flags of every build; part of the stamp. No DWARF (the linker drops it anyway with `-s -w`):
+/// a cold build takes noticeably less CPU.
+const FLAGS: &[&str] = &[
+    "-trimpath",
+    "-buildvcs=false",
+    "-mod=readonly",
+    "-gcflags=all=-dwarf=false",
+];
+
+/// Builds `parts` into `dir` unless they are already there for the same pins and Go version.
+/// Progress lines go to `progress`; Go's own output goes to this process's stderr.
+pub fn install(dir: &Path, parts: &[Part], progress: &mut dyn FnMut(&str)) -> Result<(), Error> {
+    let go_version = go_version()?;
+    std::fs::create_dir_all(dir).map_err(Error::io(format!("creating {}", dir.display())))?;
+    for part in parts {
+        install_part(dir, *part, &go_version, progress)?;
+    }
+    Ok(())
+}
+
+fn install_part(
+    dir: &Path,
+    part: Part,
+    go_version: &str,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(), Error> {
+    let files: Vec<(&str, &str)> = FILES
+        .iter()
+        .filter(|(p, _, _)| *p == part.dir())
+        .map(|(_, n, c)| (*n, *c))
+        .collect();
+    let ldflags = ldflags(part);
+    let packages: Vec<&str> = part.packages().iter().map(|(p, _)| *p).collect();
+    let mut wanted = format!(
+        "{go_version}\nflags: {} -ldflags={ldflags}\npackages: {}\n",
+        FLAGS.join(" "),
+        packages.join(" ")
+    );
+    for (name, content) in &files {
+        wanted.push_str(&format!("{name} {:016x}\n", fnv1a(content.as_bytes())));
+    }
+    let stamp = dir.join(format!(".{}.stamp", part.dir()));
+    let present = part.outputs().iter().all(|o| dir.join(o).exists());
+    if present && std::fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) {
+        return Ok(());
+    }
+    let names: Vec<&str> = part.outputs();
+    progress(&format!(
+        "capi-envtest: building {} with {go_version} into {} (the first build takes a while)",
+        names.join(", "),
+        dir.display()
+    ));
+    let started = std::time::Instant::now();
+    let src = dir.join(".src").join(part.dir());
+    let _ = std::fs::remove_dir_all(&src);
+    for (name, content) in &files {
+        let path = src.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(Error::io(format!("creating {}", parent.display())))?;
+        }
+        std::fs::write(&path, content).map_err(Error::io(format!("writing {}", path.display())))?;
+    }
+    let tmp = dir.join(format!(".build-{}", part.dir()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).map_err(Error::io(format!("creating {}", tmp.display())))?;
+    // The stamp goes first and comes back last: an interrupted run builds again.
+    let _ = std::fs::remove_file(&stamp);
+    for (package, binary) in part.packages() {
+        let mut cmd = go(&src);
+        cmd.arg("build")
+            .args(FLAGS)
+            .arg(format!("-ldflags={ldflags}"))
+            .arg("-o")
+            .arg(tmp.join(binary))
+            .arg(package);
+        run(&mut cmd, &src, &format!("go build {package}"))?;
+    }
+    if part == Part::ClusterApi {
+        copy_crds(&src, &tmp.join("cluster-api"))?;
+    }
+    for output in part.outputs() {
+        let from = tmp.join(Path::new(output).file_name().unwrap_or_default());
+        let to = dir.join(output);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(Error::io(format!("creating {}", parent.display())))?;
+        }
+        if to.is_dir() {
+            std::fs::remove_dir_all(&to)
+                .map_err(Error::io(format!("removing {}", to.display())))?;
+        }
+        std::fs::rename(&from, &to).map_err(Error::io(format!(
+            "moving {} to {}",
+            from.display(),
+            to.display()
+        )))?;
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::write(&stamp, wanted).map_err(Error::io(format!("writing {}", stamp.display())))?;
+    progress(&format!(
+        "capi-envtest: built {} in {:.0?}",
+        names.join(", "),
+        started.elapsed()
+    ));
+    Ok(())
+}
+
+/// A `go` command for the module in `dir`: its pins alone, no workspace file, no flags from
+/// the environment.
+fn go(dir: &Path) -> Command {
+    let mut cmd = Command::new("go");
+    cmd.current_dir(dir).env("GOWORK", "off").env("GOFLAGS", "");
+    cmd
+}
+
+fn run(cmd: &mut Command, dir: &Path, line: &str) -> Result<(), Error> {
+    let status = cmd.status().map_err(|e| Error::GoMissing {
+        detail: None,
+        source: Some(e),
+    })?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(Error::Go {
+            command: line.to_string(),
+            dir: dir.to_path_buf(),
+            status,
+            stderr: String::new(),
+        })
+    }
+}
+
+/// Copies `core/config/crd/bases/*.yaml` of the Cluster API module the part pins (downloaded
+/// into Go's module cache by `go mod download`) into `to`.
+fn copy_crds(src: &Path, to: &Path) -> Result<(), Error> {
+    let module = "sigs.k8s.io/cluster-api";
+    let output = go(src)
+        .args(["mod", "download", "-json", module])
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|e| Error::GoMissing {
+            detail: None,
+            source: Some(e),
+        })?;
+    if !output.status.success() {
+        return Err(Error::Go {
+            command: format!("go mod download -json {module}"),
+            dir: src.to_path_buf(),
+            status: output.status,
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        });
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    let dir = json_string_field(&text, "Dir").ok_or_else(|| Error::Go {
+        command: format!("go mod download -json {module}"),
+        dir: src.to_path_buf(),
+        status: output.status,
+        stderr: format!("no \"Dir\" in its output: {text}"),
+    })?;
+    let bases = PathBuf::from(dir).join("core/config/crd/bases");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&bases)
+        .map_err(Error::io(format!("reading {}", bases.display())))?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(Error::NoCrds(bases));
+    }
+    std::fs::create_dir_all(to).map_err(Error::io(format!("creating {}", to.display())))?;
+    for file in files {
+        let target = to.join(file.file_name().unwrap_or_default());
+        // Copied bytes only: the module cache's files are read-only, the copies need not be.
+        let bytes =
+            std::fs::read(&file).map_err(Error::io(format!("reading {}", file.display())))?;
+        std::fs::write(&target, bytes)
+            .map_err(Error::io(format!("writing {}", target.display())))?;
+    }
+    Ok(())
+}
+
+/// The string value of a top-level `"name": "..."` line of Go's indented JSON output (paths
+/// only: backslash escapes are undone for `\\` and `\"`).
+fn json_string_field(text: &str, name: &str) -> Option<String> {
+    let prefix = format!("\"{name}\": \"");
+    text.lines().map(str::trim).find_map(|l| {
+        let rest = l.strip_prefix(&prefix)?;
+        let value = rest
+            .strip_suffix("\",")
+            .or_else(|| rest.strip_suffix('"'))?;
+        Some(value.replace("\\\"", "\"").replace("\\\\", "\\"))
+    })
+}
+
+/// `go version`.
+fn go_version() -> Result<String, Error> {
+    match Command::new("go").arg("version").output() {
+        Ok(o) if o.status.success() => Ok(String::from_utf8_lossy(&o.stdout).trim().to_string()),
+        Ok(o) => Err(Error::GoMissing {
+            detail: Some(String::from_utf8_lossy(&o.stderr).trim().to_string()),
+            source: None,
+        }),
+        Err(e) => Err(Error::GoMissing {
+            detail: None,
+            source: Some(e),
+        }),
+    }
+}
+
+/// Linker flags: no symbol tables; for the control plane also the Kubernetes version the API
+/// server reports (the `k8s.io/kubernetes` requirement of its go.mod).
+fn ldflags(part: Part) -> String {
+    if part != Part::ControlPlane {
+        return "-s -w".to_string();
+    }
+    let version =
+        required(crate::file("control-plane", "go.mod"), "k8s.io/kubernetes").unwrap_or_default();
+    let mut parts = version.trim_start_matches('v').split('.');
+    let major = parts.next().unwrap_or_default();
+    let minor = parts.next().unwrap_or_default();
+    let v = "k8s.io/component-base/version";
+    format!("-s -w -X {v}.gitVersion={version} -X {v}.gitMajor={major} -X {v}.gitMinor={minor}")
+}
+
+/// FNV-1a, 64 bits: a content hash that does not change between Rust versions.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ldflags_carry_the_pinned_kubernetes_version() {
+        let v = crate::versions().kubernetes;
+        let flags = ldflags(Part::ControlPlane);
+        assert!(flags.contains(&format!("gitVersion={v} ")), "{flags}");
+        assert_eq!(ldflags(Part::ClusterApi), "-s -w");
+    }
+
+    #[test]
+    fn json_string_field_reads_go_output() {
+        let text = "{\n\t\"Path\": \"sigs.k8s.io/cluster-api\",\n\t\"Dir\": \"/c/mod/sigs.k8s.io/cluster-api@v1.14.2\",\n\t\"Sum\": \"h1:x\"\n}\n";
+        assert_eq!(
+            json_string_field(text, "Dir").as_deref(),
+            Some("/c/mod/sigs.k8s.io/cluster-api@v1.14.2")
+        );
+        assert_eq!(json_string_field(text, "Nope"), None);
+    }
+}

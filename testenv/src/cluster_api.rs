@@ -1,0 +1,477 @@
+//! Cluster API's core manager against a test control plane: [`ClusterApi`].
+//!
+//! The control plane ([`TestEnv`]) starts with every CRD of Cluster API's core installed
+//! (from [`ClusterApiAssets`]); Cluster API's core manager (`sigs.k8s.io/cluster-api/core`)
+//! runs against it with the `RuntimeSDK` and `ClusterTopology` feature gates, without leader
+//! election, on loopback ports it picks, its webhook server on a certificate signed by the
+//! environment's CA. Its webhooks are not registered with the API server (there is no
+//! Service to reach them), so what their defaulting would add must be written out: the
+//! helpers here do it where it matters ([`ClusterApi::register_extension`]).
+//!
+//! Dropping a [`ClusterApi`] stops the manager, then the control plane; as for every
+//! [`Process`] of this crate, a supervisor stops them when the test process dies any other
+//! way (a panic, an abort, SIGKILL).
+
+use std::future::Future;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use capi_runtime::api::runtime::v1beta2::{ClientConfig, ExtensionConfig, ExtensionConfigSpec};
+use k8s_openapi::ByteString;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
+use kube::Client;
+use kube::api::{Api, DynamicObject, GroupVersionKind, PostParams};
+use serde_json::Value;
+
+use crate::error::{BoxError, WaitError};
+use crate::{
+    Builder, ClusterApiAssets, Error, Process, ProcessReport, Result, StartupError, TestEnv,
+    free_port, new_log_dir,
+};
+
+/// How long the manager may take to become ready, and a wait of the helpers to succeed,
+/// unless told otherwise.
+pub const DEFAULT_WAIT: Duration = Duration::from_secs(120);
+
+/// How often a wait checks again.
+const POLL: Duration = Duration::from_millis(200);
+
+/// The feature gates the manager runs with.
+pub const FEATURE_GATES: &str = "RuntimeSDK=true,ClusterTopology=true";
+
+/// How a [`ClusterApi`] is set up; [`ClusterApiBuilder::start`] starts it.
+pub struct ClusterApiBuilder {
+    name: String,
+    assets: Option<ClusterApiAssets>,
+    env: Box<dyn FnOnce(Builder) -> Builder + Send>,
+    manager_args: Vec<String>,
+    test_providers: bool,
+    wait: Duration,
+}
+
+impl std::fmt::Debug for ClusterApiBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterApiBuilder")
+            .field("name", &self.name)
+            .field("manager_args", &self.manager_args)
+            .field("test_providers", &self.test_providers)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ClusterApiBuilder {
+    /// Cluster API's manager from [`ClusterApiAssets::find`], against a control plane set up
+    /// as [`Builder::new`]`(name)` sets it up; logs under `target/testenv/logs/<name>/`.
+    pub fn new(name: &str) -> ClusterApiBuilder {
+        ClusterApiBuilder {
+            name: name.to_string(),
+            assets: None,
+            env: Box::new(|b| b),
+            manager_args: Vec::new(),
+            test_providers: false,
+            wait: DEFAULT_WAIT,
+        }
+    }
+
+    /// Changes the control plane's set-up (more CRDs, API server flags, other binaries).
+    pub fn control_plane(
+        mut self,
+        configure: impl FnOnce(Builder) -> Builder + Send + 'static,
+    ) -> ClusterApiBuilder {
+        self.env = Box::new(configure);
+        self
+    }
+
+    /// Cluster API's binary and CRDs to use instead of looking them up.
+    pub fn assets(mut self, assets: ClusterApiAssets) -> ClusterApiBuilder {
+        self.assets = Some(assets);
+        self
+    }
+
+    /// One more flag of the manager (`--sync-period=10s`, `--v=4`), after the harness's own.
+    pub fn manager_arg(mut self, arg: impl Into<String>) -> ClusterApiBuilder {
+        self.manager_args.push(arg.into());
+        self
+    }
+
+    /// Also installs the smallest infrastructure and control plane providers a ClusterClass
+    /// can name (their CRDs only, see [`crate::topology`]).
+    pub fn test_providers(mut self) -> ClusterApiBuilder {
+        self.test_providers = true;
+        self
+    }
+
+    /// How long start-up and every wait of the helpers may take ([`DEFAULT_WAIT`]).
+    pub fn wait(mut self, wait: Duration) -> ClusterApiBuilder {
+        self.wait = wait;
+        self
+    }
+
+    /// Starts the control plane with Cluster API's CRDs (and the test providers' if asked),
+    /// then the manager, and waits until the manager is ready. Needs a tokio runtime; the
+    /// control plane starts on a blocking thread.
+    pub async fn start(self) -> Result<ClusterApi> {
+        let started = Instant::now();
+        let assets = match self.assets {
+            Some(a) => a,
+            None => ClusterApiAssets::find()?,
+        };
+        let mut crds = assets.crd_files()?;
+        let providers = tempfile::tempdir().map_err(Error::io("making a temporary directory"))?;
+        if self.test_providers {
+            let file = providers.path().join("test-providers.yaml");
+            std::fs::write(&file, crate::topology::TEST_PROVIDER_CRDS)
+                .map_err(Error::io(format!("writing {}", file.display())))?;
+            crds.push(file);
+        }
+        let name = self.name.clone();
+        let configure = self.env;
+        let env = tokio::task::spawn_blocking(move || {
+            let builder = crds.into_iter().fold(Builder::new(&name), |b, f| b.crd(f));
+            configure(builder).start()
+        })
+        .await
+        .map_err(|e| Error::Io {
+            what: "starting the control plane".to_string(),
+            source: std::io::Error::other(e),
+        })??;
+        let control_plane_ready = started.elapsed();
+        let webhook_dir = tempfile::tempdir().map_err(Error::io("making a temporary directory"))?;
+        env.write_serving_certificate(webhook_dir.path())?;
+        let logs = new_log_dir(&self.name)?;
+        let mut args = vec![
+            format!("--feature-gates={FEATURE_GATES}"),
+            "--v=2".to_string(),
+        ];
+        args.extend(self.manager_args);
+        let manager = start_manager(
+            &assets.manager,
+            &env,
+            webhook_dir.path(),
+            &args,
+            &logs,
+            self.wait,
+        )
+        .await?;
+        Ok(ClusterApi {
+            manager: Mutex::new(manager),
+            _webhook_dir: webhook_dir,
+            _providers: providers,
+            env,
+            assets,
+            wait: self.wait,
+            control_plane_ready,
+            ready: started.elapsed(),
+            logs,
+        })
+    }
+}
+
+/// A control plane with Cluster API's core manager running against it.
+#[derive(Debug)]
+pub struct ClusterApi {
+    // Fields drop in this order: the manager first, then its files, then the control plane.
+    manager: Mutex<Process>,
+    _webhook_dir: tempfile::TempDir,
+    _providers: tempfile::TempDir,
+    env: TestEnv,
+    assets: ClusterApiAssets,
+    wait: Duration,
+    control_plane_ready: Duration,
+    ready: Duration,
+    logs: PathBuf,
+}
+
+impl ClusterApi {
+    /// A builder; see [`ClusterApiBuilder::new`].
+    pub fn builder(name: &str) -> ClusterApiBuilder {
+        ClusterApiBuilder::new(name)
+    }
+
+    /// The control plane.
+    pub fn env(&self) -> &TestEnv {
+        &self.env
+    }
+
+    /// An admin client (see [`TestEnv::client`]).
+    pub async fn client(&self) -> Result<Client> {
+        self.env.client().await
+    }
+
+    /// The binaries in use.
+    pub fn assets(&self) -> &ClusterApiAssets {
+        &self.assets
+    }
+
+    /// Where the manager's log is.
+    pub fn manager_log_dir(&self) -> &Path {
+        &self.logs
+    }
+
+    /// The manager's state and the tail of its log, for messages.
+    pub fn manager_report(&self) -> ProcessReport {
+        self.manager
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .report()
+    }
+
+    /// Stops the manager now (dropping the [`ClusterApi`] does it too).
+    pub fn stop_manager(&self) {
+        self.manager
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .stop();
+    }
+
+    /// Start-up times since [`ClusterApiBuilder::start`] was called: control plane ready with
+    /// the CRDs served, manager ready.
+    pub fn startup_times(&self) -> (Duration, Duration) {
+        (self.control_plane_ready, self.ready)
+    }
+
+    /// Resident memory, in KiB, of etcd, kube-apiserver and the manager (each with its
+    /// supervisor), read from `/proc`.
+    pub fn rss_kib(&self) -> (u64, u64, u64) {
+        let (etcd, apiserver) = self.env.rss_kib();
+        let pid = self.manager.lock().unwrap_or_else(|e| e.into_inner()).pid();
+        (etcd, apiserver, crate::env::group_rss_kib(pid))
+    }
+
+    /// Polls `check` every 200 ms until it returns `Ok`, for at most the builder's wait; fails
+    /// with `what`, the last reason `check` gave and the manager's log tail, or at once when
+    /// the manager exits.
+    pub async fn wait_for<T, F, Fut>(&self, what: &str, mut check: F) -> Result<T>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = std::result::Result<T, BoxError>>,
+    {
+        let started = Instant::now();
+        loop {
+            let last = match check().await {
+                Ok(t) => return Ok(t),
+                Err(e) => crate::error::chain_text(&*e),
+            };
+            let exited = {
+                let mut m = self.manager.lock().unwrap_or_else(|e| e.into_inner());
+                m.exited().is_some().then(|| m.report())
+            };
+            if let Some(report) = exited {
+                return Err(WaitError::ManagerExited {
+                    what: what.to_string(),
+                    last,
+                    report,
+                }
+                .into());
+            }
+            if started.elapsed() >= self.wait {
+                return Err(WaitError::TimedOut {
+                    what: what.to_string(),
+                    after: self.wait,
+                    last,
+                    report: self.manager_report(),
+                }
+                .into());
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// Creates an ExtensionConfig `name` for an extension served at `url` (HTTPS) whose
+    /// serving certificate `ca_pem` verifies, with the empty `namespaceSelector` Cluster API's
+    /// defaulting webhook would add (without it Cluster API's registry matches no namespace),
+    /// and waits until Cluster API reports it `Discovered=True` with at least one handler.
+    /// Returns it as discovered. The extension may be served in the test process (see
+    /// [`TestEnv::write_serving_certificate`] for a certificate) or anywhere the manager
+    /// reaches.
+    pub async fn register_extension(
+        &self,
+        name: &str,
+        url: &str,
+        ca_pem: &str,
+    ) -> Result<ExtensionConfig> {
+        let config = ExtensionConfig::new(
+            name,
+            ExtensionConfigSpec {
+                client_config: ClientConfig {
+                    url: url.to_string(),
+                    ca_bundle: ByteString(ca_pem.as_bytes().to_vec()),
+                    ..Default::default()
+                },
+                namespace_selector: Some(metav1::LabelSelector::default()),
+                ..Default::default()
+            },
+        );
+        let configs: Api<ExtensionConfig> = Api::all(self.client().await?);
+        configs
+            .create(&PostParams::default(), &config)
+            .await
+            .map_err(|source| Error::Request {
+                what: format!("creating ExtensionConfig {name}"),
+                source,
+            })?;
+        self.wait_for(&format!("ExtensionConfig {name} Discovered"), || {
+            let configs = configs.clone();
+            async move {
+                let c = configs.get(name).await?;
+                let discovered = c.status.conditions.iter().find(|c| c.type_ == "Discovered");
+                match discovered {
+                    Some(d) if d.status == "True" && !c.status.handlers.is_empty() => Ok(c),
+                    Some(d) => Err(format!(
+                        "Discovered={} reason {:?}: {}",
+                        d.status, d.reason, d.message
+                    )
+                    .into()),
+                    None => Err("no Discovered condition yet".into()),
+                }
+            }
+        })
+        .await
+    }
+
+    /// An `Api` for objects of `kind` in `api_version` (`group/version`), in `namespace`,
+    /// with its resource found through the API server's discovery.
+    pub async fn api(
+        &self,
+        namespace: &str,
+        api_version: &str,
+        kind: &str,
+    ) -> Result<Api<DynamicObject>> {
+        let client = self.client().await?;
+        let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
+        let gvk = GroupVersionKind::gvk(group, version, kind);
+        let (resource, _) =
+            kube::discovery::pinned_kind(&client, &gvk)
+                .await
+                .map_err(|source| Error::Request {
+                    what: format!("discovering {kind}.{api_version}"),
+                    source,
+                })?;
+        Ok(Api::namespaced_with(client, namespace, &resource))
+    }
+
+    /// Creates `object` (JSON with `apiVersion`, `kind` and `metadata.namespace`).
+    pub async fn create(&self, object: &Value) -> Result<DynamicObject> {
+        let what = format!(
+            "creating {} {}/{}",
+            object["kind"].as_str().unwrap_or("?"),
+            object["metadata"]["namespace"].as_str().unwrap_or(""),
+            object["metadata"]["name"].as_str().unwrap_or("?"),
+        );
+        let dynamic: DynamicObject =
+            serde_json::from_value(object.clone()).map_err(|e| Error::Io {
+                what: what.clone(),
+                source: std::io::Error::other(e),
+            })?;
+        let api = self
+            .api(
+                object["metadata"]["namespace"]
+                    .as_str()
+                    .unwrap_or("default"),
+                object["apiVersion"].as_str().unwrap_or_default(),
+                object["kind"].as_str().unwrap_or_default(),
+            )
+            .await?;
+        api.create(&PostParams::default(), &dynamic)
+            .await
+            .map_err(|source| Error::Request { what, source })
+    }
+
+    /// Creates namespace `name`.
+    pub async fn create_namespace(&self, name: &str) -> Result<()> {
+        let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(self.client().await?);
+        let ns = k8s_openapi::api::core::v1::Namespace {
+            metadata: metav1::ObjectMeta {
+                name: Some(name.to_string()),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        namespaces
+            .create(&PostParams::default(), &ns)
+            .await
+            .map_err(|source| Error::Request {
+                what: format!("creating namespace {name}"),
+                source,
+            })?;
+        Ok(())
+    }
+}
+
+/// Starts the manager on loopback ports (again, up to 5 times, when one was taken
+/// meanwhile) and waits until its `/readyz` answers 200.
+async fn start_manager(
+    binary: &Path,
+    env: &TestEnv,
+    cert_dir: &Path,
+    extra: &[String],
+    logs: &Path,
+    wait: Duration,
+) -> Result<Process> {
+    const TRIES: usize = 5;
+    let mut last = None;
+    let log = logs.join("manager.log");
+    for attempt in 1..=TRIES {
+        let (health, webhook, diagnostics) = (free_port()?, free_port()?, free_port()?);
+        let mut args = vec![
+            format!("--kubeconfig={}", env.kubeconfig_path().display()),
+            "--leader-elect=false".to_string(),
+            format!("--webhook-port={webhook}"),
+            format!("--webhook-cert-dir={}", cert_dir.display()),
+            format!("--health-addr=127.0.0.1:{health}"),
+            format!("--diagnostics-address=127.0.0.1:{diagnostics}"),
+            "--insecure-diagnostics".to_string(),
+        ];
+        args.extend_from_slice(extra);
+        let log = logs.join(format!("manager-{attempt}.log"));
+        let mut process = Process::spawn("Cluster API's manager", binary, &args, &log)?;
+        let deadline = Instant::now() + wait;
+        loop {
+            if process.exited().is_some() {
+                if process.port_was_taken() {
+                    last = Some(process.report());
+                    break;
+                }
+                return Err(StartupError::Exited(process.report()).into());
+            }
+            if ready(health) {
+                return Ok(process);
+            }
+            if Instant::now() >= deadline {
+                return Err(StartupError::NotReady {
+                    after: wait,
+                    last: format!("http://127.0.0.1:{health}/readyz does not answer 200"),
+                    report: process.report(),
+                }
+                .into());
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+    Err(crate::process::port_taken(
+        TRIES,
+        last,
+        "Cluster API's manager",
+        &log,
+    ))
+}
+
+/// Whether `GET /readyz` on the loopback port answers 200 (a plain HTTP/1.0 request; the
+/// port is the manager's own health endpoint).
+fn ready(port: u16) -> bool {
+    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+    if stream
+        .write_all(b"GET /readyz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+        .is_err()
+    {
+        return false;
+    }
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head).is_ok() && head.starts_with(b"HTTP/1.") && &head[9..12] == b"200"
+}
