@@ -46,6 +46,7 @@ mod cluster_api;
 mod crds;
 mod env;
 mod error;
+pub mod fixtures;
 mod process;
 pub mod topology;
 mod users;

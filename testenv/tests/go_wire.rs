@@ -1079,3 +1079,85 @@ const KNOWN_HEADER: &str = "\
 # `WIRE_KNOWN_UPDATE=1 cargo test -p capi-runtime-testenv --test go_wire`; never edit by hand.
 # Each line is a defect to fix (issue 18); the test fails when the list changes.
 ";
+
+/// The testing crate's fixtures are requests Cluster API's Go types hold as they are: Go's
+/// `json.Unmarshal` into each hook's request type reads every fixture, and its `json.Marshal`
+/// of what it read is the fixture's JSON value again. So no fixture carries a field Cluster
+/// API's types do not have (Go would drop it) or a value Go reads otherwise.
+#[test]
+fn fixtures_read_in_go_as_written() {
+    use capi_runtime::hooks::v1alpha1::*;
+    use capi_runtime_testenv::fixtures::{self, Topology, UPGRADE_VERSION as TO};
+
+    let settings = [("region".to_string(), "eu-west".to_string())].into();
+    let quick_start = Topology::quick_start()
+        .variable("imageRepository", json!("kindest"))
+        .variable("files", json!([{"path": "/etc/motd", "content": "hello"}]))
+        .settings(settings);
+    let bare = Topology::new(
+        "topology",
+        "c1",
+        "loopback-class",
+        json!({"apiVersion": "infrastructure.example.test/v1alpha1", "kind": "TestInfraClusterTemplate",
+            "metadata": {"name": "infra"}, "spec": {"template": {"spec": {"region": "loopback"}}}}),
+        json!({"apiVersion": "controlplane.example.test/v1alpha1", "kind": "TestControlPlaneTemplate",
+            "metadata": {"name": "control-plane"}, "spec": {"template": {"spec": {"flavour": "minimal"}}}}),
+    );
+    fn body<H: capi_runtime::hook::Hook>(request: &H::Request) -> (&'static str, Vec<u8>) {
+        (H::NAME, wire::encode_request::<H>(request).unwrap())
+    }
+    let mut bodies = vec![body::<Discovery>(&fixtures::discovery_request())];
+    for t in [&quick_start, &bare] {
+        bodies.extend([
+            body::<GeneratePatches>(&t.generate_patches_request()),
+            body::<ValidateTopology>(&t.validate_topology_request()),
+            body::<DiscoverVariables>(&t.discover_variables_request()),
+            body::<BeforeClusterCreate>(&t.before_cluster_create_request()),
+            body::<AfterControlPlaneInitialized>(&t.after_control_plane_initialized_request()),
+            body::<BeforeClusterUpgrade>(&t.before_cluster_upgrade_request(TO)),
+            body::<BeforeControlPlaneUpgrade>(&t.before_control_plane_upgrade_request(TO)),
+            body::<AfterControlPlaneUpgrade>(&t.after_control_plane_upgrade_request(TO)),
+            body::<BeforeWorkersUpgrade>(&t.before_workers_upgrade_request(TO)),
+            body::<AfterWorkersUpgrade>(&t.after_workers_upgrade_request(TO)),
+            body::<AfterClusterUpgrade>(&t.after_cluster_upgrade_request(TO)),
+            body::<BeforeClusterDelete>(&t.before_cluster_delete_request()),
+            body::<GenerateUpgradePlan>(&t.generate_upgrade_plan_request(TO)),
+        ]);
+    }
+    // The in-place hooks need a MachineDeployment.
+    bodies.extend([
+        body::<CanUpdateMachine>(&quick_start.can_update_machine_request(TO)),
+        body::<CanUpdateMachineSet>(&quick_start.can_update_machine_set_request(TO)),
+        body::<UpdateMachine>(&quick_start.update_machine_request(TO)),
+    ]);
+    let hooks: std::collections::BTreeSet<&str> = bodies.iter().map(|(h, _)| *h).collect();
+    assert_eq!(hooks.len(), HOOKS.len(), "a fixture of every hook");
+
+    let cases: Vec<(&'static str, Side, &[u8])> = bodies
+        .iter()
+        .map(|(hook, body)| (*hook, Side::Request, body.as_slice()))
+        .collect();
+    let mut problems = Vec::new();
+    for ((hook, ours), go) in bodies.iter().zip(decode_in_go(&cases)) {
+        let ours: Value = serde_json::from_slice(ours).unwrap();
+        match go {
+            Err(e) => problems.push(format!("{hook}: Go refuses the fixture: {e}")),
+            Ok(go) => {
+                let go: Value = serde_json::from_str(&go).unwrap();
+                if go != ours {
+                    let (g, r) = (
+                        canonical(&go.to_string(), Mode::Exact),
+                        canonical(&ours.to_string(), Mode::Exact),
+                    );
+                    problems.push(format!("{hook}: {}", first_difference(&g, &r)));
+                }
+            }
+        }
+    }
+    println!(
+        "{} fixtures of {} hooks read by Go",
+        bodies.len(),
+        hooks.len()
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
