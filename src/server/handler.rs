@@ -24,7 +24,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::Request;
 use axum::response::{IntoResponse, Response};
 use futures::FutureExt;
@@ -39,6 +39,7 @@ use super::metrics::EndpointMetrics;
 use super::output::{HandlerFailure, HandlerOutput};
 use crate::hook::{Hook, HookResponse, Message};
 use crate::hooks::v1alpha1::FailurePolicy;
+use crate::wire::DecodeErrorKind;
 
 /// How a handler is advertised in Discovery (its name and the call options Cluster API should
 /// use) and how the server runs it. `From<&str>` gives a handler with Cluster API's defaults
@@ -252,8 +253,7 @@ impl<H: Hook> Endpoint<H> {
                 reason: FailureReason::Read,
                 message: format!("error reading request: {e}"),
             })?;
-        let request = decode_admitted::<H>(&bytes, &slot)?;
-        drop(bytes);
+        let request = decode_admitted::<H>(bytes, &slot, deadline, timeout).await?;
         release_body_bytes(&slot);
         let call = Call {
             handler_name: self.name.clone(),
@@ -334,22 +334,71 @@ pub(crate) fn release_body_bytes(held: &HeldSlot) {
 }
 
 /// Decodes a request body of hook `H` with the wire codec: Go's rules, within the default
-/// memory budget and nesting limit and within the server's shared decode budget (a body past
-/// them is a Failure like any other that does not decode). What the request took of the
-/// shared budget (see `intake`) stays with `held`, so it is given back with the request's
-/// slot when its work is over, whichever way its handler runs.
-pub(crate) fn decode_admitted<H: Hook>(
+/// memory budget and nesting limit, within the server's shared decode budget (a body past
+/// them is a Failure like any other that does not decode) and before `deadline` (the
+/// request's; past it, the answer is the timeout's Failure). A body of
+/// [`Limits::offload_decode_bytes`](super::Limits::offload_decode_bytes) or more is decoded on
+/// tokio's blocking pool, so that the worker goes on serving other requests meanwhile; the
+/// answer then comes at the deadline at the latest, even while the pool is busy. What the
+/// request took of the shared budget (see `intake`) stays with `held`, so it is given back
+/// with the request's slot when its work is over, whichever way its handler runs.
+pub(crate) async fn decode_admitted<H: Hook>(
+    bytes: Bytes,
+    held: &HeldSlot,
+    deadline: Instant,
+    timeout: Duration,
+) -> Result<H::Request, Failed> {
+    if bytes.len() < super::intake::offload_decode_bytes(held) {
+        return decode_now::<H>(&bytes, held, deadline, timeout);
+    }
+    let task_held = held.clone();
+    let task =
+        tokio::task::spawn_blocking(move || decode_now::<H>(&bytes, &task_held, deadline, timeout));
+    match tokio::time::timeout_at(deadline, task).await {
+        Ok(Ok(decoded)) => decoded,
+        // The codec does not panic on any input; should it, the request fails, not the server.
+        Ok(Err(join)) => Err(Failed {
+            reason: FailureReason::Decode,
+            message: format!("error unmarshalling request: the decoder failed: {join}"),
+        }),
+        // The decoding stops by itself at the deadline (or has not started yet); what it took
+        // is given back when it does, with the slot its task still holds.
+        Err(_) => Err(decode_timeout(timeout, "it was still being decoded")),
+    }
+}
+
+/// [`decode_admitted`] on the calling thread.
+fn decode_now<H: Hook>(
     bytes: &[u8],
     held: &HeldSlot,
+    deadline: Instant,
+    timeout: Duration,
 ) -> Result<H::Request, Failed> {
-    let limits = super::intake::decode_limits(held);
-    let decoded = crate::wire::decode_request_with::<H>(bytes, &limits).map_err(|e| Failed {
-        reason: FailureReason::Decode,
-        message: format!("error unmarshalling request: {e}"),
+    let limits = super::intake::decode_limits(held, deadline.into_std());
+    let decoded = crate::wire::decode_request_with::<H>(bytes, &limits).map_err(|e| {
+        if e.kind() == DecodeErrorKind::Timeout {
+            decode_timeout(timeout, &e.to_string())
+        } else {
+            Failed {
+                reason: FailureReason::Decode,
+                message: format!("error unmarshalling request: {e}"),
+            }
+        }
     })?;
     super::intake::keep_hold(held, decoded.hold);
     check_type_meta::<H>(&decoded.message)?;
     Ok(decoded.message)
+}
+
+/// The answer to a request whose deadline passed before its body was decoded.
+fn decode_timeout(timeout: Duration, why: &str) -> Failed {
+    Failed {
+        reason: FailureReason::Timeout,
+        message: format!(
+            "the request was not decoded within its timeout of {}: {why}",
+            seconds(timeout)
+        ),
+    }
 }
 
 /// Turns the outcome of a request into the HTTP answer, logging and counting it.

@@ -67,11 +67,20 @@ pub struct Limits {
     /// How many bytes the requests being decoded and handled at once may decode into, all
     /// together, as the wire codec charges them ([`DEFAULT_MAX_DECODE_BYTES`]).
     pub max_decode_bytes: usize,
+    /// Bodies of this many bytes and more are decoded on tokio's blocking pool instead of the
+    /// async worker that read them, so that a long decoding does not hold up the other
+    /// requests of that worker ([`DEFAULT_OFFLOAD_DECODE_BYTES`]). Smaller ones decode in
+    /// place: the hop to the pool and back costs more than they take.
+    pub offload_decode_bytes: usize,
 }
 
 /// The default of [`Limits::max_decode_bytes`]: 512 MiB, two messages at the codec's
 /// per-message budget.
 pub const DEFAULT_MAX_DECODE_BYTES: usize = 512 << 20;
+
+/// The default of [`Limits::offload_decode_bytes`]: 256 KiB, about half a millisecond of
+/// decoding for a realistic GeneratePatches request (see `BENCHMARKS.md`).
+pub const DEFAULT_OFFLOAD_DECODE_BYTES: usize = 256 << 10;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -82,6 +91,7 @@ impl Default for Limits {
             body_timeout: Duration::from_secs(30),
             max_body_bytes: MAX_REQUEST_BODY_BYTES,
             max_decode_bytes: DEFAULT_MAX_DECODE_BYTES,
+            offload_decode_bytes: DEFAULT_OFFLOAD_DECODE_BYTES,
         }
     }
 }
@@ -122,6 +132,13 @@ impl Limits {
         self.max_decode_bytes = bytes;
         self
     }
+
+    /// Sets the body size from which requests are decoded on the blocking pool (0: every
+    /// body; `usize::MAX`: none).
+    pub fn offload_decode_bytes(mut self, bytes: usize) -> Self {
+        self.offload_decode_bytes = bytes;
+        self
+    }
 }
 
 /// The admission state of one server.
@@ -156,6 +173,8 @@ pub(crate) struct Held {
     /// What the decoded request took of it; held, never read.
     #[allow(dead_code)]
     pub(crate) decoded: Option<BudgetHold>,
+    /// [`Limits::offload_decode_bytes`].
+    pub(crate) offload_decode_bytes: usize,
 }
 
 /// What an admitted request holds, shared with the thread that runs its handler.
@@ -217,6 +236,7 @@ pub(crate) async fn admit(State(intake): State<Intake>, request: Request, next: 
                         bytes: charge,
                         decode: intake.decode.clone(),
                         decoded: None,
+                        offload_decode_bytes: limits.offload_decode_bytes,
                     }))),
                 ),
                 None => (
@@ -329,16 +349,26 @@ async fn read_body(
     Ok((kept.freeze(), charge))
 }
 
-/// The wire limits an admitted request decodes within: the codec's defaults and the server's
-/// shared decode budget (none when served without the admission layer).
-pub(crate) fn decode_limits(held: &HeldSlot) -> wire::Limits {
+/// The wire limits an admitted request decodes within: the codec's defaults, the request's
+/// deadline and the server's shared decode budget (none when served without the admission
+/// layer).
+pub(crate) fn decode_limits(held: &HeldSlot, deadline: std::time::Instant) -> wire::Limits {
     let shared = held
         .as_ref()
         .and_then(|h| h.lock().ok().map(|h| h.decode.clone()));
+    let limits = wire::Limits::default().with_deadline(deadline);
     match shared {
-        Some(shared) => wire::Limits::default().with_shared_budget(shared),
-        None => wire::Limits::default(),
+        Some(shared) => limits.with_shared_budget(shared),
+        None => limits,
     }
+}
+
+/// The body size from which an admitted request is decoded on the blocking pool (the default
+/// when served without the admission layer).
+pub(crate) fn offload_decode_bytes(held: &HeldSlot) -> usize {
+    held.as_ref()
+        .and_then(|h| h.lock().ok().map(|h| h.offload_decode_bytes))
+        .unwrap_or(DEFAULT_OFFLOAD_DECODE_BYTES)
 }
 
 /// Keeps what the decoded request took of the shared budget until its work is over.

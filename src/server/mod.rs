@@ -78,7 +78,11 @@
 //! block its thread, or it stalls the other requests of that worker and its timeout fires only
 //! at its next `.await`. One that blocks (synchronous calls, long computation) is registered
 //! with [`HandlerOptions::blocking`] and runs on a thread of tokio's blocking pool of its own,
-//! where it stalls only itself and its timeout answers on time (see [`Handler`]).
+//! where it stalls only itself and its timeout answers on time (see [`Handler`]). A body of
+//! [`Limits::offload_decode_bytes`] (256 KiB) or more is decoded on the blocking pool as well,
+//! so that the worker goes on serving probes and small requests meanwhile, and every decoding
+//! runs under the request's deadline: a body still decoding when its handler's timeout (or the
+//! caller's, if shorter) passes is answered with the timeout's Failure.
 
 mod builder;
 mod context;
@@ -109,7 +113,10 @@ pub use context::Context;
 pub use error::ServerError;
 pub use handler::{Handler, HandlerOptions, RequestOnly, WithContext};
 pub use in_process::{InProcess, InProcessError};
-pub use intake::{DEFAULT_MAX_DECODE_BYTES, DISCARD_LIMIT, Limits, MAX_REQUEST_BODY_BYTES};
+pub use intake::{
+    DEFAULT_MAX_DECODE_BYTES, DEFAULT_OFFLOAD_DECODE_BYTES, DISCARD_LIMIT, Limits,
+    MAX_REQUEST_BODY_BYTES,
+};
 pub use metrics::Metrics;
 pub use output::{HandlerFailure, HandlerOutput};
 pub use router::{HEALTHZ_PATH, METRICS_PATH, READYZ_PATH, discovery_path};

@@ -13,6 +13,7 @@ use http::{HeaderValue, StatusCode, header};
 use prometheus_client::registry::Registry;
 use tokio::time::Instant;
 
+use super::context::requested_timeout;
 use super::failure::{Failed, FailureReason};
 use super::handler::{admitted, decode_admitted, json_bytes_response, respond};
 use super::intake::{Intake, admit};
@@ -57,6 +58,9 @@ pub(crate) fn hook_router(
         .layer(axum::middleware::from_fn_with_state(intake, admit))
 }
 
+/// How long Discovery's request may take to decode: Cluster API's default call timeout.
+const DISCOVERY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Discovery decodes its request like every other hook (a body that is not a
 /// DiscoveryRequest is answered Failure, as upstream) and answers the list computed when the
 /// server was built.
@@ -71,8 +75,14 @@ async fn serve_discovery(request: Request, body: Bytes, metrics: &EndpointMetric
                 reason: FailureReason::Read,
                 message: format!("error reading request: {e}"),
             })?;
+        // Discovery has no handler timeout of its own: Cluster API's default call timeout,
+        // or the caller's if shorter.
+        let timeout = requested_timeout(parts.uri.query())
+            .map_or(DISCOVERY_TIMEOUT, |t| t.min(DISCOVERY_TIMEOUT));
         // What it took of the shared decode budget is given back with the slot, here.
-        decode_admitted::<Discovery>(&bytes, &slot).map(drop)
+        decode_admitted::<Discovery>(bytes, &slot, started + timeout, timeout)
+            .await
+            .map(drop)
     };
     match checked.await {
         Ok(()) => {

@@ -13,11 +13,11 @@ use axum::body::Body;
 use capi_runtime::hooks::v1alpha1::{
     AfterControlPlaneInitialized, AfterControlPlaneInitializedRequest,
     AfterControlPlaneInitializedResponse, BeforeClusterCreate, BeforeClusterCreateRequest,
-    BeforeClusterCreateResponse,
+    BeforeClusterCreateResponse, GeneratePatches, GeneratePatchesRequest, GeneratePatchesResponse,
 };
 use capi_runtime::server::{
-    Context, HandlerOptions, Limits, MAX_REQUEST_BODY_BYTES, Metrics, RunningServer, Server,
-    Timeouts,
+    Context, DEFAULT_OFFLOAD_DECODE_BYTES, HandlerOptions, Limits, MAX_REQUEST_BODY_BYTES, Metrics,
+    RunningServer, Server, Timeouts,
 };
 use http::{Method, Request, StatusCode, header};
 use serde_json::Value;
@@ -518,4 +518,119 @@ async fn one_registry_serves_the_servers_metrics_and_the_callers() {
         "{text}"
     );
     assert_eq!(server.metrics_text(), text);
+}
+
+const GP_PATH: &str = "/hooks.runtime.cluster.x-k8s.io/v1alpha1/generatepatches/gp";
+
+/// A GeneratePatches request of at least `bytes` bytes.
+fn large_generate_patches(bytes: usize) -> Vec<u8> {
+    let item = r#"{"uid":"u","holderReference":{"apiVersion":"cluster.x-k8s.io/v1beta2","kind":"MachineDeployment","namespace":"default","name":"md","fieldPath":"spec.template.spec.infrastructureRef"},"object":{"apiVersion":"infrastructure.cluster.x-k8s.io/v1beta2","kind":"DockerMachineTemplate","metadata":{"name":"t","labels":{"a":"b"}},"spec":{"template":{"spec":{"extraMounts":[]}}}},"variables":[{"name":"v","value":{"x":[1,2,3]}}]}"#;
+    let count = bytes / item.len() + 1;
+    format!("{{\"items\":[{}]}}", vec![item; count].join(",")).into_bytes()
+}
+
+#[test]
+fn a_large_body_is_decoded_off_the_worker_and_answered_at_its_deadline() {
+    // One worker and one blocking-pool thread, which a handler declared blocking holds: a
+    // large body's decoding, sent to the pool, cannot start until that handler is done.
+    // Meanwhile the worker answers a small request, and the large one is answered Failure
+    // when its deadline (the caller's 2 s) passes, although its decoding never ran.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .max_blocking_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let release = Arc::new(AtomicBool::new(false));
+        let (entered_tx, mut entered) = tokio::sync::mpsc::unbounded_channel::<()>();
+        let r = release.clone();
+        let router = Server::builder()
+            .handle(
+                AfterControlPlaneInitialized,
+                HandlerOptions::new("acpi").timeout_seconds(30).blocking(),
+                move |_: AfterControlPlaneInitializedRequest| {
+                    let (r, entered) = (r.clone(), entered_tx.clone());
+                    async move {
+                        entered.send(()).unwrap();
+                        let until = std::time::Instant::now() + STUCK;
+                        while !r.load(Ordering::SeqCst) && std::time::Instant::now() < until {
+                            std::thread::sleep(Duration::from_millis(5));
+                        }
+                        AfterControlPlaneInitializedResponse::success()
+                    }
+                },
+            )
+            .unwrap()
+            .handle(GeneratePatches, "gp", |_: GeneratePatchesRequest| async {
+                GeneratePatchesResponse::success()
+            })
+            .unwrap()
+            .handle(
+                BeforeClusterCreate,
+                "bcc",
+                |_: BeforeClusterCreateRequest| async { BeforeClusterCreateResponse::success() },
+            )
+            .unwrap()
+            .build()
+            .router();
+        let blocker = {
+            let router = router.clone();
+            tokio::spawn(async move { send(&router, ACPI_PATH, Body::from("{}")).await })
+        };
+        tokio::time::timeout(STUCK, entered.recv())
+            .await
+            .expect("the blocking handler started");
+        let body = large_generate_patches(2 * DEFAULT_OFFLOAD_DECODE_BYTES);
+        let large = {
+            let (router, body) = (router.clone(), body.clone());
+            let path = format!("{GP_PATH}?timeout=2s");
+            tokio::spawn(async move { send(&router, &path, Body::from(body)).await })
+        };
+        let small = send(&router, BCC_PATH, Body::from("{}")).await;
+        assert_eq!(small["status"], "Success", "{small}");
+        assert!(
+            !large.is_finished(),
+            "the large request was answered before its deadline, its decoding blocked"
+        );
+        let answer = tokio::time::timeout(STUCK, large).await.unwrap().unwrap();
+        assert_eq!(answer["status"], "Failure", "{answer}");
+        assert_eq!(
+            message(&answer),
+            "the request was not decoded within its timeout of 2s: it was still being decoded"
+        );
+        release.store(true, Ordering::SeqCst);
+        let answer = tokio::time::timeout(STUCK, blocker).await.unwrap().unwrap();
+        assert_eq!(answer["status"], "Success", "{answer}");
+        // With the pool free again, the same body decodes there and is answered.
+        let answer = send(&router, GP_PATH, Body::from(body)).await;
+        assert_eq!(answer["status"], "Success", "{answer}");
+    });
+}
+
+#[tokio::test]
+async fn a_body_still_decoding_at_its_deadline_is_answered_with_the_timeout() {
+    // Decoded in place (no offloading), a body whose decoding cannot finish in 1 µs: the
+    // decoder looks at the deadline as it goes and stops.
+    let router = Server::builder()
+        .limits(Limits::default().offload_decode_bytes(usize::MAX))
+        .handle(GeneratePatches, "gp", |_: GeneratePatchesRequest| async {
+            GeneratePatchesResponse::success()
+        })
+        .unwrap()
+        .build()
+        .router();
+    let body = large_generate_patches(4 << 20);
+    let answer = send(
+        &router,
+        &format!("{GP_PATH}?timeout=1%C2%B5s"),
+        Body::from(body),
+    )
+    .await;
+    assert_eq!(answer["status"], "Failure", "{answer}");
+    assert!(
+        message(&answer)
+            .starts_with("the request was not decoded within its timeout of 0.000001s: "),
+        "{answer}"
+    );
 }
