@@ -8,12 +8,23 @@
 //! modes. The fast mode streams and refuses nothing Go accepts, except that a struct field
 //! seen twice abandons the pass; the whole message is then decoded again in the careful mode,
 //! where each struct object is first scanned for its keys (values are skipped, not decoded),
-//! and every field is decoded once from its occurrences with Go's rules for that type. The
+//! and every field is decoded once from its occurrences with Go's rules for that type. So that
+//! a value nested in many structs is not skipped once per enclosing struct (which made the
+//! careful mode O(depth × bytes)), the careful mode starts with one pass over the message that
+//! checks its syntax and records where every object and array ends ([`De::index_containers`]);
+//! a skip then jumps over a nested object or array at once. Every byte is thereby read at most
+//! four times: by the fast pass, the index pass, the key scan of its enclosing struct (keys
+//! and scalar values) and its decoding (`scanned_bytes_stay_linear_in_the_careful_mode`
+//! counts them). The
 //! fast pass asks for the careful one by setting a flag in the decoder's state, which the
 //! caller reads whatever the pass returned: the error that unwinds the pass goes through the
 //! types' `Deserialize` impls, and one that maps or drops errors must not be able to keep the
 //! message from being decoded again. Once the flag is set, the pass fails at the next key or
 //! level it reaches.
+//!
+//! Decoding stops with [`Kind::Timeout`] once the deadline has passed; every loop
+//! that can run long (values produced, levels entered, values skipped, keys scanned, escapes
+//! read) counts a tick and looks at the clock every [`DEADLINE_TICKS`] ticks.
 //!
 //! Memory is charged as values are produced: every sequence element costs twice the size of
 //! its Rust value (a `Vec` grows by doubling), every map entry twice the size of its key and
@@ -56,6 +67,31 @@ use crate::go::time::parse_rfc3339;
 
 /// Entries of a B-tree leaf: what a map's first entry allocates.
 const BTREE_LEAF: usize = 11;
+
+/// How many ticks (values, levels, skips, keys, escapes) pass between two looks at the
+/// deadline: a look costs a clock read (some tens of nanoseconds), the ticks between two looks
+/// well under a millisecond.
+const DEADLINE_TICKS: u32 = 4096;
+
+/// What one entry of the careful mode's index of objects and arrays is charged: its opening
+/// and closing offsets, twice (a `Vec` grows by doubling).
+const INDEX_ENTRY: usize = 2 * std::mem::size_of::<(u32, u32)>();
+
+#[cfg(test)]
+thread_local! {
+    /// Bytes of tokens read on this thread (strings, numbers, literals, brackets), for the
+    /// test that proves the careful mode linear.
+    pub(crate) static SCANNED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts `n` bytes of tokens read (tests only).
+#[inline(always)]
+fn scanned(n: usize) {
+    #[cfg(test)]
+    SCANNED.with(|c| c.set(c.get() + n));
+    #[cfg(not(test))]
+    let _ = n;
+}
 
 /// The newtype name of a box that asks to be charged (`__private::CHARGED_BOX`, which this
 /// module may not name; a unit test checks that the two are equal). Asked for it, the decoder
@@ -348,6 +384,13 @@ pub(crate) struct De<'de> {
     /// The budget shared with other decodings, and how much of it this one holds.
     shared: Option<super::SharedBudget>,
     held: usize,
+    /// Careful mode: the opening and closing offsets (the closing one past the bracket) of
+    /// every object and array of the message, in order of their openings.
+    ends: Vec<(u32, u32)>,
+    /// `ends` is complete: a skip of an object or array jumps to its end.
+    indexed: bool,
+    /// The index pass is under way: skips record the objects and arrays they pass.
+    recording: bool,
 }
 
 impl Drop for De<'_> {
@@ -376,6 +419,9 @@ impl<'de> De<'de> {
             ticks: 0,
             shared: None,
             held: 0,
+            ends: Vec::new(),
+            indexed: false,
+            recording: false,
         }
     }
 
@@ -406,6 +452,65 @@ impl<'de> De<'de> {
             )),
             _ => Ok(()),
         }
+    }
+
+    /// Counts one step of a loop and looks at the deadline every [`DEADLINE_TICKS`] steps.
+    #[inline]
+    fn tick(&mut self) -> Result<()> {
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks.is_multiple_of(DEADLINE_TICKS) {
+            self.check_deadline()?;
+        }
+        Ok(())
+    }
+
+    /// The careful mode's first pass: checks the syntax of the value at `pos` (and its
+    /// nesting) as a skip does, and records where each of its objects and arrays ends, so
+    /// that every later skip of one jumps over it. Its entries are charged to the budget. On
+    /// an input too long for 32-bit offsets nothing is recorded and skips scan.
+    pub(crate) fn index_containers(&mut self) -> Result<()> {
+        if u32::try_from(self.input.len()).is_err() {
+            return Ok(());
+        }
+        let start = self.pos;
+        self.recording = true;
+        let walked = self.skip_value();
+        self.recording = false;
+        walked?;
+        self.pos = start;
+        self.indexed = true;
+        Ok(())
+    }
+
+    /// Records the object or array opening at `pos` while indexing: its entry's position.
+    fn open_container(&mut self) -> Result<Option<usize>> {
+        if !self.recording {
+            return Ok(None);
+        }
+        self.charge(INDEX_ENTRY)?;
+        // Offsets fit: `index_containers` runs only on inputs shorter than 4 GiB.
+        self.ends.push((self.pos as u32, 0));
+        Ok(Some(self.ends.len() - 1))
+    }
+
+    /// Records that the object or array of entry `slot` ends at `pos`.
+    fn close_container(&mut self, slot: Option<usize>) {
+        if let Some(slot) = slot {
+            self.ends[slot].1 = self.pos as u32;
+        }
+    }
+
+    /// Past the index pass: the end of the object or array opening at `pos`.
+    fn indexed_end(&self) -> Option<usize> {
+        if !self.indexed {
+            return None;
+        }
+        let at = u32::try_from(self.pos).ok()?;
+        let i = self
+            .ends
+            .binary_search_by_key(&at, |&(open, _)| open)
+            .ok()?;
+        Some(self.ends[i].1 as usize)
     }
 
     /// Reads the outermost struct's field `name` as the raw status instead of decoding it.
@@ -454,10 +559,7 @@ impl<'de> De<'de> {
     }
 
     fn charge(&mut self, bytes: usize) -> Result<()> {
-        self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks.is_multiple_of(4096) {
-            self.check_deadline()?;
-        }
+        self.tick()?;
         self.charged = self.charged.saturating_add(bytes);
         if self.charged > self.budget {
             return Err(Error::new(
@@ -495,6 +597,8 @@ impl<'de> De<'de> {
         if self.needs_careful {
             return Err(Error::abandoned());
         }
+        self.tick()?;
+        scanned(1);
         self.depth += 1;
         if self.depth > self.max_depth {
             return Err(Error::new(
@@ -559,6 +663,7 @@ impl<'de> De<'de> {
         let end = self.pos + word.len();
         if self.input.get(self.pos..end) == Some(word) {
             self.pos = end;
+            scanned(word.len());
             Ok(())
         } else {
             // Point at the first byte that differs.
@@ -658,6 +763,7 @@ impl<'de> De<'de> {
     /// byte, and so do unpaired surrogate escapes, as in Go.
     fn parse_str<'s>(&'s mut self) -> Result<Str<'de, 's>> {
         let input = self.input;
+        let open = self.pos;
         self.pos += 1;
         let start = self.pos;
         let mut i = find_stop(input, start);
@@ -668,6 +774,7 @@ impl<'de> De<'de> {
             }
             Some(b'"') => {
                 self.pos = i + 1;
+                scanned(self.pos - open);
                 let raw = &input[start..i];
                 return match std::str::from_utf8(raw) {
                     Ok(s) => Ok(Str::Borrowed(s)),
@@ -698,6 +805,7 @@ impl<'de> De<'de> {
                 }
                 Some(b'"') => {
                     self.pos = i + 1;
+                    scanned(self.pos - open);
                     self.scratch = out;
                     return Ok(Str::Copied(as_utf8(&self.scratch)));
                 }
@@ -726,6 +834,7 @@ impl<'de> De<'de> {
 
     /// Reads one escape at `pos` (its backslash) and leaves `pos` after it.
     fn escape(&mut self) -> Result<char> {
+        self.tick()?;
         self.pos += 1;
         let c = match self.input.get(self.pos) {
             Some(b'"') => '"',
@@ -776,6 +885,7 @@ impl<'de> De<'de> {
     /// Skips a string at `pos`, checking its escapes as Go's scanner does.
     fn skip_str(&mut self) -> Result<()> {
         let input = self.input;
+        let open = self.pos;
         self.pos += 1;
         loop {
             let i = find_stop(input, self.pos);
@@ -784,6 +894,7 @@ impl<'de> De<'de> {
                 None => return Err(self.eof()),
                 Some(b'"') => {
                     self.pos += 1;
+                    scanned(self.pos - open);
                     return Ok(());
                 }
                 Some(b'\\') => {
@@ -841,6 +952,7 @@ impl<'de> De<'de> {
             }
         }
         self.pos = i;
+        scanned(i - start);
         // Only ASCII digits, signs, points and exponents were consumed.
         let text = std::str::from_utf8(&input[start..i]).unwrap_or("0");
         Ok((text, integer))
@@ -864,14 +976,26 @@ impl<'de> De<'de> {
     }
 
     /// Skips any value, checking its syntax (Go checks the whole input, ignored parts too).
+    /// Past the careful mode's index pass, an object or array is jumped over (its syntax was
+    /// checked by that pass); during it, each is recorded.
     fn skip_value(&mut self) -> Result<()> {
-        match self.peek() {
+        self.tick()?;
+        let next = self.peek();
+        if let Some(b'{' | b'[') = next
+            && let Some(end) = self.indexed_end()
+        {
+            self.pos = end;
+            return Ok(());
+        }
+        match next {
             Some(b'"') => self.skip_str(),
             Some(b'{') => {
                 self.enter()?;
+                let slot = self.open_container()?;
                 self.pos += 1;
                 if self.peek() == Some(b'}') {
                     self.pos += 1;
+                    self.close_container(slot);
                     self.leave();
                     return Ok(());
                 }
@@ -888,6 +1012,7 @@ impl<'de> De<'de> {
                         Some(b',') => self.pos += 1,
                         Some(b'}') => {
                             self.pos += 1;
+                            self.close_container(slot);
                             self.leave();
                             return Ok(());
                         }
@@ -897,9 +1022,11 @@ impl<'de> De<'de> {
             }
             Some(b'[') => {
                 self.enter()?;
+                let slot = self.open_container()?;
                 self.pos += 1;
                 if self.peek() == Some(b']') {
                     self.pos += 1;
+                    self.close_container(slot);
                     self.leave();
                     return Ok(());
                 }
@@ -909,6 +1036,7 @@ impl<'de> De<'de> {
                         Some(b',') => self.pos += 1,
                         Some(b']') => {
                             self.pos += 1;
+                            self.close_container(slot);
                             self.leave();
                             return Ok(());
                         }
@@ -1029,6 +1157,7 @@ impl<'de> De<'de> {
                 continue;
             }
             loop {
+                self.tick()?;
                 if self.peek() != Some(b'"') {
                     return Err(self.unexpected_char("looking for beginning of object key string"));
                 }
@@ -1832,6 +1961,7 @@ impl<'de> MapAccess<'de> for Struct<'_, 'de> {
             if de.needs_careful {
                 return Err(Error::abandoned());
             }
+            de.tick()?;
             match de.peek() {
                 Some(b'}') => {
                     let yielded = self.yielded;

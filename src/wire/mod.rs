@@ -62,8 +62,14 @@
 //! charged far less (see `BENCHMARKS.md`).
 //!
 //! **Time.** [`Limits::deadline`] makes decoding stop with [`DecodeErrorKind::Timeout`] once
-//! the deadline has passed (checked as values are produced); the client passes the call's
-//! deadline, so decoding counts against the call's timeout.
+//! the deadline has passed (looked at every few thousand values produced, levels entered,
+//! values skipped, keys and escapes read, in both modes); the client passes the call's
+//! deadline and the server the request's, so decoding counts against the call's timeout.
+//!
+//! **Repeated keys.** A message with a repeated struct key is decoded a second time in a
+//! careful mode (see `de.rs`), which reads no byte more than four times in all, whatever the
+//! nesting: a duplicate key at the top of a message whose schemas nest to the depth limit
+//! costs a few times a plain decoding, not the depth times (see `BENCHMARKS.md`).
 
 mod de;
 mod fold;
@@ -375,6 +381,9 @@ fn decode_with<T: DeserializeOwned>(
             (e, shared)
         };
         de.check_deadline().map_err(|e| (e, false))?;
+        if careful {
+            de.index_containers().map_err(|e| shared_refusal(e, &de))?;
+        }
         let result = T::deserialize(&mut de);
         // Read before the result: a `Deserialize` impl may have turned the fast pass's
         // abandonment into any error, or into a value.

@@ -685,3 +685,126 @@ fn a_raised_depth_limit_is_the_only_bound_on_the_stack() {
         assert_eq!(got.unwrap(), 2_000);
     }
 }
+
+/// A DiscoverVariables response whose one schema nests `not` `nots` deep around a schema
+/// with a description of `payload` bytes; `top` is written first in the outermost object.
+fn deep_schema_with_payload(nots: usize, payload: usize, top: &str) -> Vec<u8> {
+    format!(
+        "{{{top}\"status\":\"Success\",\"variables\":[{{\"name\":\"v\",\"schema\":\
+         {{\"openAPIV3Schema\":{}{{\"description\":\"{}\"}}{}}}}}]}}",
+        "{\"not\":".repeat(nots),
+        "d".repeat(payload),
+        "}".repeat(nots)
+    )
+    .into_bytes()
+}
+
+/// Decodes `body` as a DiscoverVariables response on a small stack: how deep its `not`s go,
+/// and how many bytes of tokens the decoder read.
+fn nots_and_scanned(body: Vec<u8>) -> (usize, usize) {
+    on_small_stack(move || {
+        de::SCANNED.with(|c| c.set(0));
+        let decoded =
+            decode_value::<DiscoverVariablesResponse>(&body, &Limits::default(), Some("status"))
+                .unwrap();
+        (nots(&decoded.message), de::SCANNED.with(|c| c.get()))
+    })
+}
+
+#[test]
+fn scanned_bytes_stay_linear_in_the_careful_mode() {
+    // One repeated key at the top sends the message to the careful mode. There each struct
+    // object's keys are scanned before its fields are decoded; without the index of where
+    // every object ends, the description at the bottom of 123 nested schemas was skipped once
+    // per enclosing struct (about 125 times). Now every byte is read at most four times: the
+    // fast pass up to the repeated key, the index pass, the key scan of its innermost struct,
+    // its decoding.
+    let depth = DEFAULT_MAX_DEPTH - 5;
+    let payload = 64 << 10;
+    let fast = deep_schema_with_payload(depth, payload, "");
+    let careful = deep_schema_with_payload(depth, payload, "\"message\":\"a\",\"message\":\"b\",");
+    let careful_len = careful.len();
+    let (fast_nots, fast_scanned) = nots_and_scanned(fast.clone());
+    let (careful_nots, careful_scanned) = nots_and_scanned(careful);
+    assert_eq!(fast_nots, depth);
+    assert_eq!(careful_nots, depth);
+    assert!(
+        fast_scanned <= fast.len(),
+        "{fast_scanned} > {}",
+        fast.len()
+    );
+    assert!(
+        careful_scanned <= 4 * careful_len,
+        "the careful mode read {careful_scanned} bytes of tokens of a {careful_len}-byte message"
+    );
+    // The same with the repeat at the bottom, in the innermost schema: the fast pass reads
+    // nearly everything before it gives up.
+    let bottom = String::from_utf8(fast).unwrap().replacen(
+        "{\"description\"",
+        "{\"description\":\"x\",\"description\"",
+        1,
+    );
+    let bottom_len = bottom.len();
+    let (bottom_nots, bottom_scanned) = nots_and_scanned(bottom.into_bytes());
+    assert_eq!(bottom_nots, depth);
+    assert!(
+        bottom_scanned <= 4 * bottom_len,
+        "{bottom_scanned} > 4 × {bottom_len}"
+    );
+}
+
+/// Runs `f` over a decoder of `body` in the careful mode (`careful`) or the fast one whose
+/// deadline has passed already, skipping the look before the first value that `decode_with`
+/// makes: what stops it is a look from one of its loops.
+fn past_deadline<T>(
+    body: &[u8],
+    careful: bool,
+    f: impl FnOnce(&mut de::De<'_>) -> std::result::Result<T, de::Error>,
+) -> DecodeErrorKind {
+    let mut de = de::De::new(body, usize::MAX, DEFAULT_MAX_DEPTH, careful)
+        .with_deadline(Some(Instant::now()));
+    match f(&mut de) {
+        Ok(_) => panic!("decoded past the deadline"),
+        Err(e) => e.kind(),
+    }
+}
+
+#[test]
+fn every_long_loop_looks_at_the_deadline() {
+    let n = 3 * 4096;
+    let timeout = DecodeErrorKind::Timeout;
+    // The careful mode's index pass over many small objects.
+    let objects = format!("[{}{{}}]", "{},".repeat(n));
+    assert_eq!(
+        past_deadline(objects.as_bytes(), true, |de| de.index_containers()),
+        timeout
+    );
+    // Values produced (array elements).
+    let numbers = format!("[{}1]", "1,".repeat(n));
+    assert_eq!(
+        past_deadline(numbers.as_bytes(), false, |de| Vec::<u8>::deserialize(de)),
+        timeout
+    );
+    // Unknown keys skipped by the fast mode, and scanned by the careful mode's key scan.
+    let keys: String = (0..n).map(|i| format!("\"k{i}\":null,")).collect();
+    let unknown = format!("{{{keys}\"status\":\"s\"}}");
+    for careful in [false, true] {
+        assert_eq!(
+            past_deadline(unknown.as_bytes(), careful, |de| Outer::deserialize(de)),
+            timeout,
+            "careful: {careful}"
+        );
+    }
+    // A value skipped whole: one unknown key holding a large array.
+    let skipped = format!("{{\"unknown\":{numbers}}}");
+    assert_eq!(
+        past_deadline(skipped.as_bytes(), false, |de| Outer::deserialize(de)),
+        timeout
+    );
+    // A string of many escapes.
+    let escapes = format!("\"{}\"", "\\n".repeat(n));
+    assert_eq!(
+        past_deadline(escapes.as_bytes(), false, |de| String::deserialize(de)),
+        timeout
+    );
+}
