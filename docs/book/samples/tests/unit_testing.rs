@@ -1,0 +1,114 @@
+//! The sample of the book's "Unit-testing handlers" page: the book's handlers called in
+//! process with the requests Cluster API sends, as an extension author tests theirs.
+
+// ANCHOR: unit_tests
+use capi_runtime::hooks::v1alpha1::{
+    GeneratePatches, GenerateUpgradePlan, ResponseStatus, ValidateTopology,
+};
+use capi_runtime::server::{InProcess, Server};
+use capi_runtime::topology_mutation::{PatchOperation, apply};
+use capi_runtime_book_samples::{topology, upgrade_plan};
+use capi_runtime_testenv::fixtures::{Topology, validate_topology_request_from};
+use serde_json::json;
+
+/// The extension as `main` builds it, minus the listener: its handlers, called in process.
+fn extension() -> InProcess {
+    Server::builder()
+        .handle(
+            GeneratePatches,
+            "generate-patches",
+            topology::generate_patches,
+        )
+        .unwrap()
+        .handle(
+            ValidateTopology,
+            "validate-topology",
+            topology::validate_topology,
+        )
+        .unwrap()
+        .handle(
+            GenerateUpgradePlan,
+            "upgrade-plan",
+            upgrade_plan::generate_upgrade_plan,
+        )
+        .unwrap()
+        .build()
+        .in_process()
+}
+
+#[tokio::test]
+async fn worker_machines_get_the_node_image_of_their_version() {
+    // Cluster API's quick-start ClusterClass and a Cluster of it that sets the variable.
+    let cluster = Topology::quick_start()
+        .kubernetes_version("v1.33.2")
+        .variable(topology::IMAGE_REPOSITORY, json!("registry.example.com"));
+    let mut request = cluster.generate_patches_request();
+
+    let response = extension()
+        .call(GeneratePatches, "generate-patches", &request)
+        .await
+        .unwrap();
+    assert_eq!(
+        response.status,
+        ResponseStatus::Success,
+        "{}",
+        response.message
+    );
+
+    // Apply the JSON patches to their templates, as Cluster API does (the walker answers only
+    // for the templates it changed).
+    for answer in &response.items {
+        let item = request
+            .items
+            .iter_mut()
+            .find(|i| i.uid == answer.uid)
+            .unwrap();
+        let ops: Vec<PatchOperation> = serde_json::from_slice(&answer.patch.0).unwrap();
+        let mut object = item.object.to_value().unwrap();
+        apply(&mut object, &ops).unwrap();
+        item.object = object.into();
+    }
+    let workers = request
+        .items
+        .iter()
+        .find(|i| {
+            i.holder_reference.kind == "MachineDeployment"
+                && i.holder_reference.field_path == "spec.template.spec.infrastructureRef"
+        })
+        .unwrap();
+    assert_eq!(
+        workers.object.to_value().unwrap()["spec"]["template"]["spec"]["customImage"],
+        "registry.example.com/node:v1.33.2"
+    );
+
+    // The patched templates pass ValidateTopology.
+    let validate = validate_topology_request_from(&request);
+    let verdict = extension()
+        .call(ValidateTopology, "validate-topology", &validate)
+        .await
+        .unwrap();
+    assert_eq!(
+        verdict.status,
+        ResponseStatus::Success,
+        "{}",
+        verdict.message
+    );
+}
+
+#[tokio::test]
+async fn an_upgrade_across_two_minor_versions_has_two_steps() {
+    let request = Topology::quick_start()
+        .kubernetes_version("v1.32.4")
+        .generate_upgrade_plan_request("v1.34.1");
+    let plan = extension()
+        .call(GenerateUpgradePlan, "upgrade-plan", &request)
+        .await
+        .unwrap();
+    let steps: Vec<&str> = plan
+        .control_plane_upgrades
+        .iter()
+        .map(|s| s.version.as_str())
+        .collect();
+    assert_eq!(steps, ["v1.33.0", "v1.34.1"]);
+}
+// ANCHOR_END: unit_tests
