@@ -1,15 +1,15 @@
 //! The example's topology handlers on the sample ClusterClass in `clusterclass.yaml`: the
-//! templates go through GeneratePatches as Cluster API would send them, the patches are
-//! applied, and the result passes ValidateTopology.
+//! templates go through GeneratePatches as Cluster API sends them (the request built by the
+//! testing crate's fixtures from the file's ClusterClass, templates and Cluster), the patches
+//! are applied, and the result passes ValidateTopology.
 
 use capi_runtime::api::core::v1beta2::Cluster;
 use capi_runtime::hooks::v1alpha1::{
-    GeneratePatchesRequest, GeneratePatchesRequestItem, HolderReference, ResponseStatus,
-    ValidateTopologyRequest, ValidateTopologyRequestItem, Variable,
+    GeneratePatchesRequest, ResponseStatus, ValidateTopologyRequest, ValidateTopologyRequestItem,
 };
-use capi_runtime::raw::Json;
 use capi_runtime::raw::RawExtension;
-use capi_runtime::topology_mutation::{PatchOperation, apply, paths};
+use capi_runtime::topology_mutation::{PatchOperation, apply};
+use capi_runtime_testenv::fixtures::Topology;
 use capi_test_extension::topology;
 use serde_json::{Value, json};
 use topology_fields::Fields;
@@ -28,121 +28,47 @@ fn find<'a>(docs: &'a [Value], kind: &str, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("{kind}/{name} is in clusterclass.yaml"))
 }
 
-fn holder(api_version: &str, kind: &str, name: &str, field_path: &str) -> HolderReference {
-    HolderReference {
-        api_version: api_version.into(),
-        kind: kind.into(),
-        namespace: "default".into(),
-        name: name.into(),
-        field_path: field_path.into(),
-    }
-}
-
-fn variable(name: &str, value: Value) -> Variable {
-    Variable {
-        name: name.into(),
-        value: Json::from(value),
-    }
-}
-
-/// The request Cluster API would build for the sample Cluster: its variables plus the global
-/// builtins, and one item per template with the builtins of what holds it.
-fn request(docs: &[Value]) -> GeneratePatchesRequest {
+/// The sample ClusterClass, its templates and its Cluster, as the testing crate's fixtures
+/// model them.
+fn sample(docs: &[Value]) -> Topology {
     let cluster = find(docs, "Cluster", "my-cluster");
-    let version = cluster["spec"]["topology"]["version"].as_str().unwrap();
-    let mut variables: Vec<Variable> = cluster["spec"]["topology"]["variables"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| variable(v["name"].as_str().unwrap(), v["value"].clone()))
-        .collect();
-    variables.push(variable(
-        "builtin",
-        json!({"cluster": {"name": "my-cluster", "namespace": "default",
-            "topology": {"version": version, "classRef": {"name": "quick-start-runtimesdk", "namespace": "default"}}}}),
-    ));
-    let cp_builtin = variable(
-        "builtin",
-        json!({"controlPlane": {"version": version, "name": "my-cluster-cp"}}),
+    let template = |kind: &str, name: &str| find(docs, kind, name).clone();
+    let mut sample = Topology::new(
+        "default",
+        "my-cluster",
+        "quick-start-runtimesdk",
+        template("DockerClusterTemplate", "quick-start-cluster"),
+        template("KubeadmControlPlaneTemplate", "quick-start-control-plane"),
+    )
+    .kubernetes_version(cluster["spec"]["topology"]["version"].as_str().unwrap())
+    .cluster_network(cluster["spec"]["clusterNetwork"].clone())
+    .control_plane_machine_template(template(
+        "DockerMachineTemplate",
+        "quick-start-control-plane",
+    ))
+    .machine_deployment(
+        "default-worker",
+        "md-0",
+        template(
+            "KubeadmConfigTemplate",
+            "quick-start-default-worker-bootstraptemplate",
+        ),
+        template(
+            "DockerMachineTemplate",
+            "quick-start-default-worker-machinetemplate",
+        ),
     );
-    let md_builtin = variable(
-        "builtin",
-        json!({"machineDeployment": {"version": version, "class": "default-worker", "name": "my-cluster-md-0", "topologyName": "md-0"}}),
-    );
-    let item = |uid: &str, kind: &str, name: &str, holder: HolderReference, vars: Vec<Variable>| {
-        GeneratePatchesRequestItem {
-            uid: uid.into(),
-            holder_reference: holder,
-            object: RawExtension::from(find(docs, kind, name).clone()),
-            variables: vars,
-        }
-    };
-    GeneratePatchesRequest {
-        variables,
-        items: vec![
-            item(
-                "infra-cluster",
-                "DockerClusterTemplate",
-                "quick-start-cluster",
-                holder(
-                    "cluster.x-k8s.io/v1beta2",
-                    "Cluster",
-                    "my-cluster",
-                    paths::holder_field::CLUSTER_INFRASTRUCTURE_REF,
-                ),
-                vec![],
-            ),
-            item(
-                "control-plane",
-                "KubeadmControlPlaneTemplate",
-                "quick-start-control-plane",
-                holder(
-                    "cluster.x-k8s.io/v1beta2",
-                    "Cluster",
-                    "my-cluster",
-                    paths::holder_field::CLUSTER_CONTROL_PLANE_REF,
-                ),
-                vec![cp_builtin.clone()],
-            ),
-            item(
-                "control-plane-machines",
-                "DockerMachineTemplate",
-                "quick-start-control-plane",
-                holder(
-                    "controlplane.cluster.x-k8s.io/v1beta2",
-                    "KubeadmControlPlane",
-                    "my-cluster-cp",
-                    paths::holder_field::CONTROL_PLANE_MACHINE_INFRASTRUCTURE_REF,
-                ),
-                vec![cp_builtin],
-            ),
-            item(
-                "worker-machines",
-                "DockerMachineTemplate",
-                "quick-start-default-worker-machinetemplate",
-                holder(
-                    "cluster.x-k8s.io/v1beta2",
-                    "MachineDeployment",
-                    "my-cluster-md-0",
-                    paths::holder_field::MACHINE_INFRASTRUCTURE_REF,
-                ),
-                vec![md_builtin.clone()],
-            ),
-            item(
-                "worker-bootstrap",
-                "KubeadmConfigTemplate",
-                "quick-start-default-worker-bootstraptemplate",
-                holder(
-                    "cluster.x-k8s.io/v1beta2",
-                    "MachineDeployment",
-                    "my-cluster-md-0",
-                    paths::holder_field::MACHINE_BOOTSTRAP_CONFIG_REF,
-                ),
-                vec![md_builtin],
-            ),
-        ],
-        ..Default::default()
+    for v in cluster["spec"]["topology"]["variables"].as_array().unwrap() {
+        sample = sample.variable(v["name"].as_str().unwrap(), v["value"].clone());
     }
+    sample
+}
+
+/// The request Cluster API sends for the sample Cluster: its variables plus the global
+/// builtins, and one item per template with the builtins of what holds it (infrastructure
+/// cluster, control plane, control plane machines, worker bootstrap, worker machines).
+fn request(docs: &[Value]) -> GeneratePatchesRequest {
+    sample(docs).generate_patches_request()
 }
 
 #[test]
@@ -166,7 +92,7 @@ fn patches_make_the_sample_templates_what_the_variables_ask() {
         apply(&mut object, &ops).unwrap();
         patched.push(object);
     }
-    let [cluster, cp, cp_machines, workers, bootstrap] = patched.try_into().unwrap();
+    let [cluster, cp, cp_machines, bootstrap, workers] = patched.try_into().unwrap();
     assert_eq!(
         cluster["spec"]["template"]["spec"]["loadBalancer"]["imageRepository"],
         "kindest"
@@ -235,8 +161,8 @@ fn patches_make_the_sample_templates_what_the_variables_ask() {
         cluster.clone(),
         cp.clone(),
         cp_machines.clone(),
-        workers.clone(),
         bootstrap.clone(),
+        workers.clone(),
     ]);
     let response = walker.validate_topology(&ok);
     assert_eq!(
@@ -251,14 +177,17 @@ fn patches_make_the_sample_templates_what_the_variables_ask() {
         cluster,
         cp,
         cp_machines,
-        foreign,
         bootstrap,
+        foreign,
     ]));
     assert_eq!(response.status, ResponseStatus::Failure);
+    let machine_deployment = &request.items[4].holder_reference.name;
     assert_eq!(
         response.message,
-        "cluster.x-k8s.io/v1beta2/MachineDeployment/default/my-cluster-md-0 uses image \
-         \"docker.io/evil/node:v1\", which is not from the image repository \"kindest\""
+        format!(
+            "cluster.x-k8s.io/v1beta2/MachineDeployment/default/{machine_deployment} uses image \
+             \"docker.io/evil/node:v1\", which is not from the image repository \"kindest\""
+        )
     );
 }
 
@@ -365,13 +294,26 @@ fn every_field_the_example_names_exists_in_v1beta2() {
         assert!(wrong.is_empty(), "clusterclass.yaml:\n{}", wrong.join("\n"));
     }
     // What GeneratePatches writes: every patch path, and the patched objects as a whole.
-    for (object, pointers) in patched_templates() {
-        let kind = object["kind"].as_str().unwrap();
+    for (mut object, pointers) in patched_templates() {
+        let kind = object["kind"].as_str().unwrap().to_string();
+        let kind = kind.as_str();
         assert_eq!(object["apiVersion"], fields.api_version(kind), "{kind}");
         for pointer in &pointers {
             if let Err(e) = fields.at_pointer(kind, pointer) {
                 panic!("a patch of the example: {e}");
             }
+        }
+        // The field lists model the metadata a user writes; what the API server adds to the
+        // templates Cluster API sends is left out.
+        let metadata = object["metadata"].as_object_mut().unwrap();
+        for server_set in [
+            "creationTimestamp",
+            "generation",
+            "ownerReferences",
+            "resourceVersion",
+            "uid",
+        ] {
+            metadata.remove(server_set);
         }
         let wrong = fields.mismatches(kind, &object);
         assert!(wrong.is_empty(), "patched {kind}:\n{}", wrong.join("\n"));
