@@ -1,42 +1,7 @@
 //! Calling a built server's handlers from the same process, without a socket: for unit tests
 //! of an extension.
 //!
-//! [`InProcess`] sends a typed request through the server's own hook router
-//! ([`Server::router`]) with `tower::ServiceExt::oneshot`, so the request takes every step a
-//! request from Cluster API takes after TLS: it is encoded as Cluster API's client encodes it
-//! (`apiVersion` and `kind` set, `Content-Type: application/json`, `POST` to the handler's path
-//! with `?timeout=` the handler's timeout), then admitted (body cap, slot, decode budget),
-//! type-checked, decoded, handled under the timeout and the panic guard, and the answer
-//! encoded; the answer is then decoded as Cluster API's client decodes it. Only the TLS host
-//! and its connection deadlines are left out.
-//!
-//! ```
-//! use capi_runtime::hooks::v1alpha1::{
-//!     BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse,
-//! };
-//! use capi_runtime::hook::ResponseStatus;
-//! use capi_runtime::server::Server;
-//!
-//! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let server = Server::builder()
-//!     .handle(BeforeClusterCreate, "before-cluster-create", |request: BeforeClusterCreateRequest| async move {
-//!         match request.cluster.metadata.name {
-//!             Some(_) => Ok(BeforeClusterCreateResponse::success()),
-//!             None => Err("the Cluster has no name"),
-//!         }
-//!     })?
-//!     .build();
-//!
-//! let response = server
-//!     .in_process()
-//!     .call(BeforeClusterCreate, "before-cluster-create", &BeforeClusterCreateRequest::default())
-//!     .await?;
-//! assert_eq!(response.status, ResponseStatus::Failure);
-//! assert_eq!(response.message, "the Cluster has no name");
-//! # Ok(())
-//! # }
-//! ```
+//! See [`InProcess`].
 
 use std::time::Duration;
 
@@ -53,7 +18,45 @@ use crate::hook::Hook;
 use crate::hooks::v1alpha1::{Discovery, DiscoveryRequest, DiscoveryResponse, ExtensionHandler};
 use crate::wire;
 
-/// A built server's hook routes, called in process (see the [module docs](self)).
+/// A built server's handlers, called from the same process without a socket: for unit tests of
+/// an extension.
+///
+/// `InProcess` sends a typed request through the server's own hook router
+/// ([`Server::router`]) with `tower::ServiceExt::oneshot`, so the request takes every step a
+/// request from Cluster API takes after TLS: it is encoded as Cluster API's client encodes it
+/// (`apiVersion` and `kind` set, `Content-Type: application/json`, `POST` to the handler's path
+/// with `?timeout=` the handler's timeout), then admitted (body cap, slot, decode budget),
+/// type-checked, decoded, handled under the timeout and the panic guard, and the answer
+/// encoded; the answer is then decoded as Cluster API's client decodes it. Only the TLS host
+/// and its connection deadlines are left out.
+///
+/// ```
+/// use capi_runtime::hooks::v1alpha1::{
+///     BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse,
+/// };
+/// use capi_runtime::hook::ResponseStatus;
+/// use capi_runtime::server::Server;
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let server = Server::builder()
+///     .handle(BeforeClusterCreate, "before-cluster-create", |request: BeforeClusterCreateRequest| async move {
+///         match request.cluster.metadata.name {
+///             Some(_) => Ok(BeforeClusterCreateResponse::success()),
+///             None => Err("the Cluster has no name"),
+///         }
+///     })?
+///     .build();
+///
+/// let response = server
+///     .in_process()
+///     .call(BeforeClusterCreate, "before-cluster-create", &BeforeClusterCreateRequest::default())
+///     .await?;
+/// assert_eq!(response.status, ResponseStatus::Failure);
+/// assert_eq!(response.message, "the Cluster has no name");
+/// # Ok(())
+/// # }
+/// ```
 ///
 /// Made by [`Server::in_process`]; cheap to clone, and every call is independent, so one value
 /// can serve many calls at once.
