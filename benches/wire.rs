@@ -166,6 +166,88 @@ fn dv_response(body: &[u8]) -> String {
     }
 }
 
+/// A DiscoverVariables response of about `size` bytes whose variables each hold a schema of
+/// `not` nested 123 deep (the innermost object at the nesting limit of 128) around a schema
+/// with a 1 KiB description; `top` is written first in the outermost object.
+fn nested_to_the_limit(size: usize, top: &str) -> Vec<u8> {
+    let depth = wire::DEFAULT_MAX_DEPTH - 5;
+    let chain = format!(
+        "{}{{\"description\":\"{}\"}}{}",
+        "{\"not\":".repeat(depth),
+        "d".repeat(1 << 10),
+        "}".repeat(depth)
+    );
+    let variable = format!("{{\"name\":\"v\",\"schema\":{{\"openAPIV3Schema\":{chain}}}}}");
+    let mut body = format!("{{{top}\"status\":\"Success\",\"variables\":[");
+    let mut first = true;
+    while body.len() + variable.len() + 3 < size {
+        if !first {
+            body.push(',');
+        }
+        body.push_str(&variable);
+        first = false;
+    }
+    body.push_str("]}");
+    body.into_bytes()
+}
+
+/// The careful mode (one repeated key at the top of the message) against the fast mode and
+/// `serde_json::from_slice` (which refuses a repeated field, so it reads the message without
+/// the repeat), on schemas nested to the depth limit.
+fn careful_rows() {
+    const ROUNDS: usize = 9;
+    let repeated = nested_to_the_limit(4 << 20, "\"message\":\"a\",\"message\":\"b\",");
+    let plain_body = nested_to_the_limit(4 << 20, "\"message\":\"b\",");
+    let careful = || {
+        let d = wire::decode_response::<DiscoverVariables>(&repeated).unwrap();
+        assert_eq!(d.message.message, "b");
+        drop(black_box(d));
+    };
+    let fast = || {
+        drop(black_box(
+            wire::decode_response::<DiscoverVariables>(&plain_body).unwrap(),
+        ))
+    };
+    let plain = || {
+        drop(black_box(
+            serde_json::from_slice::<DiscoverVariablesResponse>(&plain_body)
+                .map_err(|e| e.to_string()),
+        ))
+    };
+    let plain_ok = serde_json::from_slice::<DiscoverVariablesResponse>(&plain_body).is_ok();
+    let (mut c, mut f, mut p) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        let once = |run: &dyn Fn(), into: &mut Vec<f64>, len: usize| {
+            let start = Instant::now();
+            run();
+            into.push(mb_per_s(len, start.elapsed().as_secs_f64()));
+        };
+        let order: [usize; 3] = if round % 2 == 0 { [0, 1, 2] } else { [2, 1, 0] };
+        for which in order {
+            match which {
+                0 => once(&careful, &mut c, repeated.len()),
+                1 => once(&fast, &mut f, plain_body.len()),
+                _ => once(&plain, &mut p, plain_body.len()),
+            }
+        }
+    }
+    let (c, f, p) = (median(c), median(f), median(p));
+    println!(
+        "\n## one repeated key at the top, schemas nested to the depth limit, median of {ROUNDS} rounds\n"
+    );
+    println!(
+        "| message | careful mode | fast mode (no repeat) | serde_json::from_slice (no repeat) | careful / fast | careful / serde_json |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
+    println!(
+        "| DiscoverVariables response, `not` 123 deep ({:.1} MiB) | {c:.0} MB/s | {f:.0} MB/s | {p:.0} MB/s{} | {:.2} | {:.2} |",
+        repeated.len() as f64 / (1 << 20) as f64,
+        if plain_ok { "" } else { " (refused)" },
+        c / f,
+        c / p
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "--child") {
@@ -206,6 +288,8 @@ fn main() {
             ))
         },
     );
+
+    careful_rows();
 
     println!("\n## peak RSS growth while decoding (child process per run, body read first)\n");
     println!("| message | body | wire codec | outcome | serde_json::from_slice |");
