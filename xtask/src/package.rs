@@ -28,6 +28,8 @@ pub const CRATES: &[&str] = &[
     "runtime-openapi-gen",
     "capi-runtime-controller",
     "capi-runtime-manager",
+    "capi-envtest",
+    "capi-runtime-testenv",
 ];
 
 /// The version of every crate of the workspace.

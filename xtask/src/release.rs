@@ -61,6 +61,23 @@ const CRATE_FILES: &[(&str, &[&str])] = &[
     ),
     ("capi-runtime-controller", &["src/lib.rs"]),
     ("capi-runtime-manager", &["src/main.rs", "Cargo.lock"]),
+    (
+        "capi-envtest",
+        &[
+            "src/main.rs",
+            "src/lib.rs",
+            "go/control-plane/go.mod",
+            "go/control-plane/go.sum",
+            "go/control-plane/cmd/etcd/main.go",
+            "go/cluster-api/go.mod",
+            "go/cluster-api/go.sum",
+            "go/cluster-api/tools.go",
+        ],
+    ),
+    (
+        "capi-runtime-testenv",
+        &["src/lib.rs", "crds/test-providers.yaml"],
+    ),
 ];
 
 /// Writes `crates/`, `bin/<triple>/` and `sbom/` into `dist`; returns the files written.
