@@ -28,6 +28,11 @@
 //!   certificate signed by the environment's CA) give a [`User`], with a client and a
 //!   kubeconfig file of its own; it has only the rights RBAC bindings give it, so a test can
 //!   run code, in process or as a child process, with exactly a shipped role.
+//! - **Webhooks**: [`TestEnv::install_webhooks`] installs admission webhook configurations
+//!   (a project's manifests, written for a Service) pointed at a server the test runs on
+//!   loopback, with the environment's CA as `caBundle` and a serving certificate for the
+//!   server (envtest's `WebhookInstallOptions`); [`TestEnv::write_serving_certificate`] makes
+//!   one for any other server, an extension for instance.
 //! - **Stopping**: dropping the [`TestEnv`] stops both processes. Each runs under a small
 //!   `sh` supervisor that also stops it when the test process is gone for any reason (a
 //!   panic, an abort, SIGKILL): the supervisor watches a pipe only the test process holds
@@ -50,6 +55,7 @@ pub mod fixtures;
 mod process;
 pub mod topology;
 mod users;
+mod webhooks;
 #[doc(hidden)]
 pub mod workspace;
 
@@ -58,6 +64,7 @@ pub use cluster_api::{ClusterApi, ClusterApiBuilder, DEFAULT_WAIT, FEATURE_GATES
 pub use env::{Builder, TestEnv, new_log_dir, shared};
 pub use process::{Process, free_port, tail};
 pub use users::User;
+pub use webhooks::{LocalWebhooks, WebhookInstallOptions};
 
 // The workspace's own Go peers, at the paths its tests have always used (see `workspace`).
 #[doc(hidden)]
