@@ -13,7 +13,12 @@
 //! only an object the watch still holds (same UID, not being deleted), so a reconcile that
 //! finishes after its object was deleted cannot bring the registrations back. State is kept
 //! only for watched objects, so a late reconcile of a deleted object leaves nothing behind
-//! either.
+//! either. It also skips a registration that would change nothing: each object's last
+//! registered spec and handlers are kept, and the same again is not written to the registry
+//! (every write makes the runtime client re-examine its HTTP clients against all
+//! registrations, and most reconciles, those that follow the controller's own status patch,
+//! discover what is registered already). This assumes the registry entries of a watched
+//! object are written through here only, as the controller does.
 //!
 //! Before the registry is warmed up, removals have nothing to remove from: warm-up loads the
 //! registry from its own list, and [`WatchedConfigs::sweep`] (called when warm-up succeeded)
@@ -39,6 +44,16 @@ struct Entry {
     last_started: Option<Instant>,
     /// Consecutive failed reconciles (back-off).
     failures: u32,
+    /// What its registrations were last made from (see [`registered_from`]), while the
+    /// registry holds them.
+    registered: Option<Vec<u8>>,
+}
+
+/// What the registrations of `config` are made from, as bytes to compare: its spec (client
+/// configuration, namespace selector, settings) and the handlers in its status. `None` when it
+/// does not encode (it is then always registered).
+fn registered_from(config: &ExtensionConfig) -> Option<Vec<u8>> {
+    serde_json::to_vec(&(&config.spec, &config.status.handlers)).ok()
 }
 
 #[derive(Debug, Default)]
@@ -136,21 +151,32 @@ impl WatchedConfigs {
     }
 
     /// Registers `config` in `runtime`'s registry if the watch still holds that object (same
-    /// UID, not being deleted); `Ok(false)` when it does not, and nothing is registered.
+    /// UID, not being deleted); `Ok(false)` when it does not, and nothing is registered. When
+    /// the last registration of this object was made from the same spec and handlers, the
+    /// registry already holds what this one would write, and it is left as it is.
     pub fn register(
         &self,
         runtime: &RuntimeClient,
         config: &ExtensionConfig,
     ) -> Result<bool, RegistryError> {
-        let state = self.lock();
-        let watched = state
+        let mut state = self.lock();
+        let Some(entry) = state
             .live
-            .get(&config.name_any())
-            .is_some_and(|e| e.uid == config.metadata.uid);
-        if !watched || !present(config) {
+            .get_mut(&config.name_any())
+            .filter(|e| e.uid == config.metadata.uid)
+        else {
+            return Ok(false);
+        };
+        if !present(config) {
             return Ok(false);
         }
+        let from = registered_from(config);
+        if from.is_some() && entry.registered == from {
+            return Ok(true);
+        }
+        entry.registered = None;
         runtime.register(config)?;
+        entry.registered = from;
         Ok(true)
     }
 
@@ -400,6 +426,73 @@ mod tests {
         );
         listed(&watched, &runtime, std::slice::from_ref(&a));
         assert_eq!(registered(&runtime), ["first.a"]);
+    }
+
+    /// The reconcile that follows the controller's own status patch discovers the same
+    /// handlers again: registering them again would change nothing, and leaves the registry
+    /// untouched (its generation is where the runtime client's HTTP-client pruning starts).
+    /// Any change of the spec or the handlers, or a new object of the same name, registers.
+    #[test]
+    fn registering_the_same_again_leaves_the_registry_alone() {
+        let runtime = runtime();
+        let watched = WatchedConfigs::new();
+        let a = config("a", "ua");
+        listed(&watched, &runtime, std::slice::from_ref(&a));
+        let generation = || runtime.registry().generation();
+
+        assert!(watched.register(&runtime, &a).unwrap());
+        let after_first = generation();
+        for _ in 0..3 {
+            assert!(watched.register(&runtime, &a).unwrap());
+        }
+        assert_eq!(generation(), after_first, "the same registration again");
+        // Status conditions and metadata are not what registrations are made from.
+        let mut relabelled = a.clone();
+        relabelled.metadata.labels = Some([("x".to_string(), "y".to_string())].into());
+        relabelled.metadata.generation = Some(7);
+        assert!(watched.register(&runtime, &relabelled).unwrap());
+        assert_eq!(generation(), after_first);
+
+        // Settings, client configuration and handlers are.
+        let mut with_settings = a.clone();
+        with_settings.spec.settings.insert("k".into(), "v".into());
+        assert!(watched.register(&runtime, &with_settings).unwrap());
+        assert!(generation() > after_first);
+        assert_eq!(
+            runtime.registry().snapshot()[0]
+                .settings
+                .get("k")
+                .map(String::as_str),
+            Some("v")
+        );
+        let g = generation();
+        let mut moved = with_settings.clone();
+        moved.spec.client_config.url = "https://127.0.0.1:2".into();
+        assert!(watched.register(&runtime, &moved).unwrap());
+        assert!(generation() > g);
+        let g = generation();
+        let mut renamed = moved.clone();
+        renamed.status.handlers[0].name = "second.a".into();
+        assert!(watched.register(&runtime, &renamed).unwrap());
+        assert!(generation() > g);
+        assert_eq!(registered(&runtime), ["second.a"]);
+
+        // Deleted and created again under the same name: registered again, even unchanged.
+        watched.apply(&Event::Delete(renamed.clone()), &runtime);
+        assert!(registered(&runtime).is_empty());
+        let mut again = renamed.clone();
+        again.metadata.uid = Some("ua2".into());
+        watched.apply(&Event::Apply(again.clone()), &runtime);
+        assert!(watched.register(&runtime, &again).unwrap());
+        assert_eq!(registered(&runtime), ["second.a"]);
+        // And a registration the registry refused is not taken as made.
+        let cold = RuntimeClient::builder().build().unwrap();
+        let fresh = WatchedConfigs::new();
+        listed(&fresh, &cold, std::slice::from_ref(&a));
+        assert!(fresh.register(&cold, &a).is_err());
+        cold.warm_up([]).unwrap();
+        assert!(fresh.register(&cold, &a).unwrap());
+        assert_eq!(registered(&cold), ["first.a"]);
     }
 
     #[test]
