@@ -8,6 +8,9 @@
 //! Service to reach them), so what their defaulting would add must be written out: the
 //! helpers here do it where it matters ([`ClusterApi::register_extension`]).
 //!
+//! [`ClusterApiBuilder::existing_cluster`] runs the manager against a cluster the test did not
+//! start instead.
+//!
 //! Dropping a [`ClusterApi`] stops the manager, then the control plane; as for every
 //! [`Process`] of this crate, a supervisor stops them when the test process dies any other
 //! way (a panic, an abort, SIGKILL).
@@ -28,8 +31,8 @@ use serde_json::Value;
 
 use crate::error::{BoxError, WaitError};
 use crate::{
-    Builder, ClusterApiAssets, Error, Process, ProcessReport, Result, StartupError, TestEnv,
-    free_port, new_log_dir,
+    Builder, ClusterApiAssets, Error, ExistingCluster, Process, ProcessReport, Result,
+    StartupError, TestEnv, free_port, new_log_dir,
 };
 
 /// How long the manager may take to become ready, and a wait of the helpers to succeed,
@@ -50,6 +53,7 @@ pub struct ClusterApiBuilder {
     manager_args: Vec<String>,
     test_providers: bool,
     wait: Duration,
+    existing: Option<ExistingCluster>,
 }
 
 impl std::fmt::Debug for ClusterApiBuilder {
@@ -73,7 +77,16 @@ impl ClusterApiBuilder {
             manager_args: Vec::new(),
             test_providers: false,
             wait: DEFAULT_WAIT,
+            existing: None,
         }
+    }
+
+    /// Runs against `cluster` instead of starting a control plane: the CRDs are applied
+    /// there and the manager uses its kubeconfig ([`ClusterApiBuilder::control_plane`] is then
+    /// ignored). See [`ExistingCluster::from_env`] for envtest's `USE_EXISTING_CLUSTER`.
+    pub fn existing_cluster(mut self, cluster: ExistingCluster) -> ClusterApiBuilder {
+        self.existing = Some(cluster);
+        self
     }
 
     /// Changes the control plane's set-up (more CRDs, API server flags, other binaries).
@@ -127,20 +140,29 @@ impl ClusterApiBuilder {
                 .map_err(Error::io(format!("writing {}", file.display())))?;
             crds.push(file);
         }
-        let name = self.name.clone();
-        let configure = self.env;
-        let env = tokio::task::spawn_blocking(move || {
-            let builder = crds.into_iter().fold(Builder::new(&name), |b, f| b.crd(f));
-            configure(builder).start()
-        })
-        .await
-        .map_err(|e| Error::Io {
-            what: "starting the control plane".to_string(),
-            source: std::io::Error::other(e),
-        })??;
+        let target = match self.existing {
+            Some(cluster) => {
+                cluster.install_crds(&crds).await?;
+                Target::Existing(Box::new(cluster))
+            }
+            None => {
+                let name = self.name.clone();
+                let configure = self.env;
+                let env = tokio::task::spawn_blocking(move || {
+                    let builder = crds.into_iter().fold(Builder::new(&name), |b, f| b.crd(f));
+                    configure(builder).start()
+                })
+                .await
+                .map_err(|e| Error::Io {
+                    what: "starting the control plane".to_string(),
+                    source: std::io::Error::other(e),
+                })??;
+                Target::Started(Box::new(env))
+            }
+        };
         let control_plane_ready = started.elapsed();
         let webhook_dir = tempfile::tempdir().map_err(Error::io("making a temporary directory"))?;
-        env.write_serving_certificate(webhook_dir.path())?;
+        target.write_serving_certificate(webhook_dir.path())?;
         let logs = new_log_dir(&self.name)?;
         let mut args = vec![
             format!("--feature-gates={FEATURE_GATES}"),
@@ -149,7 +171,7 @@ impl ClusterApiBuilder {
         args.extend(self.manager_args);
         let manager = start_manager(
             &assets.manager,
-            &env,
+            target.kubeconfig_path(),
             webhook_dir.path(),
             &args,
             &logs,
@@ -160,7 +182,7 @@ impl ClusterApiBuilder {
             manager: Mutex::new(manager),
             _webhook_dir: webhook_dir,
             _providers: providers,
-            env,
+            target,
             assets,
             wait: self.wait,
             control_plane_ready,
@@ -177,7 +199,7 @@ pub struct ClusterApi {
     manager: Mutex<Process>,
     _webhook_dir: tempfile::TempDir,
     _providers: tempfile::TempDir,
-    env: TestEnv,
+    target: Target,
     assets: ClusterApiAssets,
     wait: Duration,
     control_plane_ready: Duration,
@@ -191,14 +213,36 @@ impl ClusterApi {
         ClusterApiBuilder::new(name)
     }
 
-    /// The control plane.
-    pub fn env(&self) -> &TestEnv {
-        &self.env
+    /// The control plane this started; `None` on an existing cluster.
+    pub fn env(&self) -> Option<&TestEnv> {
+        match &self.target {
+            Target::Started(env) => Some(env),
+            Target::Existing(_) => None,
+        }
     }
 
-    /// An admin client (see [`TestEnv::client`]).
+    /// An admin client (see [`TestEnv::client`]), or the existing cluster's.
     pub async fn client(&self) -> Result<Client> {
-        self.env.client().await
+        match &self.target {
+            Target::Started(env) => env.client().await,
+            Target::Existing(cluster) => cluster.client().await,
+        }
+    }
+
+    /// The CA (PEM) of the certificates [`ClusterApi::write_serving_certificate`] writes: the
+    /// `caBundle` of an extension the test serves.
+    pub fn ca_pem(&self) -> &str {
+        match &self.target {
+            Target::Started(env) => env.ca_pem(),
+            Target::Existing(cluster) => cluster.ca_pem(),
+        }
+    }
+
+    /// Writes `tls.crt` and `tls.key` into `dir`: a serving certificate for `127.0.0.1` and
+    /// `localhost` signed by [`ClusterApi::ca_pem`], for an extension or webhook server the
+    /// test runs.
+    pub fn write_serving_certificate(&self, dir: &Path) -> Result<()> {
+        self.target.write_serving_certificate(dir)
     }
 
     /// The binaries in use.
@@ -234,9 +278,9 @@ impl ClusterApi {
     }
 
     /// Resident memory, in KiB, of etcd, kube-apiserver and the manager (each with its
-    /// supervisor), read from `/proc`.
+    /// supervisor), read from `/proc` (0 for the processes of an existing cluster).
     pub fn rss_kib(&self) -> (u64, u64, u64) {
-        let (etcd, apiserver) = self.env.rss_kib();
+        let (etcd, apiserver) = self.env().map(TestEnv::rss_kib).unwrap_or_default();
         let pid = self.manager.lock().unwrap_or_else(|e| e.into_inner()).pid();
         (etcd, apiserver, crate::env::group_rss_kib(pid))
     }
@@ -405,7 +449,7 @@ impl ClusterApi {
 /// meanwhile) and waits until its `/readyz` answers 200.
 async fn start_manager(
     binary: &Path,
-    env: &TestEnv,
+    kubeconfig: &Path,
     cert_dir: &Path,
     extra: &[String],
     logs: &Path,
@@ -417,7 +461,7 @@ async fn start_manager(
     for attempt in 1..=TRIES {
         let (health, webhook, diagnostics) = (free_port()?, free_port()?, free_port()?);
         let mut args = vec![
-            format!("--kubeconfig={}", env.kubeconfig_path().display()),
+            format!("--kubeconfig={}", kubeconfig.display()),
             "--leader-elect=false".to_string(),
             format!("--webhook-port={webhook}"),
             format!("--webhook-cert-dir={}", cert_dir.display()),
@@ -457,6 +501,29 @@ async fn start_manager(
         "Cluster API's manager",
         &log,
     ))
+}
+
+/// Where the manager runs: a control plane this started, or a cluster that was there.
+#[derive(Debug)]
+enum Target {
+    Started(Box<TestEnv>),
+    Existing(Box<ExistingCluster>),
+}
+
+impl Target {
+    fn kubeconfig_path(&self) -> &Path {
+        match self {
+            Target::Started(env) => env.kubeconfig_path(),
+            Target::Existing(cluster) => cluster.kubeconfig_path(),
+        }
+    }
+
+    fn write_serving_certificate(&self, dir: &Path) -> Result<()> {
+        match self {
+            Target::Started(env) => env.write_serving_certificate(dir),
+            Target::Existing(cluster) => cluster.write_serving_certificate(dir),
+        }
+    }
 }
 
 /// Whether `GET /readyz` on the loopback port answers 200 (a plain HTTP/1.0 request; the

@@ -26,7 +26,7 @@ const ETCD_READY: Duration = Duration::from_secs(60);
 /// How long the API server may take to answer `/readyz` with 200.
 const APISERVER_READY: Duration = Duration::from_secs(180);
 /// How long installed CRDs may take to be Established and served.
-const CRD_READY: Duration = Duration::from_secs(60);
+pub(crate) const CRD_READY: Duration = Duration::from_secs(60);
 
 /// How an environment is set up; [`Builder::start`] starts it.
 #[derive(Debug)]
@@ -208,11 +208,7 @@ impl TestEnv {
     /// for `127.0.0.1` and `localhost`, signed by the environment's CA ([`TestEnv::ca_pem`] is
     /// its `caBundle`). For an extension or a webhook server the test runs.
     pub fn write_serving_certificate(&self, dir: &Path) -> Result<()> {
-        let (cert, key) = self.pki.serving_certificate("capi-testenv-server")?;
-        mkdir(dir)?;
-        write_file(&dir.join("tls.crt"), cert.as_bytes(), false)?;
-        write_file(&dir.join("tls.key"), key.as_bytes(), true)?;
-        Ok(())
+        write_serving_certificate(&self.pki, dir)
     }
 
     pub(crate) fn pki(&self) -> &Pki {
@@ -690,6 +686,16 @@ where
         .join()
         .unwrap_or_else(|p| std::panic::resume_unwind(p))
     })
+}
+
+/// Writes a serving certificate for `127.0.0.1` and `localhost` signed by `pki`'s CA into
+/// `dir` (`tls.crt`, `tls.key`).
+pub(crate) fn write_serving_certificate(pki: &Pki, dir: &Path) -> Result<()> {
+    let (cert, key) = pki.serving_certificate("capi-testenv-server")?;
+    mkdir(dir)?;
+    write_file(&dir.join("tls.crt"), cert.as_bytes(), false)?;
+    write_file(&dir.join("tls.key"), key.as_bytes(), true)?;
+    Ok(())
 }
 
 pub(crate) fn mkdir(p: &Path) -> Result<()> {

@@ -33,6 +33,9 @@
 //!   loopback, with the environment's CA as `caBundle` and a serving certificate for the
 //!   server (envtest's `WebhookInstallOptions`); [`TestEnv::write_serving_certificate`] makes
 //!   one for any other server, an extension for instance.
+//! - **An existing cluster** instead of a started one: [`ExistingCluster`] (a kubeconfig, or
+//!   envtest's `USE_EXISTING_CLUSTER=true` with `KUBECONFIG`) and
+//!   [`ClusterApiBuilder::existing_cluster`].
 //! - **Stopping**: dropping the [`TestEnv`] stops both processes. Each runs under a small
 //!   `sh` supervisor that also stops it when the test process is gone for any reason (a
 //!   panic, an abort, SIGKILL): the supervisor watches a pipe only the test process holds
@@ -51,6 +54,7 @@ mod cluster_api;
 mod crds;
 mod env;
 mod error;
+mod existing;
 pub mod fixtures;
 mod process;
 pub mod topology;
@@ -62,6 +66,7 @@ pub mod workspace;
 pub use assets::{Assets, ClusterApiAssets, target_dir};
 pub use cluster_api::{ClusterApi, ClusterApiBuilder, DEFAULT_WAIT, FEATURE_GATES};
 pub use env::{Builder, TestEnv, new_log_dir, shared};
+pub use existing::{ExistingCluster, USE_EXISTING_CLUSTER};
 pub use process::{Process, free_port, tail};
 pub use users::User;
 pub use webhooks::{LocalWebhooks, WebhookInstallOptions};

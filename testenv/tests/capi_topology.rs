@@ -223,7 +223,7 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
 
     // The extension's certificate, signed by the environment's CA (its caBundle).
     let cert_dir = tempfile::tempdir().unwrap();
-    must(capi.env().write_serving_certificate(cert_dir.path()));
+    must(capi.write_serving_certificate(cert_dir.path()));
     let recorder = Arc::new(Recorder::default());
     recorder.retry_after.store(RETRY_AFTER, Ordering::SeqCst);
     let extension = start_extension(&recorder, cert_dir.path()).await;
@@ -231,7 +231,7 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
 
     // Registered and discovered first: the ClusterClass and the Cluster need its handlers.
     let config = must(
-        capi.register_extension(EXTENSION, &url, capi.env().ca_pem())
+        capi.register_extension(EXTENSION, &url, capi.ca_pem())
             .await,
     );
     let mut handlers: Vec<&str> = config
