@@ -1,12 +1,13 @@
 //! Runtime-client benchmarks (a benchmark, not a timed test):
 //!
-//! 1. `call_all_extensions` over 1, 10 and 100 loopback extensions that each answer after
-//!    20 ms, sequential against concurrent, as a ratio.
+//! 1. `call_all_extensions` over 1, 10, 100 and 1,000 loopback extensions (each its own HTTPS
+//!    server) that each answer after 20 ms, sequential against concurrent, as a ratio.
 //! 2. Calls per second of `call_extension` over one kept-alive TLS connection, against a bare
 //!    reqwest POST of the same body to the same server.
 //!
-//! Run with `cargo bench --features client --bench client`. Each figure is the median of
-//! repeated runs.
+//! Run with `cargo bench --features client --bench client`; `-- fan_out` or `-- call_extension`
+//! runs one part, `-- fan_out 1000` one size. Each figure is the median of repeated runs,
+//! except the sequential run over 1,000 extensions (20 s): one run.
 
 #[path = "../tests/it/support/extension.rs"]
 mod extension;
@@ -44,13 +45,51 @@ async fn call_all(client: &Client, options: CallAllOptions) {
         .expect("every extension answers Success");
 }
 
-async fn fan_out(ca: &TestCa) {
+/// The 1-minute load average, from /proc/loadavg (empty elsewhere).
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// CPU time this process used so far (user + system, all threads), from /proc/self/stat in
+/// clock ticks of 10 ms; zero where there is no /proc.
+fn cpu_time() -> Duration {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return Duration::ZERO;
+    };
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    Duration::from_millis((ticks(11) + ticks(12)) * 10)
+}
+
+/// Raises this process's soft open-file limit to its hard limit: 1,000 extensions each hold a
+/// listening socket and a connection with two ends in this process.
+fn raise_open_file_limit() {
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    let mut limit = getrlimit(Resource::Nofile);
+    limit.current = limit.maximum;
+    if let Err(error) = setrlimit(Resource::Nofile, limit) {
+        eprintln!("could not raise the open-file limit: {error}");
+    }
+}
+
+async fn fan_out(ca: &TestCa, sizes: &[usize]) {
     println!("## call_all_extensions, each extension answers after 20 ms (median of runs)");
     println!(
-        "| extensions | sequential | concurrent (limit 10) | concurrent (limit = n) | speed-up (limit = n) |"
+        "| extensions | runs | sequential | concurrent (limit 10) | concurrent (limit = n) | speed-up (limit = n) | CPU per run (limit = n) | load |"
     );
-    println!("|---:|---:|---:|---:|---:|");
-    for n in [1usize, 10, 100] {
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for &n in sizes {
         let mut servers = Vec::new();
         let mut configs = Vec::new();
         for i in 0..n {
@@ -73,22 +112,37 @@ async fn fan_out(ca: &TestCa) {
         let client = ready_client(&configs);
         // Open every connection first: the figures compare calls, not handshakes.
         call_all(&client, CallAllOptions::concurrent(n)).await;
-        let runs = if n == 100 { 5 } else { 11 };
+        // Runs of each mode: sequential, limit 10, limit = n. A sequential run over 1,000
+        // extensions takes 20 s, one at limit 10 2 s: fewer of those.
+        let (seq_runs, conc10_runs, runs) = match n {
+            1000 => (1, 3, 11),
+            100 => (5, 5, 11),
+            _ => (11, 11, 11),
+        };
         let mut seq = Vec::new();
         let mut conc10 = Vec::new();
         let mut conc_n = Vec::new();
-        for _ in 0..runs {
-            seq.push(time(call_all(&client, CallAllOptions::sequential())).await);
-            conc10.push(time(call_all(&client, CallAllOptions::concurrent(10))).await);
+        let mut conc_n_cpu = Duration::ZERO;
+        for run in 0..runs {
+            if run < seq_runs {
+                seq.push(time(call_all(&client, CallAllOptions::sequential())).await);
+            }
+            if run < conc10_runs {
+                conc10.push(time(call_all(&client, CallAllOptions::concurrent(10))).await);
+            }
+            let cpu = cpu_time();
             conc_n.push(time(call_all(&client, CallAllOptions::concurrent(n))).await);
+            conc_n_cpu += cpu_time().saturating_sub(cpu);
         }
         let (s, c10, cn) = (median(seq), median(conc10), median(conc_n));
         println!(
-            "| {n} | {:.1} ms | {:.1} ms | {:.1} ms | {:.1}x |",
+            "| {n} | {seq_runs}/{conc10_runs}/{runs} | {:.1} ms | {:.1} ms | {:.1} ms | {:.1}x | {:.0} ms | {} |",
             s.as_secs_f64() * 1e3,
             c10.as_secs_f64() * 1e3,
             cn.as_secs_f64() * 1e3,
-            s.as_secs_f64() / cn.as_secs_f64()
+            s.as_secs_f64() / cn.as_secs_f64(),
+            conc_n_cpu.as_secs_f64() * 1e3 / runs as f64,
+            load_average()
         );
     }
 }
@@ -182,18 +236,38 @@ async fn throughput(ca: &TestCa) {
     println!("|---|---:|---:|");
     println!("| bare reqwest POST + JSON parse | {b:.0} | 1.00 |");
     println!("| `Client::call_extension` | {s:.0} | {:.2} |", s / b);
+    println!("load average: {}", load_average());
 }
 
 fn main() {
     // `cargo test --benches` runs bench targets with `--bench`-less arguments; only measure
     // when cargo bench asks.
-    if !std::env::args().any(|a| a == "--bench") {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if !args.iter().any(|a| a == "--bench") {
         return;
     }
+    let words: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let sizes: Vec<usize> = words.iter().filter_map(|w| w.parse().ok()).collect();
+    let sizes = if sizes.is_empty() {
+        vec![1, 10, 100, 1000]
+    } else {
+        sizes
+    };
+    let part =
+        |name: &str| !words.iter().any(|w| w.parse::<usize>().is_err()) || words.contains(&name);
+    raise_open_file_limit();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
         let ca = TestCa::new("bench");
-        fan_out(&ca).await;
-        throughput(&ca).await;
+        if part("fan_out") {
+            fan_out(&ca, &sizes).await;
+        }
+        if part("call_extension") {
+            throughput(&ca).await;
+        }
     });
 }

@@ -2,25 +2,26 @@
 
 use std::any::TypeId;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
+use bytes::Bytes;
 use futures::FutureExt;
 use tracing::Instrument;
 
+use super::Client;
 use super::aggregate::aggregate_responses;
 use super::cache::{CacheKey, ResponseCache};
 use super::error::{CallError, ExchangeError};
 use super::exchange::{Answer, Request, exchange};
 use super::fan_out;
 use super::target::{CallAllOptions, ForObject};
-use super::{Client, urls};
 use crate::api::runtime::v1beta2::FailurePolicy;
-use crate::catalog::{GroupHook, HookId};
+use crate::catalog::{Catalog, GroupHook, HookDescriptor, HookId};
 use crate::go::errors::chain;
 use crate::hook::{Hook, HookRequest, HookResponse, Message};
 use crate::hooks::v1alpha1::ResponseStatus;
 use crate::registry::Registration;
-use crate::tls::cause;
+use crate::tls::{Cause, cause};
 use crate::wire::{BudgetHold, DecodeError, Limits, RawStatus, decode_response_raw_with};
 
 impl Client {
@@ -53,7 +54,7 @@ impl Client {
         let (gvh, registration) = self.checked_registration::<H>(name, for_object)?;
         // The response becomes the caller's: its share of the decode budget is given back.
         let (response, _, _hold) = self
-            .call_registration::<H>(&registration, &gvh, request)
+            .call_registration::<H>(&registration, &gvh, request, None)
             .await?;
         Ok(response)
     }
@@ -88,7 +89,7 @@ impl Client {
         }
         // What the cache keeps is not counted against the decode budget.
         let (response, ignored, _hold) = self
-            .call_registration::<H>(&registration, &gvh, request)
+            .call_registration::<H>(&registration, &gvh, request, None)
             .await?;
         if !ignored {
             cache.insert(key, response.clone());
@@ -172,8 +173,11 @@ impl Client {
         // Each answer keeps its share of the client's decode budget until the answers are
         // aggregated (or the call fails), as long as it is alive here: answers decoded at once
         // within one call count together.
+        // Handlers of one hook version whose ExtensionConfigs have the same settings (most
+        // often none) are sent the same bytes: encoded once, not once per handler.
+        let bodies = Bodies::default();
         let call = |i: usize| {
-            self.call_registration::<H>(&registrations[i], &gvh, request)
+            self.call_registration::<H>(&registrations[i], &gvh, request, Some(&bodies))
                 .map(|result| result.map(|(response, _ignored, hold)| (response, hold)))
         };
         let outcome = match options.concurrency {
@@ -244,11 +248,15 @@ impl Client {
     /// policy and checks the status. The flag is true when the response is the `Success` the
     /// `Ignore` failure policy made of a failed call; the hold is the response's share of the
     /// client's decode budget.
+    ///
+    /// `bodies`, when given, holds the bodies already encoded by the other calls of the same
+    /// `call_all_extensions`.
     async fn call_registration<H: Hook>(
         &self,
         registration: &Registration,
         gvh: &HookId,
         request: &H::Request,
+        bodies: Option<&Bodies>,
     ) -> Result<(H::Response, bool, BudgetHold), CallError> {
         let handler = registration.name.as_str();
         let catalog = &*self.inner.catalog;
@@ -280,32 +288,24 @@ impl Client {
             Some(peer)
         };
         let timeout = registration.timeout();
-        let (http, url) = self
-            .endpoint(
-                &registration.client_config,
-                &registration.gvh,
-                registration.handler_short_name(),
-                timeout,
-            )
-            .await
-            .map_err(|source| CallError::HttpClient {
-                handler: handler.to_string(),
-                hook: Box::new(gvh.clone()),
-                source,
-            })?;
+        let (http, call_url) =
+            self.registration_endpoint(registration)
+                .await
+                .map_err(|source| CallError::HttpClient {
+                    handler: handler.to_string(),
+                    hook: Box::new(gvh.clone()),
+                    source,
+                })?;
+        let url = &call_url.url;
         let exchange_error = |source: ExchangeError| CallError::Exchange {
             handler: handler.to_string(),
             hook: Box::new(gvh.clone()),
             source,
         };
-        let outgoing = outgoing_request::<H>(registration, request);
-        let body = match peer {
-            None => crate::wire::encode_request::<H>(&outgoing).map_err(cause),
-            Some(peer) => catalog
-                .convert_any(&outgoing, TypeId::of::<H::Request>(), peer.request_type())
-                .expect("the conversion was checked above")
-                .map_err(cause)
-                .and_then(|down| peer.encode_request(&*down).map_err(cause)),
+        let encode = || encode_body::<H>(catalog, registration, peer, request);
+        let body = match bodies {
+            Some(bodies) => bodies.get_or_encode(registration, encode),
+            None => encode(),
         }
         .map_err(|e| exchange_error(ExchangeError::Encode(e)))?;
         // Decodes the body in the handler's version and converts it up to the caller's; the
@@ -340,11 +340,11 @@ impl Client {
         let result = exchange(
             Request {
                 http: &http,
-                url: &url,
-                host: &urls::host_label(&url),
+                url,
+                host: &call_url.host_label,
                 hook: gvh,
                 timeout,
-                body: body.into(),
+                body,
                 max_body: self.inner.max_response_bytes,
                 decode_budget: &self.inner.decode_budget,
                 metrics: &self.inner.metrics,
@@ -414,6 +414,62 @@ fn typed<H: Hook>(mut response: H::Response) -> H::Response {
     response
 }
 
+/// The body sent to `registration`: the request with its type metadata and the
+/// ExtensionConfig's settings (see [`outgoing_request`]), converted down to the handler's hook
+/// version when `peer` is that version's descriptor, as JSON.
+fn encode_body<H: Hook>(
+    catalog: &Catalog,
+    registration: &Registration,
+    peer: Option<&HookDescriptor>,
+    request: &H::Request,
+) -> Result<Bytes, Cause> {
+    let encoded = match peer {
+        // `encode_request` sets the type metadata on its own copy: with no settings to merge,
+        // that copy is the only one made.
+        None if registration.settings.is_empty() => {
+            crate::wire::encode_request::<H>(request).map_err(cause)
+        }
+        None => crate::wire::encode_request::<H>(&outgoing_request::<H>(registration, request))
+            .map_err(cause),
+        Some(peer) => {
+            let outgoing = outgoing_request::<H>(registration, request);
+            catalog
+                .convert_any(&outgoing, TypeId::of::<H::Request>(), peer.request_type())
+                .expect("the caller checked the conversion")
+                .map_err(cause)
+                .and_then(|down| peer.encode_request(&*down).map_err(cause))
+        }
+    }?;
+    Ok(Bytes::from(encoded))
+}
+
+/// The request bodies of one `call_all_extensions`, by the handler's hook version and the
+/// ExtensionConfig's settings: what `encode_body` makes of the same request depends on nothing
+/// else. An encoding error is kept too, and given to every call it concerns.
+#[derive(Default)]
+struct Bodies(Mutex<BodyMap>);
+
+type BodyMap = BTreeMap<(HookId, Arc<BTreeMap<String, String>>), Result<Bytes, Cause>>;
+
+impl Bodies {
+    /// The body for `registration`, encoded with `encode` when no call before made it.
+    fn get_or_encode(
+        &self,
+        registration: &Registration,
+        encode: impl FnOnce() -> Result<Bytes, Cause>,
+    ) -> Result<Bytes, Cause> {
+        let key = (registration.gvh.clone(), registration.settings.clone());
+        let lock = || self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(body) = lock().get(&key) {
+            return body.clone();
+        }
+        // Encoded without the lock; another call encoding meanwhile makes the same bytes.
+        let body = encode();
+        lock().insert(key, body.clone());
+        body
+    }
+}
+
 /// The request as sent: a copy of the caller's with `apiVersion` and `kind` set and the
 /// ExtensionConfig's settings under the request's own. Neither input is changed.
 fn outgoing_request<H: Hook>(registration: &Registration, request: &H::Request) -> H::Request {
@@ -455,6 +511,7 @@ mod tests {
             timeout_seconds: 0,
             failure_policy: FailurePolicy::Fail,
             settings: Arc::new(map(&[("a", "registration"), ("b", "registration")])),
+            call_url: Default::default(),
         };
         let request = BeforeClusterCreateRequest {
             settings: map(&[("b", "request"), ("c", "request")]),

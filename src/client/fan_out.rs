@@ -42,7 +42,8 @@ where
     let mut results: Vec<Option<T>> = (0..n).map(|_| None).collect();
     let mut failure: Option<(usize, E)> = None;
     let mut in_flight = FuturesUnordered::new();
-    let mut aborts: Vec<(usize, AbortHandle)> = Vec::new();
+    // The abort handle of each call in flight, by index (no search when one finishes).
+    let mut aborts: Vec<Option<AbortHandle>> = (0..n).map(|_| None).collect();
     let mut next = 0;
     loop {
         let stop = failure.as_ref().map_or(n, |(i, _)| *i);
@@ -51,20 +52,20 @@ where
             let i = next;
             let call = Abortable::new(call(i), registration);
             in_flight.push(async move { (i, call.await) });
-            aborts.push((i, handle));
+            aborts[i] = Some(handle);
             next += 1;
         }
         let Some((i, outcome)) = in_flight.next().await else {
             break;
         };
-        aborts.retain(|(j, _)| *j != i);
+        aborts[i] = None;
         match outcome {
             // Cancelled because an earlier call failed.
             Err(_aborted) => {}
             Ok(Ok(value)) => results[i] = Some(value),
             Ok(Err(error)) => {
                 if failure.as_ref().is_none_or(|(j, _)| i < *j) {
-                    for (_, handle) in aborts.iter().filter(|(j, _)| *j > i) {
+                    for handle in aborts[i + 1..].iter().flatten() {
                         handle.abort();
                     }
                     failure = Some((i, error));

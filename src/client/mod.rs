@@ -71,7 +71,7 @@ pub use urls::base_url;
 
 use crate::api::runtime::v1beta2::{ClientConfig, ExtensionConfig};
 use crate::catalog::{Catalog, HookId};
-use crate::registry::{Registry, RegistryError};
+use crate::registry::{CallUrl, Registration, Registry, RegistryError};
 use crate::wire::SharedBudget;
 use http_clients::{HttpClients, IdentityFiles};
 
@@ -382,6 +382,33 @@ impl Client {
             .http
             .retain(|host, ca| in_use.iter().any(|(h, c)| h == host && c == ca));
         self.inner.pruned_at.store(generation, Ordering::Release);
+    }
+
+    /// The HTTP client and the URL of a registered handler (the URL is made at its first
+    /// call and kept with the registration).
+    async fn registration_endpoint<'r>(
+        &self,
+        registration: &'r Registration,
+    ) -> Result<(reqwest::Client, &'r CallUrl), ClientConfigError> {
+        self.prune_if_changed();
+        self.inner.http.refresh_identity().await;
+        let config = &registration.client_config;
+        let call_url = registration.call_url.get_or_make(|| {
+            let base = urls::base_url(config)?;
+            let url = urls::handler_url(
+                &base,
+                &registration.gvh,
+                registration.handler_short_name(),
+                registration.timeout(),
+            );
+            Ok::<_, ClientConfigError>(CallUrl {
+                host: urls::host_of(&url),
+                host_label: urls::host_label(&url),
+                url,
+            })
+        })?;
+        let http = self.inner.http.get(&call_url.host, &config.ca_bundle.0)?;
+        Ok((http, call_url))
     }
 
     /// The HTTP client and full URL of a handler.

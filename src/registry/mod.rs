@@ -27,6 +27,7 @@ pub use crate::api::runtime::validation::{
     NAMESPACE_NAME_LABEL, NamespaceSelector, SelectorError, parse_group_version,
 };
 pub use error::{HandlerError, RegistryError};
+pub(crate) use registration::CallUrl;
 pub use registration::Registration;
 
 use crate::api::runtime::v1beta2::ExtensionConfig;

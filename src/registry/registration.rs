@@ -1,7 +1,7 @@
 //! One registered handler, and how an ExtensionConfig becomes registrations.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use crate::api::runtime::v1beta2::{ClientConfig, ExtensionConfig, FailurePolicy};
@@ -34,6 +34,57 @@ pub struct Registration {
     pub failure_policy: FailurePolicy,
     /// The ExtensionConfig's settings, merged into every request.
     pub settings: Arc<BTreeMap<String, String>>,
+    /// Where the client calls the handler, worked out at the first call and kept.
+    pub(crate) call_url: CallUrlCell,
+}
+
+/// A handler's URL and the host forms the client uses, made from the registration's client
+/// config, hook, name and timeout: every call of a registration goes to the same place.
+#[derive(Clone, Debug)]
+pub(crate) struct CallUrl {
+    /// The full URL, query included.
+    pub(crate) url: url::Url,
+    /// The host without the port (the HTTP-client cache key).
+    pub(crate) host: String,
+    /// The host with the port when one is written (the metrics label).
+    pub(crate) host_label: String,
+}
+
+/// The [`CallUrl`] of a registration once a call worked it out. It takes no part in
+/// comparisons, and a copy starts empty: a copy's fields may be changed.
+#[derive(Default)]
+pub(crate) struct CallUrlCell(OnceLock<CallUrl>);
+
+impl CallUrlCell {
+    /// The kept URL, or the one `make` gives (kept when it is one).
+    pub(crate) fn get_or_make<E>(
+        &self,
+        make: impl FnOnce() -> Result<CallUrl, E>,
+    ) -> Result<&CallUrl, E> {
+        if let Some(url) = self.0.get() {
+            return Ok(url);
+        }
+        let url = make()?;
+        Ok(self.0.get_or_init(|| url))
+    }
+}
+
+impl Clone for CallUrlCell {
+    fn clone(&self) -> Self {
+        CallUrlCell::default()
+    }
+}
+
+impl PartialEq for CallUrlCell {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for CallUrlCell {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CallUrlCell")
+    }
 }
 
 impl Registration {
@@ -82,6 +133,7 @@ pub(crate) fn registrations_of(
                 timeout_seconds: handler.timeout_seconds,
                 failure_policy: handler.failure_policy.unwrap_or_default(),
                 settings: settings.clone(),
+                call_url: CallUrlCell::default(),
             })),
             Err(error) => errors.push(HandlerError {
                 handler: handler.name.clone(),
