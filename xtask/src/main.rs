@@ -6,6 +6,8 @@
 //! - `tools` installs the external validators only (see `validators.rs`).
 //! - `downstream` builds and runs the README's "Using this crate" example from outside the
 //!   workspace (see `downstream.rs`).
+//! - `testing-sample` builds the book's "Testing against Cluster API" sample as a crate outside
+//!   the workspace and runs its tests against the real control plane (see `testing_sample.rs`).
 //! - `isolation [[PACKAGE/]BINARY]` runs the order-independence pass of `test` alone: every
 //!   integration test (of one test binary) in its own process (see `isolation.rs`).
 //! - `package` packages every published crate, builds each from its `.crate` alone, installs the
@@ -35,6 +37,7 @@ mod package;
 mod release;
 mod supply;
 mod test;
+mod testing_sample;
 mod validators;
 mod wire_explore;
 
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
         Some("test") => test::run(&args[1..]),
         Some("tools") => validators::command(&args[1..]),
         Some("downstream") => test::downstream(&args[1..]),
+        Some("testing-sample") => test::testing_sample(&args[1..]),
         Some("isolation") => isolation::command(&args[1..]),
         Some("testenv") => goenv::run(&args[1..]),
         Some("package") => package::command(&args[1..]),
@@ -58,7 +62,7 @@ fn main() -> ExitCode {
         Some("cargo-tools") => cargotools::command(&args[1..]),
         Some("background-job") => background::job_command(&args[1..]),
         Some(c @ ("docs" | "dist" | "site-check")) => docs::main(c, &args[1..]),
-        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask isolation [[PACKAGE/]TEST-BINARY] | cargo xtask package | cargo xtask testenv | cargo xtask go-tables [--check] | cargo xtask wire-explore [--seed N] [--scale K] | cargo xtask bench <generator|derive> | cargo xtask deny | cargo xtask semver | cargo xtask cargo-tools".to_string()),
+        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask testing-sample | cargo xtask isolation [[PACKAGE/]TEST-BINARY] | cargo xtask package | cargo xtask testenv | cargo xtask go-tables [--check] | cargo xtask wire-explore [--seed N] [--scale K] | cargo xtask bench <generator|derive> | cargo xtask deny | cargo xtask semver | cargo xtask cargo-tools".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -11,7 +11,9 @@
 //! 4. runs every integration test once more alone in its own process, so that a test which
 //!    passes only after another one ran first is caught (`isolation.rs`);
 //! 5. builds and runs the README's "Using this crate" example as a crate outside the workspace
-//!    (`downstream.rs`);
+//!    (`downstream.rs`), then the book's "Testing against Cluster API" sample the same way,
+//!    its tests run against the real control plane and Cluster API's manager
+//!    (`testing_sample.rs`);
 //! 6. checks the licence, ban and source policy of `deny.toml` (`supply.rs`), then packages
 //!    the published crates, builds each from its `.crate` alone and runs the
 //!    installed generator from its package (`package.rs`);
@@ -85,6 +87,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     )?;
     crate::isolation::run(&root, &cargo, None)?;
     crate::downstream::run(&root, &cargo)?;
+    timed("the book's testing sample", || {
+        crate::testing_sample::run(&root, &cargo)
+    })?;
     // Licenses, banned and duplicate crates, sources (deny.toml); offline, seconds. This late,
     // cargo-deny is installed by the background job by now.
     timed("cargo deny", || crate::supply::deny(&root))?;
@@ -151,4 +156,14 @@ pub fn downstream(args: &[String]) -> Result<(), String> {
     }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     crate::downstream::run(&crate::root(), &cargo)
+}
+
+/// Builds the book's "Testing against Cluster API" sample outside the workspace and runs its
+/// tests, alone (the binaries of `cargo xtask testenv` must be there).
+pub fn testing_sample(args: &[String]) -> Result<(), String> {
+    if !args.is_empty() {
+        return Err("usage: cargo xtask testing-sample".into());
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    crate::testing_sample::run(&crate::root(), &cargo)
 }
