@@ -239,12 +239,16 @@ fn careful_rows() {
         "| message | careful mode | fast mode (no repeat) | serde_json::from_slice (no repeat) | careful / fast | careful / serde_json |"
     );
     println!("|---|---:|---:|---:|---:|---:|");
+    // serde_json counts nesting its own way and refuses the message at its recursion limit.
+    let (plain, ratio) = if plain_ok {
+        (format!("{p:.0} MB/s"), format!("{:.2}", c / p))
+    } else {
+        ("refused (recursion limit)".to_string(), "n/a".to_string())
+    };
     println!(
-        "| DiscoverVariables response, `not` 123 deep ({:.1} MiB) | {c:.0} MB/s | {f:.0} MB/s | {p:.0} MB/s{} | {:.2} | {:.2} |",
+        "| DiscoverVariables response, `not` 123 deep ({:.1} MiB) | {c:.0} MB/s | {f:.0} MB/s | {plain} | {:.2} | {ratio} |",
         repeated.len() as f64 / (1 << 20) as f64,
-        if plain_ok { "" } else { " (refused)" },
         c / f,
-        c / p
     );
 }
 

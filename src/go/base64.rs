@@ -46,15 +46,21 @@ pub fn encode_std(bytes: &[u8]) -> String {
     out
 }
 
-fn value(c: u8) -> Option<u8> {
-    match c {
-        b'A'..=b'Z' => Some(c - b'A'),
-        b'a'..=b'z' => Some(c - b'a' + 26),
-        b'0'..=b'9' => Some(c - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
+/// The value of each character of the alphabet; 0xFF for the others.
+static VALUES: [u8; 256] = {
+    let mut t = [0xFF; 256];
+    let mut i = 0;
+    while i < 64 {
+        t[ALPHABET[i] as usize] = i as u8;
+        i += 1;
     }
+    t
+};
+
+#[inline]
+fn value(c: u8) -> Option<u8> {
+    let v = VALUES[c as usize];
+    (v != 0xFF).then_some(v)
 }
 
 fn is_newline(c: u8) -> bool {
@@ -111,7 +117,7 @@ pub fn canonical_len(text: &[u8]) -> Option<usize> {
         _ => 0,
     };
     let body = &text[..text.len() - pad];
-    if !body.iter().all(|&c| value(c).is_some()) {
+    if body.iter().any(|&c| VALUES[c as usize] == 0xFF) {
         return None;
     }
     // The bits of the last character that fall past the last byte must be zero.
