@@ -341,8 +341,7 @@ async fn handlers_run_on_the_worker_unless_declared_blocking() {
 }
 
 #[tokio::test]
-#[allow(deprecated)]
-async fn non_blocking_is_a_deprecated_no_op() {
+async fn non_blocking_is_a_no_op() {
     let options = HandlerOptions::new("bcc").timeout_seconds(3);
     assert_eq!(options.clone().non_blocking(), options);
 }
