@@ -43,18 +43,8 @@ pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
         "xtask test: building the README's downstream example in {}",
         dir.display()
     );
-    let output = Command::new(cargo)
+    let output = outside_cargo(cargo, &dir, &crate::target_dir(root)?, "downstream")
         .args(["run", "--quiet"])
-        .current_dir(&dir)
-        .env(
-            "CARGO_TARGET_DIR",
-            crate::target_dir(root)?.join("downstream"),
-        )
-        // The workspace's build directory: what compiles the same way (a dependency with the
-        // same version and features) is compiled once, the rest apart, by cargo's own keys.
-        .env("CARGO_BUILD_BUILD_DIR", crate::target_dir(root)?)
-        .env_remove("K8S_OPENAPI_ENABLED_VERSION")
-        .env_remove("CARGO_MANIFEST_DIR")
         .output()
         .map_err(|e| format!("cannot run {cargo}: {e}"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -97,6 +87,22 @@ fn block<'a>(text: &'a str, lang: &str) -> Result<&'a str, String> {
         .find("```")
         .ok_or_else(|| format!("README {SECTION:?}: unterminated {lang} block"))?;
     Ok(&text[start..start + len])
+}
+
+/// A cargo command for a crate written outside the workspace, in `dir`: its output in
+/// `<target>/<name>`, its intermediate artifacts in the workspace's build directory (what
+/// compiles the same way, a dependency with the same version and features, is compiled once,
+/// the rest apart, by cargo's own keys), and none of the workspace's environment that could
+/// make a missing step of the reader's work by accident.
+pub fn outside_cargo(cargo: &str, dir: &Path, target: &Path, name: &str) -> Command {
+    let mut command = Command::new(cargo);
+    command
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target.join(name))
+        .env("CARGO_BUILD_BUILD_DIR", target)
+        .env_remove("K8S_OPENAPI_ENABLED_VERSION")
+        .env_remove("CARGO_MANIFEST_DIR");
+    command
 }
 
 #[cfg(test)]

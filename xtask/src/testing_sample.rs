@@ -14,7 +14,6 @@
 //! share the workspace's build directory, so the dependencies are compiled once.
 
 use std::path::Path;
-use std::process::Command;
 
 /// The sample, relative to the workspace root.
 const SAMPLE: &str = "docs/book/outside/testing-against-capi";
@@ -65,16 +64,11 @@ pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
         "xtask test: building and testing the book's testing sample in {}",
         dir.display()
     );
-    let output = Command::new(cargo)
+    let output = crate::downstream::outside_cargo(cargo, &dir, &target, "testing-sample")
         .args(["test", "--quiet"])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", target.join("testing-sample"))
-        .env("CARGO_BUILD_BUILD_DIR", &target)
         .env("KUBEBUILDER_ASSETS", assets)
         .env("CAPI_MANAGER", &manager)
         .env("CAPI_CRDS", &crds)
-        .env_remove("K8S_OPENAPI_ENABLED_VERSION")
-        .env_remove("CARGO_MANIFEST_DIR")
         .output()
         .map_err(|e| format!("cannot run {cargo}: {e}"));
     let _ = std::fs::remove_dir_all(&dir);
