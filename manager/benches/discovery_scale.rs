@@ -45,18 +45,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!("|---|---|---|---|");
     for concurrency in concurrencies {
-        let (child, addrs) = support::start_manager(
-            env.kubeconfig_path(),
-            extensions.cert_dir(),
-            &[
-                "--diagnostics-address",
-                "0",
-                "--extensionconfig-concurrency",
-                &concurrency.to_string(),
-            ],
-            &["serving probes"],
-        )?;
-        support::wait_ready(&http, &addrs[0]).await?;
+        let child = support::start_ours(&env, &extensions, concurrency, &http).await?;
 
         let started = Instant::now();
         for (i, url) in extensions.urls.iter().enumerate() {

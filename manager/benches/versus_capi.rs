@@ -119,21 +119,7 @@ async fn main() -> Result<(), BoxError> {
                     )
                     .await?
                 }
-                Which::Ours => {
-                    let (child, addrs) = support::start_manager(
-                        env.kubeconfig_path(),
-                        extensions.cert_dir(),
-                        &[
-                            "--diagnostics-address",
-                            "0",
-                            "--extensionconfig-concurrency",
-                            &concurrency.to_string(),
-                        ],
-                        &["serving probes"],
-                    )?;
-                    support::wait_ready(&http, &addrs[0]).await?;
-                    child
-                }
+                Which::Ours => support::start_ours(&env, &extensions, concurrency, &http).await?,
             };
             let prefix = format!("r{round}-{}", which.short());
             let figures = measure(&api, &extensions, &manager, &prefix).await?;

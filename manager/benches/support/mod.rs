@@ -175,6 +175,30 @@ pub fn start_manager(
     Ok((child, addrs.into_iter().flatten().collect()))
 }
 
+/// Our manager as the discovery benchmarks run it: against `env`'s API server, its webhooks
+/// serving `extensions`' certificate, diagnostics off, `--extensionconfig-concurrency` set to
+/// `concurrency`; returned once its `/readyz` answers 200.
+pub async fn start_ours(
+    env: &capi_runtime_testenv::TestEnv,
+    extensions: &Extensions,
+    concurrency: u16,
+    http: &reqwest::Client,
+) -> Result<ManagerProcess, BoxError> {
+    let (child, addrs) = start_manager(
+        env.kubeconfig_path(),
+        extensions.cert_dir(),
+        &[
+            "--diagnostics-address",
+            "0",
+            "--extensionconfig-concurrency",
+            &concurrency.to_string(),
+        ],
+        &["serving probes"],
+    )?;
+    wait_ready(http, &addrs[0]).await?;
+    Ok(child)
+}
+
 /// Polls `http://{probes}/readyz` until it answers 200, for at most a minute.
 pub async fn wait_ready(http: &reqwest::Client, probes: &str) -> Result<(), BoxError> {
     let deadline = Instant::now() + Duration::from_secs(60);
