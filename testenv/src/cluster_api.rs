@@ -474,12 +474,9 @@ async fn start_manager(
         let mut process = Process::spawn("Cluster API's manager", binary, &args, &log)?;
         let deadline = Instant::now() + wait;
         loop {
-            if process.exited().is_some() {
-                if process.port_was_taken() {
-                    last = Some(process.report());
-                    break;
-                }
-                return Err(StartupError::Exited(process.report()).into());
+            if let Some(report) = process.exited_while_starting()? {
+                last = Some(report);
+                break;
             }
             if ready(health) {
                 return Ok(process);

@@ -111,6 +111,20 @@ impl Process {
         std::fs::read_to_string(&self.log).is_ok_and(|l| l.contains("address already in use"))
     }
 
+    /// Checks on a server that is still starting: `Ok(None)` while it runs, `Ok(Some(report))`
+    /// when it has exited because another process took its port (the caller may try again on
+    /// another port, keeping the report for [`port_taken`]), and [`StartupError::Exited`] when
+    /// it has exited for any other reason.
+    pub(crate) fn exited_while_starting(&mut self) -> Result<Option<ProcessReport>> {
+        if self.exited().is_none() {
+            return Ok(None);
+        }
+        if self.port_was_taken() {
+            return Ok(Some(self.report()));
+        }
+        Err(StartupError::Exited(self.report()).into())
+    }
+
     /// The process as it stands, for error messages: name, exit status if any, log tail.
     pub fn report(&mut self) -> ProcessReport {
         let state = match self.exited() {
