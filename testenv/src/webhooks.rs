@@ -7,13 +7,17 @@
 //! `caBundle`, and a serving certificate for that address, signed by the same CA, is written
 //! for the test's server to use.
 
+use std::fmt::Debug;
 use std::path::{Path, PathBuf};
 
 use k8s_openapi::ByteString;
 use k8s_openapi::api::admissionregistration::v1::{
     MutatingWebhookConfiguration, ValidatingWebhookConfiguration, WebhookClientConfig,
 };
+use kube::Resource;
 use kube::api::{Api, Patch, PatchParams};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::{Error, Result, TestEnv, free_port};
@@ -129,33 +133,13 @@ impl TestEnv {
             for webhook in config.webhooks.iter_mut().flatten() {
                 local(&mut webhook.client_config, &url, &ca);
             }
-            let name = config.metadata.name.clone().unwrap_or_default();
-            config.metadata.managed_fields = None;
-            config.metadata.resource_version = None;
-            Api::<ValidatingWebhookConfiguration>::all(client.clone())
-                .patch(&name, &params, &Patch::Apply(&config))
-                .await
-                .map_err(|source| Error::Request {
-                    what: format!("installing ValidatingWebhookConfiguration {name}"),
-                    source,
-                })?;
-            names.push(name);
+            names.push(apply(&client, &params, config).await?);
         }
         for mut config in mutating {
             for webhook in config.webhooks.iter_mut().flatten() {
                 local(&mut webhook.client_config, &url, &ca);
             }
-            let name = config.metadata.name.clone().unwrap_or_default();
-            config.metadata.managed_fields = None;
-            config.metadata.resource_version = None;
-            Api::<MutatingWebhookConfiguration>::all(client.clone())
-                .patch(&name, &params, &Patch::Apply(&config))
-                .await
-                .map_err(|source| Error::Request {
-                    what: format!("installing MutatingWebhookConfiguration {name}"),
-                    source,
-                })?;
-            names.push(name);
+            names.push(apply(&client, &params, config).await?);
         }
         Ok(LocalWebhooks {
             port,
@@ -164,6 +148,27 @@ impl TestEnv {
             cert_dir,
         })
     }
+}
+
+/// Server-side applies the webhook configuration `config` (either kind) with `params`, once
+/// the `managedFields` and `resourceVersion` a manifest read back from a cluster may carry are
+/// dropped; returns its name.
+async fn apply<K>(client: &kube::Client, params: &PatchParams, mut config: K) -> Result<String>
+where
+    K: Resource<DynamicType = ()> + Clone + Debug + DeserializeOwned + Serialize,
+{
+    let name = config.meta().name.clone().unwrap_or_default();
+    let metadata = config.meta_mut();
+    metadata.managed_fields = None;
+    metadata.resource_version = None;
+    Api::<K>::all(client.clone())
+        .patch(&name, params, &Patch::Apply(&config))
+        .await
+        .map_err(|source| Error::Request {
+            what: format!("installing {} {name}", K::kind(&())),
+            source,
+        })?;
+    Ok(name)
 }
 
 /// Points `config` at `base` (keeping the service's or URL's path) with `ca` as its CA.
