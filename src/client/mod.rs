@@ -368,19 +368,32 @@ impl Client {
         // Read before the snapshot: a change made meanwhile leaves a newer generation, which
         // the next call prunes for.
         let generation = self.inner.registry.generation();
-        let in_use: Vec<(String, Vec<u8>)> = self
-            .inner
-            .registry
-            .snapshot()
+        let snapshot = self.inner.registry.snapshot();
+        // The host of each registration: the one its call URL keeps, or else worked out from
+        // its config (owned here, borrowed below). One pass and a set, not a scan per client.
+        let made: Vec<Option<String>> = snapshot
             .iter()
-            .filter_map(|r| {
-                let base = urls::base_url(&r.client_config).ok()?;
-                Some((urls::host_of(&base), r.client_config.ca_bundle.0.clone()))
+            .map(|r| match r.call_url.get() {
+                Some(_) => None,
+                None => urls::base_url(&r.client_config)
+                    .ok()
+                    .map(|base| urls::host_of(&base)),
+            })
+            .collect();
+        let in_use: std::collections::HashSet<(&str, &[u8])> = snapshot
+            .iter()
+            .zip(&made)
+            .filter_map(|(r, made)| {
+                let host = match r.call_url.get() {
+                    Some(url) => url.host.as_str(),
+                    None => made.as_deref()?,
+                };
+                Some((host, r.client_config.ca_bundle.0.as_slice()))
             })
             .collect();
         self.inner
             .http
-            .retain(|host, ca| in_use.iter().any(|(h, c)| h == host && c == ca));
+            .retain(|host, ca| in_use.contains(&(host, ca)));
         self.inner.pruned_at.store(generation, Ordering::Release);
     }
 
