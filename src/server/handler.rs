@@ -337,8 +337,9 @@ pub(crate) fn release_body_bytes(held: &HeldSlot) {
 /// them is a Failure like any other that does not decode) and before `deadline` (the
 /// request's; past it, the answer is the timeout's Failure). A body of
 /// [`Limits::offload_decode_bytes`](super::Limits::offload_decode_bytes) or more is decoded on
-/// tokio's blocking pool, so that the worker goes on serving other requests meanwhile; the
-/// answer then comes at the deadline at the latest, even while the pool is busy. What the
+/// tokio's blocking pool, so that the worker goes on serving other requests meanwhile, after
+/// waiting for one of the server's turns to do so (one per core); the answer then comes at the
+/// deadline at the latest, even while the pool is busy or every turn is taken. What the
 /// request took of the shared budget (see `intake`) stays with `held`, so it is given back
 /// with the request's slot when its work is over, whichever way its handler runs.
 pub(crate) async fn decode_admitted<H: Hook>(
@@ -347,13 +348,24 @@ pub(crate) async fn decode_admitted<H: Hook>(
     deadline: Instant,
     timeout: Duration,
 ) -> Result<H::Request, Failed> {
-    if bytes.len() < super::intake::offload_decode_bytes(held) {
+    let (threshold, turns) = super::intake::offload(held);
+    if bytes.len() < threshold {
         return decode_now::<H>(&bytes, held, deadline, timeout);
     }
     let task_held = held.clone();
-    let task =
-        tokio::task::spawn_blocking(move || decode_now::<H>(&bytes, &task_held, deadline, timeout));
-    match tokio::time::timeout_at(deadline, task).await {
+    let decoded = async move {
+        // A turn among the server's offloaded decodes (none to wait for without admission).
+        let turn = match turns {
+            Some(turns) => turns.acquire_owned().await.ok(),
+            None => None,
+        };
+        tokio::task::spawn_blocking(move || {
+            let _turn = turn;
+            decode_now::<H>(&bytes, &task_held, deadline, timeout)
+        })
+        .await
+    };
+    match tokio::time::timeout_at(deadline, decoded).await {
         Ok(Ok(decoded)) => decoded,
         // The codec does not panic on any input; should it, the request fails, not the server.
         Ok(Err(join)) => Err(Failed {

@@ -70,7 +70,11 @@ pub struct Limits {
     /// Bodies of this many bytes and more are decoded on tokio's blocking pool instead of the
     /// async worker that read them, so that a long decoding does not hold up the other
     /// requests of that worker ([`DEFAULT_OFFLOAD_DECODE_BYTES`]). Smaller ones decode in
-    /// place: the hop to the pool and back costs more than they take.
+    /// place: the hop to the pool and back costs more than they take. No more bodies are
+    /// decoded on the pool at once than the machine has cores
+    /// ([`std::thread::available_parallelism`]); the others wait their turn (within their
+    /// deadline): decoding is all CPU, so more at once would only hold more decoded requests in
+    /// memory, each on a thread (and an allocator arena) of its own.
     pub offload_decode_bytes: usize,
 }
 
@@ -147,6 +151,8 @@ pub(crate) struct Intake {
     slots: Arc<Semaphore>,
     budget: Arc<Semaphore>,
     decode: SharedBudget,
+    /// Turns to decode on the blocking pool ([`Limits::offload_decode_bytes`]).
+    offload: Arc<Semaphore>,
     limits: Limits,
 }
 
@@ -175,6 +181,8 @@ pub(crate) struct Held {
     pub(crate) decoded: Option<BudgetHold>,
     /// [`Limits::offload_decode_bytes`].
     pub(crate) offload_decode_bytes: usize,
+    /// The server's turns to decode on the blocking pool.
+    pub(crate) offload: Arc<Semaphore>,
 }
 
 /// What an admitted request holds, shared with the thread that runs its handler.
@@ -187,6 +195,9 @@ impl Intake {
             slots: Arc::new(Semaphore::new(limits.max_in_flight)),
             budget: Arc::new(Semaphore::new(budget.min(Semaphore::MAX_PERMITS))),
             decode: SharedBudget::new(limits.max_decode_bytes),
+            offload: Arc::new(Semaphore::new(
+                std::thread::available_parallelism().map_or(1, usize::from),
+            )),
             limits,
         }
     }
@@ -237,6 +248,7 @@ pub(crate) async fn admit(State(intake): State<Intake>, request: Request, next: 
                         decode: intake.decode.clone(),
                         decoded: None,
                         offload_decode_bytes: limits.offload_decode_bytes,
+                        offload: intake.offload.clone(),
                     }))),
                 ),
                 None => (
@@ -364,11 +376,15 @@ pub(crate) fn decode_limits(held: &HeldSlot, deadline: std::time::Instant) -> wi
 }
 
 /// The body size from which an admitted request is decoded on the blocking pool (the default
-/// when served without the admission layer).
-pub(crate) fn offload_decode_bytes(held: &HeldSlot) -> usize {
+/// when served without the admission layer), and the server's turns to do so (none without it).
+pub(crate) fn offload(held: &HeldSlot) -> (usize, Option<Arc<Semaphore>>) {
     held.as_ref()
-        .and_then(|h| h.lock().ok().map(|h| h.offload_decode_bytes))
-        .unwrap_or(DEFAULT_OFFLOAD_DECODE_BYTES)
+        .and_then(|h| {
+            h.lock()
+                .ok()
+                .map(|h| (h.offload_decode_bytes, Some(h.offload.clone())))
+        })
+        .unwrap_or((DEFAULT_OFFLOAD_DECODE_BYTES, None))
 }
 
 /// Keeps what the decoded request took of the shared budget until its work is over.
