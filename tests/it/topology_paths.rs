@@ -1,7 +1,7 @@
 //! Every name in `topology_mutation::paths` exists in the v1beta2 schema it points into: the
 //! builtin variable's paths in this crate's `Builtins`, the Cluster's holder fields in this
 //! crate's `Cluster`, the other holder fields and the template pointers in the reduced upstream
-//! field lists of `testdata/topology/v1beta2-fields.yaml`.
+//! field lists of the example extension's `testdata/v1beta2-fields.yaml`.
 
 use crate::support::topology_fields;
 

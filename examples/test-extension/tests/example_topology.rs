@@ -14,7 +14,7 @@ use capi_test_extension::topology;
 use serde_json::{Value, json};
 use topology_fields::Fields;
 
-#[path = "../../../tests/it/support/topology_fields.rs"]
+#[path = "support/v1beta2_fields.rs"]
 mod topology_fields;
 
 fn documents() -> Vec<Value> {

@@ -1,6 +1,7 @@
 //! Checks objects, JSON Pointers and field paths against the reduced v1beta2 field lists in
-//! `testdata/topology/v1beta2-fields.yaml` (its header says what they reflect and how to read
-//! them). Shared by `tests/it/topology_paths.rs` and the example extension's topology test.
+//! `testdata/v1beta2-fields.yaml` (its header says what they reflect and how to read them): the
+//! example's own test helper, as an extension author would keep one beside their tests. The
+//! SDK's `tests/it/topology_paths.rs` borrows it to check `topology_mutation::paths`.
 #![allow(dead_code)]
 
 use serde_json::{Map, Value};
@@ -61,7 +62,7 @@ pub struct Fields {
 impl Fields {
     /// Parses the file; a malformed file is a test failure.
     pub fn load() -> Fields {
-        let text = include_str!("../../../testdata/topology/v1beta2-fields.yaml");
+        let text = include_str!("../../testdata/v1beta2-fields.yaml");
         let file: Value = serde_saphyr::from_str(text).expect("v1beta2-fields.yaml parses");
         let part = |name: &str| {
             file[name]
