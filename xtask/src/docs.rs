@@ -34,6 +34,8 @@ const DOC_CRATES: &[&str] = &[
     "capi-runtime-codegen",
     "capi-runtime-controller",
     "capi-runtime-manager",
+    "capi-runtime-testenv",
+    "capi-envtest",
 ];
 
 /// Dispatches `docs`, `dist` and `site-check`.

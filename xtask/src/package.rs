@@ -14,6 +14,12 @@
 //!    workspace's version, `v0.1.0` today) writes a document byte-identical to `golden/sdk/runtime-sdk-openapi.yaml`, `runtime-crd-gen
 //!    --check` agrees with `golden/sdk/crd/`, and `--input` over a crate outside the workspace
 //!    that uses the SDK's types writes its hook.
+//! 4. The packaged `capi-envtest` installed the same way: `--version` and `versions` print the
+//!    workspace's version and pins, and run over the directory `cargo xtask testenv` filled
+//!    (`target/testenv/bin/`) it builds nothing and prints the lines the library computes: the
+//!    Go module files in its package are the ones the workspace built from, byte for byte (they
+//!    are part of the stamp it compares). Without that directory (`cargo xtask package` alone,
+//!    or `KUBEBUILDER_ASSETS` naming a control plane elsewhere) this last run is skipped, saying so.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -182,6 +188,111 @@ fn install_in(root: &Path, cargo: &str, target: &Path, scratch: &Path) -> Result
     eprintln!(
         "xtask package: {} crates packaged and built alone; the installed generator matches the golden document",
         CRATES.len()
+    );
+    install_envtest(cargo, target, scratch, &unpacked, &prefix)
+}
+
+/// Step 4: the packaged `capi-envtest`, installed and run.
+fn install_envtest(
+    cargo: &str,
+    target: &Path,
+    scratch: &Path,
+    unpacked: &Path,
+    prefix: &Path,
+) -> Result<(), String> {
+    run_ok(
+        Command::new("tar")
+            .arg("-xzf")
+            .arg(crate_file(target, "capi-envtest"))
+            .arg("-C")
+            .arg(unpacked),
+        "unpacking capi-envtest",
+    )?;
+    run_ok(
+        Command::new(cargo)
+            .arg("install")
+            .arg("--path")
+            .arg(unpacked.join(format!("capi-envtest-{VERSION}")))
+            .arg("--root")
+            .arg(prefix)
+            .args(["--offline", "--debug", "--quiet", "--target-dir"])
+            .arg(target.join("package-install"))
+            .current_dir(scratch),
+        "installing the packaged capi-envtest",
+    )?;
+    let envtest = prefix.join("bin/capi-envtest");
+    let stdout = |args: &[&str], what: &str| -> Result<(String, String), String> {
+        let output = Command::new(&envtest)
+            .args(args)
+            .current_dir(scratch)
+            .output()
+            .map_err(|e| format!("{what}: cannot start: {e}"))?;
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        if !output.status.success() {
+            return Err(format!(
+                "{what} failed ({}):\n{}",
+                output.status,
+                text(&output.stderr)
+            ));
+        }
+        Ok((text(&output.stdout), text(&output.stderr)))
+    };
+    let (version, _) = stdout(&["--version"], "the installed capi-envtest --version")?;
+    let pins = capi_envtest::versions();
+    let (versions, _) = stdout(&["versions"], "the installed capi-envtest versions")?;
+    let expected = [
+        format!("kubernetes {}", pins.kubernetes),
+        format!("etcd {}", pins.etcd),
+        format!("cluster-api {}", pins.cluster_api),
+    ];
+    if version.trim() != format!("capi-envtest {VERSION}")
+        || !expected
+            .iter()
+            .all(|line| versions.lines().any(|l| l == line))
+    {
+        return Err(format!(
+            "the installed capi-envtest prints {version:?} and versions {versions:?}, \
+             expected capi-envtest {VERSION} and {expected:?}"
+        ));
+    }
+
+    let bin = target.join("testenv/bin");
+    let built = [
+        capi_envtest::ETCD,
+        capi_envtest::KUBE_APISERVER,
+        capi_envtest::MANAGER,
+        capi_envtest::CRDS_DIR,
+    ]
+    .iter()
+    .all(|name| bin.join(name).exists());
+    if !built {
+        eprintln!(
+            "xtask package: the installed capi-envtest's run over {} skipped: `cargo xtask \
+             testenv` has not built every part there (KUBEBUILDER_ASSETS set, or not run yet)",
+            bin.display()
+        );
+        return Ok(());
+    }
+    let dir = bin.to_string_lossy();
+    let (printed, progress) = stdout(
+        &["--dir", &dir],
+        "the installed capi-envtest over target/testenv/bin",
+    )?;
+    let wanted: String = capi_envtest::paths(&bin)
+        .iter()
+        .map(|(var, path)| format!("export {var}='{}'\n", path.display()))
+        .collect();
+    if printed != wanted || !progress.is_empty() {
+        return Err(format!(
+            "the installed capi-envtest over {} printed {printed:?} (expected {wanted:?}) \
+             and reported {progress:?} (expected nothing: the packaged Go module files should \
+             match the ones the workspace built from)",
+            bin.display()
+        ));
+    }
+    eprintln!(
+        "xtask package: the installed capi-envtest prints the workspace's pins and finds \
+         target/testenv/bin up to date"
     );
     Ok(())
 }

@@ -10,7 +10,8 @@
 //! k8s-openapi version feature has to do its work, and with `KUBEBUILDER_ASSETS`,
 //! `CAPI_MANAGER` and `CAPI_CRDS` naming what `cargo xtask testenv` built (or what those
 //! variables already name), as `eval "$(capi-envtest)"` would for a user. Its output goes to `target/testing-sample` (the
-//! environment's logs to `target/testing-sample/testenv/logs/`); its intermediate artifacts
+//! environment's logs to `target/testing-sample/testenv/logs/`, emptied when the step starts, so
+//! they hold only the last run's, as the workspace's own `target/testenv/logs/`); its intermediate artifacts
 //! share the workspace's build directory, so the dependencies are compiled once.
 
 use std::path::Path;
@@ -43,6 +44,14 @@ pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
             manager.display(),
             crds.display()
         ));
+    }
+
+    // The last run's logs only, as `cargo xtask test` does for the workspace's environments.
+    let logs = target.join("testing-sample/testenv/logs");
+    if let Err(e) = std::fs::remove_dir_all(&logs)
+        && e.kind() != std::io::ErrorKind::NotFound
+    {
+        return Err(format!("cannot empty {}: {e}", logs.display()));
     }
 
     let dir = std::env::temp_dir().join(format!(
@@ -78,7 +87,7 @@ pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
         return Err(format!(
             "the book's testing sample failed ({}); the environment's logs are in {}:\n{}{stdout}",
             output.status,
-            target.join("testing-sample/testenv/logs").display(),
+            logs.display(),
             String::from_utf8_lossy(&output.stderr)
         ));
     }

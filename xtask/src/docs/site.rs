@@ -21,7 +21,7 @@ pub const LANDING: &str = r#"<!DOCTYPE html>
 <ul>
 <li><a href="book/index.html">The book</a>: what the Runtime SDK is, writing, deploying and calling extensions, the generator, migrating from Go, troubleshooting.</li>
 <li><a href="api/index.html">Hook API reference</a>: every hook's request and response, rendered from the published OpenAPI document.</li>
-<li><a href="rustdoc/capi_runtime/index.html">Rust API documentation</a> of the crates (<a href="rustdoc/capi_runtime_derive/index.html">derive</a>, <a href="rustdoc/capi_runtime_codegen/index.html">generator</a>, <a href="rustdoc/capi_runtime_controller/index.html">controller</a>, <a href="rustdoc/capi_runtime_manager/index.html">manager</a>).</li>
+<li><a href="rustdoc/capi_runtime/index.html">Rust API documentation</a> of the crates (<a href="rustdoc/capi_runtime_derive/index.html">derive</a>, <a href="rustdoc/capi_runtime_codegen/index.html">generator</a>, <a href="rustdoc/capi_runtime_controller/index.html">controller</a>, <a href="rustdoc/capi_runtime_manager/index.html">manager</a>, <a href="rustdoc/capi_runtime_testenv/index.html">testenv</a>, <a href="rustdoc/capi_envtest/index.html">envtest</a>).</li>
 </ul>
 </body>
 </html>
@@ -76,6 +76,8 @@ pub const RUSTDOC_INDEX: &str = r#"<!DOCTYPE html>
 <li><a href="capi_runtime_codegen/index.html">capi_runtime_codegen</a>: the generator library</li>
 <li><a href="capi_runtime_controller/index.html">capi_runtime_controller</a>: the ExtensionConfig controller and its webhooks</li>
 <li><a href="capi_runtime_manager/index.html">capi_runtime_manager</a>: the manager binary that runs them (its flags)</li>
+<li><a href="capi_runtime_testenv/index.html">capi_runtime_testenv</a>: testing an extension against etcd, kube-apiserver and Cluster API's manager; hook request fixtures</li>
+<li><a href="capi_envtest/index.html">capi_envtest</a>: builds the binaries those tests run, at pinned versions, into a per-user cache</li>
 </ul>
 <p><a href="../index.html">All documentation</a></p>
 </body>
