@@ -50,6 +50,7 @@ mod metrics;
 mod target;
 mod urls;
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -369,31 +370,21 @@ impl Client {
         // the next call prunes for.
         let generation = self.inner.registry.generation();
         let snapshot = self.inner.registry.snapshot();
-        // The host of each registration: the one its call URL keeps, or else worked out from
-        // its config (owned here, borrowed below). One pass and a set, not a scan per client.
-        let made: Vec<Option<String>> = snapshot
+        // The (host, CA) pairs in use, in one pass and a set, not a scan per cached client: the
+        // host its call URL keeps, or else worked out from its config.
+        let in_use: std::collections::HashSet<(Cow<'_, str>, &[u8])> = snapshot
             .iter()
-            .map(|r| match r.call_url.get() {
-                Some(_) => None,
-                None => urls::base_url(&r.client_config)
-                    .ok()
-                    .map(|base| urls::host_of(&base)),
-            })
-            .collect();
-        let in_use: std::collections::HashSet<(&str, &[u8])> = snapshot
-            .iter()
-            .zip(&made)
-            .filter_map(|(r, made)| {
+            .filter_map(|r| {
                 let host = match r.call_url.get() {
-                    Some(url) => url.host.as_str(),
-                    None => made.as_deref()?,
+                    Some(url) => Cow::Borrowed(url.host.as_str()),
+                    None => Cow::Owned(urls::host_of(&urls::base_url(&r.client_config).ok()?)),
                 };
                 Some((host, r.client_config.ca_bundle.0.as_slice()))
             })
             .collect();
         self.inner
             .http
-            .retain(|host, ca| in_use.contains(&(host, ca)));
+            .retain(|host, ca| in_use.contains(&(Cow::Borrowed(host), ca)));
         self.inner.pruned_at.store(generation, Ordering::Release);
     }
 

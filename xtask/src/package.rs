@@ -88,7 +88,11 @@ fn install_and_run(root: &Path, cargo: &str, target: &Path) -> Result<(), String
 fn install_in(root: &Path, cargo: &str, target: &Path, scratch: &Path) -> Result<(), String> {
     let unpacked = scratch.join("unpacked");
     std::fs::create_dir_all(&unpacked).map_err(|e| e.to_string())?;
-    for name in ["runtime-openapi-gen", "capi-runtime-codegen"] {
+    for name in [
+        "runtime-openapi-gen",
+        "capi-runtime-codegen",
+        "capi-envtest",
+    ] {
         run_ok(
             Command::new("tar")
                 .arg("-xzf")
@@ -103,14 +107,7 @@ fn install_in(root: &Path, cargo: &str, target: &Path, scratch: &Path) -> Result
     let prefix = scratch.join("root");
     eprintln!("xtask package: cargo install --path {}", cli.display());
     run_ok(
-        Command::new(cargo)
-            .arg("install")
-            .arg("--path")
-            .arg(&cli)
-            .arg("--root")
-            .arg(&prefix)
-            .args(["--offline", "--debug", "--quiet", "--target-dir"])
-            .arg(target.join("package-install"))
+        cargo_install(cargo, &cli, &prefix, target)
             .arg("--config")
             .arg(format!(
                 "patch.crates-io.capi-runtime-codegen.path={:?}",
@@ -201,45 +198,25 @@ fn install_envtest(
     prefix: &Path,
 ) -> Result<(), String> {
     run_ok(
-        Command::new("tar")
-            .arg("-xzf")
-            .arg(crate_file(target, "capi-envtest"))
-            .arg("-C")
-            .arg(unpacked),
-        "unpacking capi-envtest",
-    )?;
-    run_ok(
-        Command::new(cargo)
-            .arg("install")
-            .arg("--path")
-            .arg(unpacked.join(format!("capi-envtest-{VERSION}")))
-            .arg("--root")
-            .arg(prefix)
-            .args(["--offline", "--debug", "--quiet", "--target-dir"])
-            .arg(target.join("package-install"))
-            .current_dir(scratch),
+        cargo_install(
+            cargo,
+            &unpacked.join(format!("capi-envtest-{VERSION}")),
+            prefix,
+            target,
+        )
+        .current_dir(scratch),
         "installing the packaged capi-envtest",
     )?;
     let envtest = prefix.join("bin/capi-envtest");
-    let stdout = |args: &[&str], what: &str| -> Result<(String, String), String> {
-        let output = Command::new(&envtest)
-            .args(args)
-            .current_dir(scratch)
-            .output()
-            .map_err(|e| format!("{what}: cannot start: {e}"))?;
+    // The installed command's stdout and stderr, or the failure with both.
+    let run = |args: &[&str], what: &str| -> Result<(String, String), String> {
+        let output = run_ok(Command::new(&envtest).args(args).current_dir(scratch), what)?;
         let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-        if !output.status.success() {
-            return Err(format!(
-                "{what} failed ({}):\n{}",
-                output.status,
-                text(&output.stderr)
-            ));
-        }
         Ok((text(&output.stdout), text(&output.stderr)))
     };
-    let (version, _) = stdout(&["--version"], "the installed capi-envtest --version")?;
+    let (version, _) = run(&["--version"], "the installed capi-envtest --version")?;
     let pins = capi_envtest::versions();
-    let (versions, _) = stdout(&["versions"], "the installed capi-envtest versions")?;
+    let (versions, _) = run(&["versions"], "the installed capi-envtest versions")?;
     let expected = [
         format!("kubernetes {}", pins.kubernetes),
         format!("etcd {}", pins.etcd),
@@ -274,7 +251,7 @@ fn install_envtest(
         return Ok(());
     }
     let dir = bin.to_string_lossy();
-    let (printed, progress) = stdout(
+    let (printed, progress) = run(
         &["--dir", &dir],
         "the installed capi-envtest over target/testenv/bin",
     )?;
@@ -297,7 +274,23 @@ fn install_envtest(
     Ok(())
 }
 
-fn run_ok(command: &mut Command, what: &str) -> Result<(), String> {
+/// `cargo install --path dir` as a user installs a crate, offline, into the scratch root
+/// `prefix`; `--debug` into the shared `<target>/package-install` (see the module's step 2).
+fn cargo_install(cargo: &str, dir: &Path, prefix: &Path, target: &Path) -> Command {
+    let mut command = Command::new(cargo);
+    command
+        .arg("install")
+        .arg("--path")
+        .arg(dir)
+        .arg("--root")
+        .arg(prefix)
+        .args(["--offline", "--debug", "--quiet", "--target-dir"])
+        .arg(target.join("package-install"));
+    command
+}
+
+/// Runs `command`; its output when it succeeds, an error with both streams when it fails.
+fn run_ok(command: &mut Command, what: &str) -> Result<std::process::Output, String> {
     let started = std::time::Instant::now();
     let output = command
         .output()
@@ -307,7 +300,7 @@ fn run_ok(command: &mut Command, what: &str) -> Result<(), String> {
         if took >= 1.0 {
             eprintln!("xtask package: {what}: {took:.0} s");
         }
-        return Ok(());
+        return Ok(output);
     }
     Err(format!(
         "{what} failed ({}):\n{}{}",
