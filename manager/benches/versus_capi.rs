@@ -20,7 +20,9 @@
 //!
 //! (default: 100 ExtensionConfigs, concurrency 10, 2 rounds.) Cluster API's manager is
 //! `$CAPI_CORE`, else `core` in `$KUBEBUILDER_ASSETS`, else `target/testenv/bin/core`; its
-//! CRDs come from Go's module cache (`$GOMODCACHE/sigs.k8s.io/cluster-api@v1.14.2`).
+//! CRDs come from Go's module cache (`$GOMODCACHE/sigs.k8s.io/cluster-api@v1.14.2`). Ours is
+//! the one `cargo bench` builds, or `$CAPI_RUNTIME_MANAGER` (an earlier build, for a before and
+//! after taken side by side).
 
 mod support;
 

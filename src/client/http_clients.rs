@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use crate::go::errors::chain;
 use crate::go::httpproxy::ProxyFunc;
+use crate::registry::Endpoint;
 use crate::tls::{ClientIdentity, TlsError, cause, client_config};
 
 /// How long a cached client is used before it is rebuilt.
@@ -56,6 +57,9 @@ struct State {
     seen: Option<FilePair>,
     /// When the files were last read.
     checked: Option<Instant>,
+    /// The (host, CA bundle) of the clients built since the last pruning: the ones that may
+    /// serve no registration without one having been released.
+    fresh: Vec<(String, Vec<u8>)>,
 }
 
 /// The certificate and key files' contents, `None` for one that cannot be read.
@@ -167,6 +171,7 @@ impl HttpClients {
                 state.identity = Some(identity);
                 state.generation += 1;
                 state.by_host.clear();
+                state.fresh.clear();
                 tracing::info!(cert_file = ?files.cert_file, "reloaded the client certificate");
                 true
             }
@@ -218,16 +223,42 @@ impl HttpClients {
             client: client.clone(),
             created: Instant::now(),
         });
+        state.fresh.push((host.to_string(), ca_bundle.to_vec()));
         Ok(client)
     }
 
-    /// Keeps only the clients for which `keep(host, ca_bundle)` holds.
-    pub(crate) fn retain(&self, keep: impl Fn(&str, &[u8]) -> bool) {
+    /// Drops the clients no registration uses any more: with `released` (the endpoints
+    /// registry changes left unused since the last pruning), those and the clients built since
+    /// then that `in_use` rejects; without it, every client `in_use` rejects.
+    pub(crate) fn prune(
+        &self,
+        released: Option<&[Endpoint]>,
+        in_use: &dyn Fn(&str, &[u8]) -> bool,
+    ) {
         let mut state = self.lock();
-        state.by_host.retain(|host, entries| {
-            entries.retain(|e| keep(host, &e.ca_bundle));
-            !entries.is_empty()
-        });
+        let fresh = std::mem::take(&mut state.fresh);
+        let Some(released) = released else {
+            state.by_host.retain(|host, entries| {
+                entries.retain(|e| in_use(host, &e.ca_bundle));
+                !entries.is_empty()
+            });
+            return;
+        };
+        let unused = fresh
+            .iter()
+            .filter(|(host, ca_bundle)| !in_use(host, ca_bundle))
+            .map(|(host, ca_bundle)| (host.as_str(), ca_bundle.as_slice()));
+        let released = released
+            .iter()
+            .map(|e| (e.host.as_str(), e.ca_bundle.as_slice()));
+        for (host, ca_bundle) in released.chain(unused) {
+            if let Some(entries) = state.by_host.get_mut(host) {
+                entries.retain(|e| e.ca_bundle != ca_bundle);
+                if entries.is_empty() {
+                    state.by_host.remove(host);
+                }
+            }
+        }
     }
 
     /// How many clients are cached.

@@ -50,7 +50,6 @@ mod metrics;
 mod target;
 mod urls;
 
-use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -366,26 +365,15 @@ impl Client {
     }
 
     fn prune_http_clients(&self) {
-        // Read before the snapshot: a change made meanwhile leaves a newer generation, which
-        // the next call prunes for.
-        let generation = self.inner.registry.generation();
-        let snapshot = self.inner.registry.snapshot();
-        // The (host, CA) pairs in use, in one pass and a set, not a scan per cached client: the
-        // host its call URL keeps, or else worked out from its config.
-        let in_use: std::collections::HashSet<(Cow<'_, str>, &[u8])> = snapshot
-            .iter()
-            .filter_map(|r| {
-                let host = match r.call_url.get() {
-                    Some(url) => Cow::Borrowed(url.host.as_str()),
-                    None => Cow::Owned(urls::host_of(&urls::base_url(&r.client_config).ok()?)),
-                };
-                Some((host, r.client_config.ca_bundle.0.as_slice()))
-            })
-            .collect();
-        self.inner
-            .http
-            .retain(|host, ca| in_use.contains(&(Cow::Borrowed(host), ca)));
-        self.inner.pruned_at.store(generation, Ordering::Release);
+        // What changed since the last pruning, in proportion to the change: the endpoints
+        // released since then (or, too far behind, a check of every cached client). A change
+        // made meanwhile leaves a newer generation, which the next call prunes for.
+        let since = self.inner.pruned_at.load(Ordering::Acquire);
+        let (generation, released) = self.inner.registry.released_since(since);
+        self.inner.registry.with_endpoints_in_use(|in_use| {
+            self.inner.http.prune(released.as_deref(), in_use);
+        });
+        self.inner.pruned_at.fetch_max(generation, Ordering::AcqRel);
     }
 
     /// The HTTP client and the URL of a registered handler (the URL is made at its first

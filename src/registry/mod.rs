@@ -16,16 +16,19 @@
 //! them in under the write lock, so a failed add leaves the previous registrations of that
 //! ExtensionConfig in place. (Cluster API removes them before it checks the new ones.)
 
+mod endpoints;
 mod error;
 mod registration;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 pub use crate::api::runtime::validation::{
     NAMESPACE_NAME_LABEL, NamespaceSelector, SelectorError, parse_group_version,
 };
+pub(crate) use endpoints::Endpoint;
+use endpoints::Endpoints;
 pub use error::{HandlerError, RegistryError};
 pub(crate) use registration::CallUrl;
 pub use registration::Registration;
@@ -37,15 +40,57 @@ use crate::catalog::GroupHook;
 struct Inner {
     ready: bool,
     items: BTreeMap<String, Arc<Registration>>,
+    /// Per ExtensionConfig with registrations: their names and where they are called.
+    configs: HashMap<String, Registered>,
+    endpoints: Endpoints,
+}
+
+/// What one ExtensionConfig registered.
+#[derive(Debug)]
+struct Registered {
+    names: Vec<String>,
+    endpoint: Option<Endpoint>,
 }
 
 impl Inner {
-    fn replace(&mut self, config_name: &str, registrations: Vec<Arc<Registration>>) {
-        self.items
-            .retain(|_, r| r.extension_config_name != config_name);
+    /// Replaces the registrations of `config_name`, as the change numbered `generation`.
+    fn replace(
+        &mut self,
+        config_name: &str,
+        registrations: Vec<Arc<Registration>>,
+        generation: u64,
+    ) {
+        // Taken before the old one is let go, so an endpoint that stays is never released.
+        let endpoint = registrations
+            .first()
+            .and_then(|r| Endpoint::of(&r.client_config));
+        if let Some(endpoint) = &endpoint {
+            self.endpoints.acquire(endpoint);
+        }
+        if let Some(old) = self.configs.remove(config_name) {
+            for name in old.names {
+                // A name another ExtensionConfig registered since is that one's.
+                if self
+                    .items
+                    .get(&name)
+                    .is_some_and(|r| r.extension_config_name == config_name)
+                {
+                    self.items.remove(&name);
+                }
+            }
+            if let Some(endpoint) = old.endpoint {
+                self.endpoints.release(endpoint, generation);
+            }
+        }
+        if registrations.is_empty() {
+            return;
+        }
+        let names = registrations.iter().map(|r| r.name.clone()).collect();
         for r in registrations {
             self.items.insert(r.name.clone(), r);
         }
+        self.configs
+            .insert(config_name.to_string(), Registered { names, endpoint });
     }
 }
 
@@ -81,6 +126,11 @@ impl Registry {
             .state
             .write()
             .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The number the next change will have; read with the write lock held.
+    fn next_generation(&self) -> u64 {
+        self.generation() + 1
     }
 
     /// Marks a change; called with the write lock held.
@@ -122,9 +172,13 @@ impl Registry {
         if inner.ready {
             return Err(RegistryError::AlreadyWarmedUp);
         }
-        inner.items.clear();
+        let generation = self.next_generation();
+        let previous: Vec<String> = inner.configs.keys().cloned().collect();
+        for name in previous {
+            inner.replace(&name, Vec::new(), generation);
+        }
         for (name, registrations) in built {
-            inner.replace(&name, registrations);
+            inner.replace(&name, registrations, generation);
         }
         inner.ready = true;
         self.changed();
@@ -145,7 +199,8 @@ impl Registry {
         }
         let registrations = registration::registrations_of(config)?;
         let mut inner = self.write();
-        inner.replace(&name, registrations);
+        let generation = self.next_generation();
+        inner.replace(&name, registrations, generation);
         self.changed();
         Ok(())
     }
@@ -163,7 +218,8 @@ impl Registry {
                 config: config_name.to_string(),
             });
         }
-        inner.replace(config_name, Vec::new());
+        let generation = self.next_generation();
+        inner.replace(config_name, Vec::new(), generation);
         self.changed();
         Ok(())
     }
@@ -210,5 +266,22 @@ impl Registry {
     /// Every registration, sorted by handler name (empty before warm-up).
     pub fn snapshot(&self) -> Vec<Arc<Registration>> {
         self.read().items.values().cloned().collect()
+    }
+
+    /// The current generation and the endpoints released after generation `since` (`None`:
+    /// too far back, check everything with [`Registry::uses_endpoint`]).
+    pub(crate) fn released_since(&self, since: u64) -> (u64, Option<Vec<Endpoint>>) {
+        let inner = self.read();
+        (self.generation(), inner.endpoints.released_since(since))
+    }
+
+    /// Calls `f` with a test of whether an ExtensionConfig with registrations is called at a
+    /// host with a CA bundle, under one read of the registry.
+    pub(crate) fn with_endpoints_in_use<R>(
+        &self,
+        f: impl FnOnce(&dyn Fn(&str, &[u8]) -> bool) -> R,
+    ) -> R {
+        let inner = self.read();
+        f(&|host, ca_bundle| inner.endpoints.contains(host, ca_bundle))
     }
 }

@@ -56,11 +56,6 @@ pub(crate) struct CallUrl {
 pub(crate) struct CallUrlCell(OnceLock<CallUrl>);
 
 impl CallUrlCell {
-    /// The kept URL, when a call has worked it out.
-    pub(crate) fn get(&self) -> Option<&CallUrl> {
-        self.0.get()
-    }
-
     /// The kept URL, or the one `make` gives (kept when it is one).
     pub(crate) fn get_or_make<E>(
         &self,

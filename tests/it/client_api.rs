@@ -231,3 +231,76 @@ async fn http_clients_are_pruned_however_the_registry_changed() {
     call("h.ext1").await.unwrap();
     assert_eq!(client.cached_http_clients(), 1);
 }
+
+#[tokio::test]
+async fn a_change_drops_the_clients_nothing_registered_uses_and_keeps_the_rest() {
+    let (ca1, ca2) = (TestCa::new("ca1"), TestCa::new("ca2"));
+    let (one, two) = (server(&ca1, 0, "").await, server(&ca2, 0, "").await);
+    let registered = config("ext1", &one.url(), &ca1.pem(), &[handler("h", HOOK)]);
+    let client = ready_client(std::slice::from_ref(&registered));
+
+    // Discovery builds a client for an extension that is not registered.
+    let discovered = client
+        .discover(&config("ext2", &two.url(), &ca2.pem(), &[]))
+        .await
+        .unwrap();
+    assert!(discovered.status.handlers.is_empty());
+    assert_eq!(client.cached_http_clients(), 1);
+
+    // A change that releases no endpoint still drops it: no registration uses it.
+    client.register(&registered).unwrap();
+    assert_eq!(client.cached_http_clients(), 0);
+
+    // A change that keeps the endpoint in use keeps its client.
+    client
+        .call_extension::<BeforeClusterUpgrade>(
+            "h.ext1",
+            &Default::default(),
+            &ForObject::new("default", "c"),
+        )
+        .await
+        .unwrap();
+    client.register(&registered).unwrap();
+    assert_eq!(client.cached_http_clients(), 1);
+}
+
+#[tokio::test]
+async fn a_client_far_behind_the_registry_checks_every_cached_client() {
+    let (ca1, ca2) = (TestCa::new("ca1"), TestCa::new("ca2"));
+    let (one, two) = (server(&ca1, 0, "").await, server(&ca2, 0, "").await);
+    let configs = [
+        config("ext1", &one.url(), &ca1.pem(), &[handler("h", HOOK)]),
+        config("ext2", &two.url(), &ca2.pem(), &[handler("h", HOOK)]),
+    ];
+    let client = ready_client(&configs);
+    let object = ForObject::new("default", "c");
+    for name in ["h.ext1", "h.ext2"] {
+        client
+            .call_extension::<BeforeClusterUpgrade>(name, &Default::default(), &object)
+            .await
+            .unwrap();
+    }
+    // A pruning that finds both in use.
+    client.register(&configs[0]).unwrap();
+    assert_eq!(client.cached_http_clients(), 2);
+
+    // Through the registry handle: ext2's endpoint is released, then more endpoints than the
+    // registry keeps a record of come and go, so the record no longer reaches ext2's release.
+    let registry = client.registry();
+    registry.remove_by_name("ext2").unwrap();
+    for i in 0..1100 {
+        let passing = config(
+            &format!("x{i}"),
+            &format!("https://host-{i}.invalid"),
+            "ca",
+            &[handler("h", HOOK)],
+        );
+        registry.add(&passing).unwrap();
+        registry.remove(&passing).unwrap();
+    }
+    client
+        .call_extension::<BeforeClusterUpgrade>("h.ext1", &Default::default(), &object)
+        .await
+        .unwrap();
+    assert_eq!(client.cached_http_clients(), 1);
+}

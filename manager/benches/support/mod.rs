@@ -134,7 +134,8 @@ impl Extensions {
     }
 }
 
-/// The release manager binary `cargo bench` built, started on loopback ports with the gate on
+/// The release manager binary `cargo bench` built (or `$CAPI_RUNTIME_MANAGER`, another build of
+/// it, to compare two builds side by side), started on loopback ports with the gate on
 /// and `args` added, its log read until a line holding each of `messages` has named its
 /// address (`addr=...`); the rest of the log is discarded. Returns the running manager and those
 /// addresses, in the order of `messages`.
@@ -144,7 +145,9 @@ pub fn start_manager(
     args: &[&str],
     messages: &[&str],
 ) -> Result<(ManagerProcess, Vec<String>), BoxError> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_capi-runtime-manager"))
+    let binary = std::env::var_os("CAPI_RUNTIME_MANAGER")
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_capi-runtime-manager").into());
+    let mut child = Command::new(binary)
         .arg("--kubeconfig")
         .arg(kubeconfig)
         .args(["--feature-gates", "RuntimeSDK=true"])
