@@ -8,9 +8,10 @@ use crate::support::{extension, tls};
 
 use std::sync::Arc;
 
+use capi_runtime::Hook;
 use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
 use capi_runtime::catalog::{Catalog, GroupHook};
-use capi_runtime::client::{CallAllOptions, Client, ForObject};
+use capi_runtime::client::{CallAllOptions, CallError, Client, ForObject};
 use capi_runtime::hooks::v1alpha1::BeforeClusterUpgrade;
 use capi_runtime::registry::{Registry, RegistryError};
 use extension::{config, handler, ready_client, selector_in};
@@ -27,6 +28,32 @@ async fn server(ca: &TestCa, retry: i32, message: &'static str) -> TestServer {
         }),
     )
     .await
+}
+
+/// Two extensions with CAs of their own, `ext1` and `ext2`, each declaring handler `h`,
+/// registered in a ready client; the servers run while the last value is kept.
+async fn two_extensions() -> (Client, [ExtensionConfig; 2], [TestServer; 2]) {
+    let (ca1, ca2) = (TestCa::new("ca1"), TestCa::new("ca2"));
+    let (one, two) = (server(&ca1, 0, "").await, server(&ca2, 0, "").await);
+    let configs = [
+        config("ext1", &one.url(), &ca1.pem(), &[handler("h", HOOK)]),
+        config("ext2", &two.url(), &ca2.pem(), &[handler("h", HOOK)]),
+    ];
+    (ready_client(&configs), configs, [one, two])
+}
+
+/// Calls the BeforeClusterUpgrade handler `name` for a cluster in `default`.
+async fn call_h(
+    client: &Client,
+    name: &str,
+) -> Result<<BeforeClusterUpgrade as Hook>::Response, CallError> {
+    client
+        .call_extension::<BeforeClusterUpgrade>(
+            name,
+            &Default::default(),
+            &ForObject::new("default", "c"),
+        )
+        .await
 }
 
 #[tokio::test]
@@ -193,23 +220,8 @@ fn the_generation_counts_changes_only() {
 
 #[tokio::test]
 async fn http_clients_are_pruned_however_the_registry_changed() {
-    let (ca1, ca2) = (TestCa::new("ca1"), TestCa::new("ca2"));
-    let (one, two) = (server(&ca1, 0, "").await, server(&ca2, 0, "").await);
-    let configs = [
-        config("ext1", &one.url(), &ca1.pem(), &[handler("h", HOOK)]),
-        config("ext2", &two.url(), &ca2.pem(), &[handler("h", HOOK)]),
-    ];
-    let client = ready_client(&configs);
-    let object = ForObject::new("default", "c");
-    let call = |name: &'static str| {
-        let client = client.clone();
-        let object = object.clone();
-        async move {
-            client
-                .call_extension::<BeforeClusterUpgrade>(name, &Default::default(), &object)
-                .await
-        }
-    };
+    let (client, configs, _servers) = two_extensions().await;
+    let call = |name| call_h(&client, name);
     call("h.ext1").await.unwrap();
     call("h.ext2").await.unwrap();
     assert_eq!(client.cached_http_clients(), 2, "one per (host, CA bundle)");
@@ -252,34 +264,16 @@ async fn a_change_drops_the_clients_nothing_registered_uses_and_keeps_the_rest()
     assert_eq!(client.cached_http_clients(), 0);
 
     // A change that keeps the endpoint in use keeps its client.
-    client
-        .call_extension::<BeforeClusterUpgrade>(
-            "h.ext1",
-            &Default::default(),
-            &ForObject::new("default", "c"),
-        )
-        .await
-        .unwrap();
+    call_h(&client, "h.ext1").await.unwrap();
     client.register(&registered).unwrap();
     assert_eq!(client.cached_http_clients(), 1);
 }
 
 #[tokio::test]
 async fn a_client_far_behind_the_registry_checks_every_cached_client() {
-    let (ca1, ca2) = (TestCa::new("ca1"), TestCa::new("ca2"));
-    let (one, two) = (server(&ca1, 0, "").await, server(&ca2, 0, "").await);
-    let configs = [
-        config("ext1", &one.url(), &ca1.pem(), &[handler("h", HOOK)]),
-        config("ext2", &two.url(), &ca2.pem(), &[handler("h", HOOK)]),
-    ];
-    let client = ready_client(&configs);
-    let object = ForObject::new("default", "c");
-    for name in ["h.ext1", "h.ext2"] {
-        client
-            .call_extension::<BeforeClusterUpgrade>(name, &Default::default(), &object)
-            .await
-            .unwrap();
-    }
+    let (client, configs, _servers) = two_extensions().await;
+    call_h(&client, "h.ext1").await.unwrap();
+    call_h(&client, "h.ext2").await.unwrap();
     // A pruning that finds both in use.
     client.register(&configs[0]).unwrap();
     assert_eq!(client.cached_http_clients(), 2);
@@ -298,9 +292,6 @@ async fn a_client_far_behind_the_registry_checks_every_cached_client() {
         registry.add(&passing).unwrap();
         registry.remove(&passing).unwrap();
     }
-    client
-        .call_extension::<BeforeClusterUpgrade>("h.ext1", &Default::default(), &object)
-        .await
-        .unwrap();
+    call_h(&client, "h.ext1").await.unwrap();
     assert_eq!(client.cached_http_clients(), 1);
 }
