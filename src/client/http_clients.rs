@@ -60,7 +60,16 @@ struct State {
     /// The (host, CA bundle) of the clients built since the last pruning: the ones that may
     /// serve no registration without one having been released.
     fresh: Vec<(String, Vec<u8>)>,
+    /// More clients were built since the last pruning than `fresh` keeps: the next pruning
+    /// checks every client.
+    fresh_overflowed: bool,
 }
+
+/// How many clients built between two prunings are remembered one by one. A registry that does
+/// not change for days sees clients rebuilt as they expire; past this many, the next pruning
+/// checks the whole cache instead.
+/// (Small in unit tests, where each client built loads the platform's roots.)
+const FRESH_KEPT: usize = if cfg!(test) { 8 } else { 1024 };
 
 /// The certificate and key files' contents, `None` for one that cannot be read.
 type FilePair = (Option<Vec<u8>>, Option<Vec<u8>>);
@@ -172,6 +181,7 @@ impl HttpClients {
                 state.generation += 1;
                 state.by_host.clear();
                 state.fresh.clear();
+                state.fresh_overflowed = false;
                 tracing::info!(cert_file = ?files.cert_file, "reloaded the client certificate");
                 true
             }
@@ -223,7 +233,12 @@ impl HttpClients {
             client: client.clone(),
             created: Instant::now(),
         });
-        state.fresh.push((host.to_string(), ca_bundle.to_vec()));
+        if state.fresh.len() < FRESH_KEPT {
+            state.fresh.push((host.to_string(), ca_bundle.to_vec()));
+        } else {
+            state.fresh.clear();
+            state.fresh_overflowed = true;
+        }
         Ok(client)
     }
 
@@ -237,7 +252,8 @@ impl HttpClients {
     ) {
         let mut state = self.lock();
         let fresh = std::mem::take(&mut state.fresh);
-        let Some(released) = released else {
+        let overflowed = std::mem::take(&mut state.fresh_overflowed);
+        let Some(released) = released.filter(|_| !overflowed) else {
             state.by_host.retain(|host, entries| {
                 entries.retain(|e| in_use(host, &e.ca_bundle));
                 !entries.is_empty()
@@ -264,5 +280,27 @@ impl HttpClients {
     /// How many clients are cached.
     pub(crate) fn len(&self) -> usize {
         self.lock().by_host.values().map(Vec::len).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::ProxyConfig;
+
+    #[tokio::test]
+    async fn past_what_is_remembered_the_next_pruning_checks_every_client() {
+        let clients = HttpClients::new(
+            None,
+            DEFAULT_IDENTITY_CHECK_INTERVAL,
+            ProxyConfig::default().proxy_func_with_no_proxy_cidr(),
+        )
+        .unwrap();
+        for i in 0..=FRESH_KEPT {
+            clients.get(&format!("host-{i}"), b"").unwrap();
+        }
+        // Nothing released and nothing in use: the remembered clients alone would leave some.
+        clients.prune(Some(&[]), &|_, _| false);
+        assert_eq!(clients.len(), 0);
     }
 }
