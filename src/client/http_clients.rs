@@ -59,7 +59,7 @@ struct State {
     checked: Option<Instant>,
     /// The (host, CA bundle) of the clients built since the last pruning: the ones that may
     /// serve no registration without one having been released.
-    fresh: Vec<(String, Vec<u8>)>,
+    fresh: Vec<Endpoint>,
     /// More clients were built since the last pruning than `fresh` keeps: the next pruning
     /// checks every client.
     fresh_overflowed: bool,
@@ -234,7 +234,10 @@ impl HttpClients {
             created: Instant::now(),
         });
         if state.fresh.len() < FRESH_KEPT {
-            state.fresh.push((host.to_string(), ca_bundle.to_vec()));
+            state.fresh.push(Endpoint {
+                host: host.to_string(),
+                ca_bundle: ca_bundle.to_vec(),
+            });
         } else {
             state.fresh.clear();
             state.fresh_overflowed = true;
@@ -260,18 +263,12 @@ impl HttpClients {
             });
             return;
         };
-        let unused = fresh
-            .iter()
-            .filter(|(host, ca_bundle)| !in_use(host, ca_bundle))
-            .map(|(host, ca_bundle)| (host.as_str(), ca_bundle.as_slice()));
-        let released = released
-            .iter()
-            .map(|e| (e.host.as_str(), e.ca_bundle.as_slice()));
-        for (host, ca_bundle) in released.chain(unused) {
-            if let Some(entries) = state.by_host.get_mut(host) {
-                entries.retain(|e| e.ca_bundle != ca_bundle);
+        let unused = fresh.iter().filter(|e| !in_use(&e.host, &e.ca_bundle));
+        for gone in released.iter().chain(unused) {
+            if let Some(entries) = state.by_host.get_mut(&gone.host) {
+                entries.retain(|e| e.ca_bundle != gone.ca_bundle);
                 if entries.is_empty() {
-                    state.by_host.remove(host);
+                    state.by_host.remove(&gone.host);
                 }
             }
         }

@@ -37,11 +37,7 @@ pub(crate) fn clean_join(base: &str, tail: &str) -> String {
     format!("/{}", parts.join("/"))
 }
 
-/// The host a URL's TLS identity is checked against and its HTTP clients are cached by:
-/// the host without the port.
-pub(crate) fn host_of(url: &Url) -> String {
-    url.host_str().unwrap_or_default().to_string()
-}
+pub(crate) use crate::registry::host_of;
 
 /// The host with the port when one is written, as the metrics label it.
 pub(crate) fn host_label(url: &Url) -> String {

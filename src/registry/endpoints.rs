@@ -29,10 +29,16 @@ impl Endpoint {
     pub(crate) fn of(config: &ClientConfig) -> Option<Endpoint> {
         let url = extension_base_url(config).ok()?;
         Some(Endpoint {
-            host: url.host_str().unwrap_or_default().to_string(),
+            host: host_of(&url),
             ca_bundle: config.ca_bundle.0.clone(),
         })
     }
+}
+
+/// The host a URL's TLS identity is checked against and its HTTP clients are cached by:
+/// the host without the port.
+pub(crate) fn host_of(url: &url::Url) -> String {
+    url.host_str().unwrap_or_default().to_string()
 }
 
 /// The endpoints in use, with how many ExtensionConfigs use each, and the recent releases.

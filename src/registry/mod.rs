@@ -27,8 +27,8 @@ use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 pub use crate::api::runtime::validation::{
     NAMESPACE_NAME_LABEL, NamespaceSelector, SelectorError, parse_group_version,
 };
-pub(crate) use endpoints::Endpoint;
 use endpoints::Endpoints;
+pub(crate) use endpoints::{Endpoint, host_of};
 pub use error::{HandlerError, RegistryError};
 pub(crate) use registration::CallUrl;
 pub use registration::Registration;

@@ -14,7 +14,7 @@ use capi_runtime::catalog::{Catalog, GroupHook};
 use capi_runtime::client::{CallAllOptions, CallError, Client, ForObject};
 use capi_runtime::hooks::v1alpha1::BeforeClusterUpgrade;
 use capi_runtime::registry::{Registry, RegistryError};
-use extension::{config, handler, ready_client, selector_in};
+use extension::{call_hook, config, handler, ready_client, selector_in};
 use serde_json::json;
 use tls::{TestCa, TestServer, answer};
 
@@ -42,18 +42,12 @@ async fn two_extensions() -> (Client, [ExtensionConfig; 2], [TestServer; 2]) {
     (ready_client(&configs), configs, [one, two])
 }
 
-/// Calls the BeforeClusterUpgrade handler `name` for a cluster in `default`.
+/// Calls the BeforeClusterUpgrade handler `name`.
 async fn call_h(
     client: &Client,
     name: &str,
 ) -> Result<<BeforeClusterUpgrade as Hook>::Response, CallError> {
-    client
-        .call_extension::<BeforeClusterUpgrade>(
-            name,
-            &Default::default(),
-            &ForObject::new("default", "c"),
-        )
-        .await
+    call_hook::<BeforeClusterUpgrade>(client, name).await
 }
 
 #[tokio::test]

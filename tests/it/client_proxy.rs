@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use capi_runtime::client::{Client, ForObject, ProxyConfig};
 use capi_runtime::go::errors::chain;
 use capi_runtime::hooks::v1alpha1::BeforeClusterCreate;
-use extension::{config, handler, ready_builder};
+use extension::{call_hook, config, handler, ready_builder};
 use serde_json::json;
 use tls::{TestCa, TestServer, answer, server_config};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -83,12 +83,7 @@ fn client(url: &str, ca_pem: &str, proxy: ProxyConfig) -> Client {
 }
 
 async fn call(client: &Client) {
-    client
-        .call_extension::<BeforeClusterCreate>(
-            "h.ext",
-            &Default::default(),
-            &ForObject::new("default", "c"),
-        )
+    call_hook::<BeforeClusterCreate>(client, "h.ext")
         .await
         .unwrap_or_else(|e| panic!("{}", chain(&e)));
 }

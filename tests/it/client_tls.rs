@@ -5,23 +5,18 @@ use crate::support::{extension, tls};
 
 use std::path::Path;
 
-use capi_runtime::client::{BuildError, CallError, Client, ForObject};
+use capi_runtime::client::{BuildError, CallError, Client};
 use capi_runtime::go::errors::chain;
 use capi_runtime::hooks::v1alpha1::BeforeClusterCreate;
 use capi_runtime::registry::Registry;
-use extension::{config, handler, ready_client};
+use extension::{call_hook, config, handler, ready_client};
 use serde_json::json;
 use tls::{Leaf, TestCa, TestServer, answer, server_config};
 
 const HOOK: &str = "BeforeClusterCreate";
 
 async fn call(client: &Client, name: &str) -> Result<(), CallError> {
-    client
-        .call_extension::<BeforeClusterCreate>(
-            name,
-            &Default::default(),
-            &ForObject::new("default", "c"),
-        )
+    call_hook::<BeforeClusterCreate>(client, name)
         .await
         .map(drop)
 }

@@ -4,11 +4,12 @@
 
 use std::collections::BTreeMap;
 
+use capi_runtime::Hook;
 use capi_runtime::api::runtime::v1beta2::{
     ClientConfig, ExtensionConfig, ExtensionConfigSpec, ExtensionConfigStatus, ExtensionHandler,
     FailurePolicy, GroupVersionHook,
 };
-use capi_runtime::client::{Client, ClientBuilder, Metrics};
+use capi_runtime::client::{CallError, Client, ClientBuilder, ForObject, Metrics};
 use capi_runtime::registry::Registry;
 use k8s_openapi::ByteString;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
@@ -104,6 +105,17 @@ pub fn ready_client_with(configs: &[ExtensionConfig], metrics: Metrics) -> Clien
         .metrics(metrics)
         .build()
         .expect("no client certificate to load")
+}
+
+/// Calls the handler `name` of hook `H` with a default request, for a cluster `c` in
+/// `default`.
+pub async fn call_hook<H: Hook>(client: &Client, name: &str) -> Result<H::Response, CallError>
+where
+    H::Request: Default,
+{
+    client
+        .call_extension::<H>(name, &Default::default(), &ForObject::new("default", "c"))
+        .await
 }
 
 /// A client builder over the built-in catalog and a registry warmed up with `configs`, for a
