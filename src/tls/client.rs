@@ -104,8 +104,17 @@ pub(crate) fn client_config(
         None => builder.with_no_client_auth(),
     };
     config.alpn_protocols = alpn();
+    // The runtime client builds one configuration per (host, CA bundle), so its session cache
+    // only ever holds one server's sessions. rustls's default cache is sized for 32 servers
+    // and allocated up front (about 14 KiB per client); one server's worth (its 8 TLS 1.3
+    // tickets) is all a client here can use.
+    config.resumption = rustls::client::Resumption::in_memory_sessions(SESSIONS_PER_CLIENT);
     Ok(config)
 }
+
+/// TLS sessions a client configuration remembers: one server's worth (rustls keeps up to
+/// eight TLS 1.3 tickets per server).
+const SESSIONS_PER_CLIENT: usize = 8;
 
 /// The verifier of server certificates the runtime client uses for a non-empty `caBundle`:
 /// it trusts the bundle as Cluster API's Go client does (see the [module documentation](super)),
@@ -165,6 +174,46 @@ mod tests {
             source.downcast_ref::<std::io::Error>().map(|e| e.kind()),
             Some(std::io::ErrorKind::NotFound)
         );
+    }
+
+    /// Handshakes `client` with `server` in memory, both ways until neither has anything to
+    /// send (so the client has read the server's session tickets), and says how it went.
+    fn handshake(
+        client: &Arc<rustls::ClientConfig>,
+        server: &Arc<rustls::ServerConfig>,
+    ) -> rustls::HandshakeKind {
+        fn pass(
+            from: &mut impl std::ops::DerefMut<Target = rustls::ConnectionCommon<impl Sized>>,
+            to: &mut impl std::ops::DerefMut<Target = rustls::ConnectionCommon<impl Sized>>,
+        ) -> bool {
+            let mut bytes = Vec::new();
+            while from.wants_write() {
+                from.write_tls(&mut bytes).unwrap();
+            }
+            let mut rest = &bytes[..];
+            while !rest.is_empty() {
+                to.read_tls(&mut rest).unwrap();
+                to.process_new_packets().unwrap();
+            }
+            !bytes.is_empty()
+        }
+        let name = rustls_pki_types::ServerName::try_from("ext.example").unwrap();
+        let mut c = rustls::ClientConnection::new(client.clone(), name).unwrap();
+        let mut s = rustls::ServerConnection::new(server.clone()).unwrap();
+        while pass(&mut c, &mut s) | pass(&mut s, &mut c) {}
+        assert!(!c.is_handshaking());
+        c.handshake_kind().unwrap()
+    }
+
+    #[test]
+    fn a_client_resumes_its_session_with_the_one_server_it_calls() {
+        let ca = capi_runtime_test_pki::TestCa::new("resumption-ca");
+        let server = capi_runtime_test_pki::server_config(&ca.serving(&["ext.example"]), None);
+        let client = Arc::new(client_config(ca.pem().as_bytes(), None).unwrap());
+        assert_eq!(handshake(&client, &server), rustls::HandshakeKind::Full);
+        for _ in 0..2 * SESSIONS_PER_CLIENT {
+            assert_eq!(handshake(&client, &server), rustls::HandshakeKind::Resumed);
+        }
     }
 
     #[test]
