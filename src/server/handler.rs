@@ -337,10 +337,10 @@ pub(crate) fn release_body_bytes(held: &HeldSlot) {
 /// them is a Failure like any other that does not decode) and before `deadline` (the
 /// request's; past it, the answer is the timeout's Failure). A body of
 /// [`Limits::offload_decode_bytes`](super::Limits::offload_decode_bytes) or more is decoded on
-/// tokio's blocking pool, so that the worker goes on serving other requests meanwhile, after
-/// waiting for one of the server's turns to do so (one per core); the answer then comes at the
-/// deadline at the latest, even while the pool is busy or every turn is taken. What the
-/// request took of the shared budget (see `intake`) stays with `held`, so it is given back
+/// one of the server's decoding threads (tokio's blocking pool when served without the
+/// admission layer), so that the worker goes on serving other requests meanwhile; the answer
+/// then comes at the deadline at the latest, even while every decoding thread is busy. What
+/// the request took of the shared budget (see `intake`) stays with `held`, so it is given back
 /// with the request's slot when its work is over, whichever way its handler runs.
 pub(crate) async fn decode_admitted<H: Hook>(
     bytes: Bytes,
@@ -348,32 +348,30 @@ pub(crate) async fn decode_admitted<H: Hook>(
     deadline: Instant,
     timeout: Duration,
 ) -> Result<H::Request, Failed> {
-    let (threshold, turns) = super::intake::offload(held);
+    let (threshold, decoders) = super::intake::offload(held);
     if bytes.len() < threshold {
         return decode_now::<H>(&bytes, held, deadline, timeout);
     }
     let task_held = held.clone();
+    let decode = move || decode_now::<H>(&bytes, &task_held, deadline, timeout);
     let decoded = async move {
-        // A turn among the server's offloaded decodes (none to wait for without admission).
-        let turn = match turns {
-            Some(turns) => turns.acquire_owned().await.ok(),
-            None => None,
-        };
-        tokio::task::spawn_blocking(move || {
-            let _turn = turn;
-            decode_now::<H>(&bytes, &task_held, deadline, timeout)
-        })
-        .await
+        match decoders {
+            Some(decoders) => decoders.run(decode).await.map_err(|e| e.to_string()),
+            None => tokio::task::spawn_blocking(decode)
+                .await
+                .map_err(|e| e.to_string()),
+        }
     };
     match tokio::time::timeout_at(deadline, decoded).await {
         Ok(Ok(decoded)) => decoded,
         // The codec does not panic on any input; should it, the request fails, not the server.
-        Ok(Err(join)) => Err(Failed {
+        Ok(Err(why)) => Err(Failed {
             reason: FailureReason::Decode,
-            message: format!("error unmarshalling request: the decoder failed: {join}"),
+            message: format!("error unmarshalling request: the decoder failed: {why}"),
         }),
-        // The decoding stops by itself at the deadline (or has not started yet); what it took
-        // is given back when it does, with the slot its task still holds.
+        // The decoding stops by itself at the deadline (or has not started yet, and then
+        // never will); what it took is given back when it does, with the slot its job still
+        // holds.
         Err(_) => Err(decode_timeout(timeout, "it was still being decoded")),
     }
 }
@@ -558,4 +556,73 @@ pub(crate) fn json_bytes_response(body: impl Into<Body>) -> Response {
         HeaderValue::from_static("application/json"),
     );
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hooks::v1alpha1::GeneratePatches;
+    use crate::server::decoders::Decoders;
+    use crate::server::intake::{DEFAULT_MAX_DECODE_BYTES, Held};
+    use crate::wire::SharedBudget;
+    use tokio::sync::oneshot;
+
+    /// What an admitted request holds, with every body decoded on `decoders`.
+    fn held(decoders: &Decoders) -> HeldSlot {
+        Some(Arc::new(std::sync::Mutex::new(Held {
+            slot: None,
+            bytes: None,
+            decode: SharedBudget::new(DEFAULT_MAX_DECODE_BYTES),
+            decoded: None,
+            offload_decode_bytes: 0,
+            decoders: decoders.clone(),
+        })))
+    }
+
+    #[tokio::test]
+    async fn a_body_waiting_for_a_decoding_thread_is_answered_at_its_deadline() {
+        let decoders = Decoders::new(1);
+        // The one decoding thread is busy until released.
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        let (started, busy_now) = oneshot::channel::<()>();
+        let busy = {
+            let decoders = decoders.clone();
+            tokio::spawn(async move {
+                decoders
+                    .run(move || {
+                        let _ = started.send(());
+                        released.recv()
+                    })
+                    .await
+            })
+        };
+        busy_now.await.unwrap();
+        let body = Bytes::from_static(br#"{"items":[]}"#);
+        let timeout = Duration::from_millis(50);
+        let failed = decode_admitted::<GeneratePatches>(
+            body.clone(),
+            &held(&decoders),
+            Instant::now() + timeout,
+            timeout,
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(failed.reason, FailureReason::Timeout);
+        assert_eq!(
+            failed.message,
+            "the request was not decoded within its timeout of 0.05s: it was still being decoded"
+        );
+        release.send(()).unwrap();
+        busy.await.unwrap().unwrap().unwrap();
+        // With the thread free again, the same body decodes there.
+        let timeout = Duration::from_secs(30);
+        let decoded = decode_admitted::<GeneratePatches>(
+            body,
+            &held(&decoders),
+            Instant::now() + timeout,
+            timeout,
+        )
+        .await;
+        assert!(decoded.is_ok_and(|request| request.items.is_empty()));
+    }
 }

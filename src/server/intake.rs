@@ -37,6 +37,7 @@ use http::Method;
 use http_body_util::BodyExt;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use super::decoders::Decoders;
 use super::failure::{FailureReason, Refusal};
 use crate::wire::{self, BudgetHold, SharedBudget};
 
@@ -67,14 +68,15 @@ pub struct Limits {
     /// How many bytes the requests being decoded and handled at once may decode into, all
     /// together, as the wire codec charges them ([`DEFAULT_MAX_DECODE_BYTES`]).
     pub max_decode_bytes: usize,
-    /// Bodies of this many bytes and more are decoded on tokio's blocking pool instead of the
-    /// async worker that read them, so that a long decoding does not hold up the other
-    /// requests of that worker ([`DEFAULT_OFFLOAD_DECODE_BYTES`]). Smaller ones decode in
-    /// place: the hop to the pool and back costs more than they take. No more bodies are
-    /// decoded on the pool at once than the machine has cores
-    /// ([`std::thread::available_parallelism`]); the others wait their turn (within their
-    /// deadline): decoding is all CPU, so more at once would only hold more decoded requests in
-    /// memory, each on a thread (and an allocator arena) of its own.
+    /// Bodies of this many bytes and more are decoded on the server's decoding threads
+    /// instead of the async worker that read them, so that a long decoding does not hold up
+    /// the other requests of that worker ([`DEFAULT_OFFLOAD_DECODE_BYTES`]). Smaller ones
+    /// decode in place: the hop to a thread and back costs more than they take. The server has
+    /// as many decoding threads as the machine has cores
+    /// ([`std::thread::available_parallelism`]), started with the first such body; the other
+    /// bodies wait their turn (within their deadline): decoding is all CPU, so more at once
+    /// would only hold more decoded requests in memory, each on a thread (and an allocator
+    /// arena) of its own.
     pub offload_decode_bytes: usize,
 }
 
@@ -82,9 +84,12 @@ pub struct Limits {
 /// per-message budget.
 pub const DEFAULT_MAX_DECODE_BYTES: usize = 512 << 20;
 
-/// The default of [`Limits::offload_decode_bytes`]: 256 KiB, about half a millisecond of
-/// decoding for a realistic GeneratePatches request (see `BENCHMARKS.md`).
-pub const DEFAULT_OFFLOAD_DECODE_BYTES: usize = 256 << 10;
+/// The default of [`Limits::offload_decode_bytes`]: 1 MiB, about 1.5 ms of decoding for a
+/// realistic GeneratePatches request. Below it, the hop to a decoding thread costs more than
+/// the wait it spares the worker's other requests: measured with 406 KB GeneratePatches
+/// requests, decoding them on the decoding threads took a fifth more CPU per request and
+/// nearly twice the peak memory of decoding them in place (see `BENCHMARKS.md`).
+pub const DEFAULT_OFFLOAD_DECODE_BYTES: usize = 1 << 20;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -137,8 +142,8 @@ impl Limits {
         self
     }
 
-    /// Sets the body size from which requests are decoded on the blocking pool (0: every
-    /// body; `usize::MAX`: none).
+    /// Sets the body size from which requests are decoded on the server's decoding threads
+    /// (0: every body; `usize::MAX`: none).
     pub fn offload_decode_bytes(mut self, bytes: usize) -> Self {
         self.offload_decode_bytes = bytes;
         self
@@ -151,8 +156,8 @@ pub(crate) struct Intake {
     slots: Arc<Semaphore>,
     budget: Arc<Semaphore>,
     decode: SharedBudget,
-    /// Turns to decode on the blocking pool ([`Limits::offload_decode_bytes`]).
-    offload: Arc<Semaphore>,
+    /// Where bodies of [`Limits::offload_decode_bytes`] and more are decoded.
+    decoders: Decoders,
     limits: Limits,
 }
 
@@ -181,8 +186,8 @@ pub(crate) struct Held {
     pub(crate) decoded: Option<BudgetHold>,
     /// [`Limits::offload_decode_bytes`].
     pub(crate) offload_decode_bytes: usize,
-    /// The server's turns to decode on the blocking pool.
-    pub(crate) offload: Arc<Semaphore>,
+    /// The server's decoding threads.
+    pub(crate) decoders: Decoders,
 }
 
 /// What an admitted request holds, shared with the thread that runs its handler.
@@ -195,9 +200,7 @@ impl Intake {
             slots: Arc::new(Semaphore::new(limits.max_in_flight)),
             budget: Arc::new(Semaphore::new(budget.min(Semaphore::MAX_PERMITS))),
             decode: SharedBudget::new(limits.max_decode_bytes),
-            offload: Arc::new(Semaphore::new(
-                std::thread::available_parallelism().map_or(1, usize::from),
-            )),
+            decoders: Decoders::new(std::thread::available_parallelism().map_or(1, usize::from)),
             limits,
         }
     }
@@ -248,7 +251,7 @@ pub(crate) async fn admit(State(intake): State<Intake>, request: Request, next: 
                         decode: intake.decode.clone(),
                         decoded: None,
                         offload_decode_bytes: limits.offload_decode_bytes,
-                        offload: intake.offload.clone(),
+                        decoders: intake.decoders.clone(),
                     }))),
                 ),
                 None => (
@@ -375,14 +378,15 @@ pub(crate) fn decode_limits(held: &HeldSlot, deadline: std::time::Instant) -> wi
     }
 }
 
-/// The body size from which an admitted request is decoded on the blocking pool (the default
-/// when served without the admission layer), and the server's turns to do so (none without it).
-pub(crate) fn offload(held: &HeldSlot) -> (usize, Option<Arc<Semaphore>>) {
+/// The body size from which an admitted request is decoded off the async workers (the default
+/// when served without the admission layer), and the server's threads to do so (none without
+/// it: then tokio's blocking pool).
+pub(crate) fn offload(held: &HeldSlot) -> (usize, Option<Decoders>) {
     held.as_ref()
         .and_then(|h| {
             h.lock()
                 .ok()
-                .map(|h| (h.offload_decode_bytes, Some(h.offload.clone())))
+                .map(|h| (h.offload_decode_bytes, Some(h.decoders.clone())))
         })
         .unwrap_or((DEFAULT_OFFLOAD_DECODE_BYTES, None))
 }

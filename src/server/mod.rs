@@ -79,13 +79,15 @@
 //! at its next `.await`. One that blocks (synchronous calls, long computation) is registered
 //! with [`HandlerOptions::blocking`] and runs on a thread of tokio's blocking pool of its own,
 //! where it stalls only itself and its timeout answers on time (see [`Handler`]). A body of
-//! [`Limits::offload_decode_bytes`] (256 KiB) or more is decoded on the blocking pool as well,
-//! so that the worker goes on serving probes and small requests meanwhile, and every decoding
-//! runs under the request's deadline: a body still decoding when its handler's timeout (or the
-//! caller's, if shorter) passes is answered with the timeout's Failure.
+//! [`Limits::offload_decode_bytes`] (1 MiB) or more is decoded on one of the server's decoding
+//! threads (one per core), so that the worker goes on serving probes and small requests
+//! meanwhile, and every decoding runs under the request's deadline: a body still decoding (or
+//! waiting for a decoding thread) when its handler's timeout (or the caller's, if shorter)
+//! passes is answered with the timeout's Failure.
 
 mod builder;
 mod context;
+mod decoders;
 mod discovery;
 mod error;
 mod failure;

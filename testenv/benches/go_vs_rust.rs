@@ -7,6 +7,7 @@
 //! ```sh
 //! cargo xtask testenv
 //! cargo bench -p capi-runtime-testenv --bench go_vs_rust [-- ROUNDS SECONDS IN_FLIGHT] [--blocking-pool]
+//!     [--offload-bytes=N] [--only=TEXT]
 //! ```
 //!
 //! For each payload a fresh pair of server processes is started: the Go program (as the interop
@@ -25,7 +26,9 @@
 //! before and after; then Rust/Go ratios. The payloads: BeforeClusterCreate (a small hook),
 //! GeneratePatches with 500 items (the large one), and the in-place update hooks
 //! CanUpdateMachine and UpdateMachine for one control-plane Machine with its infrastructure
-//! machine and bootstrap config.
+//! machine and bootstrap config. `--only=TEXT` measures the payloads whose label holds `TEXT`;
+//! `--offload-bytes=N` sets the Rust server's [`Limits::offload_decode_bytes`] (an experiment's
+//! knob: the default is the kit's).
 
 use capi_runtime_test_pki as pki;
 
@@ -43,7 +46,7 @@ use capi_runtime::hooks::v1alpha1::{
     GeneratePatchesRequest, GeneratePatchesResponse, GeneratePatchesResponseItem, Patch, PatchType,
     UpdateMachine, UpdateMachineRequest, UpdateMachineResponse,
 };
-use capi_runtime::server::{HandlerOptions, Server};
+use capi_runtime::server::{HandlerOptions, Limits, Server};
 use capi_runtime_testenv::topology_cluster;
 use k8s_openapi::ByteString;
 use serde_json::{Value, json};
@@ -63,10 +66,9 @@ const GO_PATCH: &[u8] =
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    // `--blocking-pool`: handlers declared blocking, on tokio's blocking pool.
-    let blocking_pool = args.iter().any(|a| a == "--blocking-pool");
+    let options = Options::parse(&args);
     if args.first().map(String::as_str) == Some("--serve-rust") {
-        serve_rust(args[1].parse().unwrap(), Path::new(&args[2]), blocking_pool);
+        serve_rust(args[1].parse().unwrap(), Path::new(&args[2]), &options);
         return;
     }
     // `cargo bench` passes `--bench`; the numbers are the other arguments.
@@ -74,12 +76,46 @@ fn main() {
     let rounds = numbers.first().copied().unwrap_or(6) as usize;
     let seconds = numbers.get(1).copied().unwrap_or(3);
     let in_flight = numbers.get(2).copied().unwrap_or(8) as usize;
-    bench(
-        rounds,
-        Duration::from_secs(seconds),
-        in_flight,
-        blocking_pool,
-    );
+    bench(rounds, Duration::from_secs(seconds), in_flight, &options);
+}
+
+/// The switches of the benchmark, passed on to the Rust server it starts.
+#[derive(Default)]
+struct Options {
+    /// `--blocking-pool`: handlers declared blocking, on tokio's blocking pool.
+    blocking_pool: bool,
+    /// `--offload-bytes=N`: the Rust server's `Limits::offload_decode_bytes`.
+    offload_bytes: Option<usize>,
+    /// `--only=TEXT`: the payloads whose label holds `TEXT`.
+    only: Option<String>,
+}
+
+impl Options {
+    fn parse(args: &[String]) -> Options {
+        let mut options = Options::default();
+        for arg in args {
+            if arg == "--blocking-pool" {
+                options.blocking_pool = true;
+            } else if let Some(n) = arg.strip_prefix("--offload-bytes=") {
+                options.offload_bytes = Some(n.parse().expect("--offload-bytes=N takes a number"));
+            } else if let Some(text) = arg.strip_prefix("--only=") {
+                options.only = Some(text.to_string());
+            }
+        }
+        options
+    }
+
+    /// The switches the Rust server needs, as arguments.
+    fn server_args(&self) -> Vec<String> {
+        let mut args = Vec::new();
+        if self.blocking_pool {
+            args.push("--blocking-pool".to_string());
+        }
+        if let Some(n) = self.offload_bytes {
+            args.push(format!("--offload-bytes={n}"));
+        }
+        args
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -98,7 +134,12 @@ fn options(name: &str, blocking_pool: bool) -> HandlerOptions {
     }
 }
 
-fn serve_rust(port: u16, cert_dir: &Path, blocking_pool: bool) {
+fn serve_rust(port: u16, cert_dir: &Path, switches: &Options) {
+    let blocking_pool = switches.blocking_pool;
+    let mut limits = Limits::default();
+    if let Some(n) = switches.offload_bytes {
+        limits = limits.offload_decode_bytes(n);
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -166,6 +207,7 @@ fn serve_rust(port: u16, cert_dir: &Path, blocking_pool: bool) {
             .host(IpAddr::V4(Ipv4Addr::LOCALHOST))
             .port(port)
             .cert_dir(cert_dir)
+            .limits(limits)
             .build();
         let running = server.start().await.unwrap();
         println!("serving");
@@ -394,16 +436,14 @@ fn start_go(cert_dir: &Path) -> Peer {
     }
 }
 
-fn start_rust(cert_dir: &Path, blocking_pool: bool) -> Peer {
+fn start_rust(cert_dir: &Path, options: &Options) -> Peer {
     let port = capi_runtime_testenv::free_port().unwrap();
     let mut args = vec![
         "--serve-rust".to_string(),
         port.to_string(),
         cert_dir.display().to_string(),
     ];
-    if blocking_pool {
-        args.push("--blocking-pool".to_string());
-    }
+    args.extend(options.server_args());
     let program = std::env::current_exe().unwrap();
     let mut child = Command::new(&program)
         .args(&args)
@@ -569,7 +609,8 @@ async fn answer(client: &reqwest::Client, peer: &Peer, path: &str, body: &'stati
     serde_json::from_slice(&call(client, &format!("{}{path}", peer.url), body).await).unwrap()
 }
 
-fn bench(rounds: usize, run: Duration, in_flight: usize, blocking_pool: bool) {
+fn bench(rounds: usize, run: Duration, in_flight: usize, options: &Options) {
+    let blocking_pool = options.blocking_pool;
     let ticks_per_second = clock_ticks_per_second();
     let ca = pki::TestCa::new("go-vs-rust-ca");
     let certs = tempfile::tempdir().unwrap();
@@ -583,13 +624,17 @@ fn bench(rounds: usize, run: Duration, in_flight: usize, blocking_pool: bool) {
     println!(
         "Go extension (Cluster API v1.14.2 exp/runtime/server) vs capi_runtime::server, TLS on \
          loopback, HTTP/1.1 keep-alive, {in_flight} requests in flight, {rounds} alternating \
-         rounds of {}s; handlers {}; {} cores; load average before: {}",
+         rounds of {}s; handlers {}; offloaded decoding from {} bytes; {} cores; load average \
+         before: {}",
         run.as_secs(),
         if blocking_pool {
             "on the blocking pool"
         } else {
             "on the workers (the default)"
         },
+        options
+            .offload_bytes
+            .unwrap_or(Limits::default().offload_decode_bytes),
         std::thread::available_parallelism().unwrap(),
         load_average()
     );
@@ -599,9 +644,16 @@ fn bench(rounds: usize, run: Duration, in_flight: usize, blocking_pool: bool) {
         ("CanUpdateMachine", CUM_PATH, can_update_machine()),
         ("UpdateMachine", UM_PATH, update_machine()),
     ] {
+        if options
+            .only
+            .as_ref()
+            .is_some_and(|only| !label.contains(only.as_str()))
+        {
+            continue;
+        }
         let body = &*Box::leak(body.into_boxed_slice());
         let go = start_go(certs.path());
-        let rust = start_rust(certs.path(), blocking_pool);
+        let rust = start_rust(certs.path(), options);
         runtime.block_on(async {
             let (g, r) = (
                 answer(&client, &go, path, body).await,
