@@ -130,6 +130,39 @@ fn work(receiver: &Mutex<Receiver<Job>>) {
     }
 }
 
+/// A job holding a decoding thread until released: for tests of what waits for one.
+#[cfg(test)]
+pub(crate) struct Busy {
+    release: std::sync::mpsc::Sender<()>,
+    job: tokio::task::JoinHandle<Result<(), DecoderError>>,
+}
+
+#[cfg(test)]
+impl Busy {
+    /// Queues the job and returns once a thread of `decoders` runs it.
+    pub(crate) async fn hold(decoders: &Decoders) -> Busy {
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        let (started, running) = oneshot::channel::<()>();
+        let decoders = decoders.clone();
+        let job = tokio::spawn(async move {
+            decoders
+                .run(move || {
+                    let _ = started.send(());
+                    let _ = released.recv();
+                })
+                .await
+        });
+        running.await.expect("the job started");
+        Busy { release, job }
+    }
+
+    /// Lets the thread go and waits for the job's end.
+    pub(crate) async fn release(self) {
+        self.release.send(()).expect("the job waits");
+        self.job.await.unwrap().unwrap();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,20 +208,7 @@ mod tests {
         let decoders = Decoders::new(1);
         let ran = Arc::new(std::sync::atomic::AtomicBool::new(false));
         // The one thread is busy, so the next job waits in the queue while its caller gives up.
-        let (release, released) = std::sync::mpsc::channel::<()>();
-        let (started, busy_now) = oneshot::channel::<()>();
-        let busy = {
-            let decoders = decoders.clone();
-            tokio::spawn(async move {
-                decoders
-                    .run(move || {
-                        let _ = started.send(());
-                        released.recv()
-                    })
-                    .await
-            })
-        };
-        busy_now.await.unwrap();
+        let busy = Busy::hold(&decoders).await;
         let ran_in_job = ran.clone();
         let waited = tokio::time::timeout(
             Duration::from_millis(20),
@@ -196,8 +216,7 @@ mod tests {
         )
         .await;
         assert!(waited.is_err(), "the queued job should still be waiting");
-        release.send(()).unwrap();
-        busy.await.unwrap().unwrap().unwrap();
+        busy.release().await;
         // Whatever runs next runs after the skipped job.
         decoders.run(|| ()).await.unwrap();
         assert!(!ran.load(std::sync::atomic::Ordering::SeqCst));

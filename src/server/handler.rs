@@ -562,10 +562,9 @@ pub(crate) fn json_bytes_response(body: impl Into<Body>) -> Response {
 mod tests {
     use super::*;
     use crate::hooks::v1alpha1::GeneratePatches;
-    use crate::server::decoders::Decoders;
+    use crate::server::decoders::{Busy, Decoders};
     use crate::server::intake::{DEFAULT_MAX_DECODE_BYTES, Held};
     use crate::wire::SharedBudget;
-    use tokio::sync::oneshot;
 
     /// What an admitted request holds, with every body decoded on `decoders`.
     fn held(decoders: &Decoders) -> HeldSlot {
@@ -583,20 +582,7 @@ mod tests {
     async fn a_body_waiting_for_a_decoding_thread_is_answered_at_its_deadline() {
         let decoders = Decoders::new(1);
         // The one decoding thread is busy until released.
-        let (release, released) = std::sync::mpsc::channel::<()>();
-        let (started, busy_now) = oneshot::channel::<()>();
-        let busy = {
-            let decoders = decoders.clone();
-            tokio::spawn(async move {
-                decoders
-                    .run(move || {
-                        let _ = started.send(());
-                        released.recv()
-                    })
-                    .await
-            })
-        };
-        busy_now.await.unwrap();
+        let busy = Busy::hold(&decoders).await;
         let body = Bytes::from_static(br#"{"items":[]}"#);
         let timeout = Duration::from_millis(50);
         let failed = decode_admitted::<GeneratePatches>(
@@ -612,8 +598,7 @@ mod tests {
             failed.message,
             "the request was not decoded within its timeout of 0.05s: it was still being decoded"
         );
-        release.send(()).unwrap();
-        busy.await.unwrap().unwrap().unwrap();
+        busy.release().await;
         // With the thread free again, the same body decodes there.
         let timeout = Duration::from_secs(30);
         let decoded = decode_admitted::<GeneratePatches>(
