@@ -30,7 +30,7 @@ struct Shared {
     /// How many threads to start.
     threads: usize,
     /// The queue the threads take jobs from, once they are started (`None`: none could be).
-    queue: OnceLock<Option<Mutex<Sender<Job>>>>,
+    queue: OnceLock<Option<Sender<Job>>>,
 }
 
 impl std::fmt::Debug for Decoders {
@@ -86,13 +86,9 @@ impl Decoders {
                 let _ = answer.send(value);
             }
         });
-        let sent = queue
-            .lock()
-            .map_err(|_| DecoderError::Unavailable)?
-            .send(job);
         // The threads end only when every sender is gone; a send fails only if all of them
         // died, which a caught panic does not make them do.
-        sent.map_err(|_| DecoderError::Unavailable)?;
+        queue.send(job).map_err(|_| DecoderError::Unavailable)?;
         answered.await.map_err(|_| DecoderError::Panicked)
     }
 }
@@ -100,7 +96,7 @@ impl Decoders {
 /// Starts up to `threads` threads taking jobs from one queue; `None` if not one could be
 /// started. They end when the queue's sender is dropped, with the last clone of the server's
 /// [`Decoders`].
-fn start(threads: usize) -> Option<Mutex<Sender<Job>>> {
+fn start(threads: usize) -> Option<Sender<Job>> {
     let (sender, receiver) = channel::<Job>();
     let receiver = Arc::new(Mutex::new(receiver));
     let started = (0..threads)
@@ -112,7 +108,7 @@ fn start(threads: usize) -> Option<Mutex<Sender<Job>>> {
                 .is_ok()
         })
         .count();
-    (started > 0).then(|| Mutex::new(sender))
+    (started > 0).then_some(sender)
 }
 
 /// A decoding thread: takes the next job until the queue is closed.

@@ -46,7 +46,7 @@ use capi_runtime::hooks::v1alpha1::{
     GeneratePatchesRequest, GeneratePatchesResponse, GeneratePatchesResponseItem, Patch, PatchType,
     UpdateMachine, UpdateMachineRequest, UpdateMachineResponse,
 };
-use capi_runtime::server::{HandlerOptions, Limits, Server};
+use capi_runtime::server::{DEFAULT_OFFLOAD_DECODE_BYTES, HandlerOptions, Limits, Server};
 use capi_runtime_testenv::topology_cluster;
 use k8s_openapi::ByteString;
 use serde_json::{Value, json};
@@ -634,7 +634,7 @@ fn bench(rounds: usize, run: Duration, in_flight: usize, options: &Options) {
         },
         options
             .offload_bytes
-            .unwrap_or(Limits::default().offload_decode_bytes),
+            .unwrap_or(DEFAULT_OFFLOAD_DECODE_BYTES),
         std::thread::available_parallelism().unwrap(),
         load_average()
     );
