@@ -2,11 +2,16 @@
 //!
 //! 1. `call_all_extensions` over 1, 10, 100 and 1,000 loopback extensions (each its own HTTPS
 //!    server) that each answer after 20 ms, sequential against concurrent, as a ratio.
-//! 2. Calls per second of `call_extension` over one kept-alive TLS connection, against a bare
-//!    reqwest POST of the same body to the same server.
+//! 2. Calls per second and CPU per call of `call_extension` over one kept-alive TLS
+//!    connection, against a bare reqwest POST of the same body to the same server, in pairs of
+//!    runs whose order alternates; the ratios are taken per pair.
 //!
 //! Run with `cargo bench --features client --bench client`; `-- fan_out` or `-- call_extension`
-//! runs one part, `-- fan_out 1000` one size. Each figure is the median of repeated runs,
+//! runs one part, `-- fan_out 1000` one size. `-- call_extension sdk N` (or `bare N`) makes N
+//! calls with one client alone after the warm-up and prints nothing: run under
+//! `valgrind --tool=callgrind` with two values of N, the difference of the instruction counts
+//! over the difference of N is that client's instructions per call, a figure a busy machine
+//! does not move. Each figure is the median of repeated runs,
 //! except the sequential run over 1,000 extensions (20 s): one run.
 
 #[path = "../tests/it/support/extension.rs"]
@@ -53,23 +58,11 @@ fn load_average() -> String {
         .unwrap_or_default()
 }
 
-/// CPU time this process used so far (user + system, all threads), from /proc/self/stat in
-/// clock ticks of 10 ms; zero where there is no /proc.
+/// CPU time this process used so far (user + system, all threads), to the nanosecond
+/// (`CLOCK_PROCESS_CPUTIME_ID`).
 fn cpu_time() -> Duration {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return Duration::ZERO;
-    };
-    // The fields after the command name, which is in parentheses and may hold spaces.
-    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    let fields: Vec<&str> = after.split_whitespace().collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<u64>().ok())
-            .unwrap_or(0)
-    };
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
-    Duration::from_millis((ticks(11) + ticks(12)) * 10)
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 /// Raises this process's soft open-file limit to its hard limit: 1,000 extensions each hold a
@@ -147,9 +140,15 @@ async fn fan_out(ca: &TestCa, sizes: &[usize]) {
     }
 }
 
-async fn throughput(ca: &TestCa) {
-    const CALLS: usize = 2000;
-    const RUNS: usize = 7;
+/// Which client `-- call_extension sdk N` or `bare N` runs alone.
+enum Side {
+    Sdk,
+    Bare,
+}
+
+async fn throughput(ca: &TestCa, one_side: Option<(Side, usize)>) {
+    const CALLS: usize = 1000;
+    const PAIRS: usize = 21;
     let server = TestServer::with_ca(
         ca,
         answer(|_| async { tls::json(json!({"status": "Success"})) }),
@@ -192,21 +191,23 @@ async fn throughput(ca: &TestCa) {
         .build()
         .unwrap();
 
-    let sdk_run = || async {
+    let (client, bare, url, body, request, object) =
+        (&client, &bare, &url, &body, &request, &object);
+    let sdk_calls = |calls: usize| async move {
         let start = Instant::now();
-        for _ in 0..CALLS {
+        for _ in 0..calls {
             client
-                .call_extension::<BeforeClusterCreate>("h.ext", &request, &object)
+                .call_extension::<BeforeClusterCreate>("h.ext", request, object)
                 .await
                 .unwrap();
         }
         start.elapsed()
     };
-    let bare_run = || async {
+    let bare_calls = |calls: usize| async move {
         let start = Instant::now();
-        for _ in 0..CALLS {
+        for _ in 0..calls {
             let response = bare
-                .post(&url)
+                .post(url)
                 .header("content-type", "application/json")
                 .body(body.clone())
                 .send()
@@ -218,25 +219,91 @@ async fn throughput(ca: &TestCa) {
         start.elapsed()
     };
     // Warm up both connections.
-    sdk_run().await;
-    bare_run().await;
-    let mut sdk = Vec::new();
-    let mut baseline = Vec::new();
-    for _ in 0..RUNS {
-        sdk.push(sdk_run().await);
-        baseline.push(bare_run().await);
+    sdk_calls(CALLS).await;
+    bare_calls(CALLS).await;
+    if let Some((side, calls)) = one_side {
+        // One client's calls alone, for an instruction count (callgrind) of each: run twice
+        // with two counts, the difference is the calls' own.
+        match side {
+            Side::Sdk => sdk_calls(calls).await,
+            Side::Bare => bare_calls(calls).await,
+        };
+        return;
+    }
+    let sdk_run = || sdk_calls(CALLS);
+    let bare_run = || bare_calls(CALLS);
+    // Pairs of runs, one of each client, the order swapped every pair: each pair's ratio
+    // compares two runs a few hundred milliseconds apart, so that what the machine does
+    // meanwhile (this one is shared and noisy) hits both sides alike.
+    let mut pairs = Vec::with_capacity(PAIRS);
+    for i in 0..PAIRS {
+        let (sdk, bare) = if i % 2 == 0 {
+            let sdk = measured(sdk_run()).await;
+            (sdk, measured(bare_run()).await)
+        } else {
+            let bare = measured(bare_run()).await;
+            (measured(sdk_run()).await, bare)
+        };
+        pairs.push((sdk, bare));
     }
     let per_sec = |d: Duration| CALLS as f64 / d.as_secs_f64();
-    let (s, b) = (per_sec(median(sdk)), per_sec(median(baseline)));
+    let micros_per_call = |d: Duration| d.as_secs_f64() * 1e6 / CALLS as f64;
+    let med = |pick: fn(&(Run, Run)) -> Duration| median(pairs.iter().map(pick).collect());
+    let (s, b) = (
+        per_sec(med(|(sdk, _)| sdk.wall)),
+        per_sec(med(|(_, bare)| bare.wall)),
+    );
+    let (s_cpu, b_cpu) = (
+        micros_per_call(med(|(sdk, _)| sdk.cpu)),
+        micros_per_call(med(|(_, bare)| bare.cpu)),
+    );
+    // Relative to bare reqwest, per pair: its time over the SDK's (above 1 is faster).
+    let speed = quartiles(pairs.iter().map(|(sdk, bare)| ratio(bare.wall, sdk.wall)));
+    let per_cpu = quartiles(pairs.iter().map(|(sdk, bare)| ratio(bare.cpu, sdk.cpu)));
     println!();
     println!(
-        "## call_extension over one kept-alive TLS connection ({CALLS} calls, median of {RUNS} runs)"
+        "## call_extension over one kept-alive TLS connection ({PAIRS} pairs of runs of {CALLS} calls)"
     );
-    println!("| client | calls/s | relative to bare reqwest |");
+    println!(
+        "CPU is this process's (the client and the in-process server), per call; ratios are per \
+         pair, median [first quartile, third quartile]."
+    );
+    println!("| client | calls/s (median) | CPU per call (median) |");
     println!("|---|---:|---:|");
-    println!("| bare reqwest POST + JSON parse | {b:.0} | 1.00 |");
-    println!("| `Client::call_extension` | {s:.0} | {:.2} |", s / b);
+    println!("| bare reqwest POST + JSON parse | {b:.0} | {b_cpu:.1} µs |");
+    println!("| `Client::call_extension` | {s:.0} | {s_cpu:.1} µs |");
+    println!(
+        "relative to bare reqwest: calls/s {:.3} [{:.3}, {:.3}]; calls per CPU second {:.3} [{:.3}, {:.3}]",
+        speed[1], speed[0], speed[2], per_cpu[1], per_cpu[0], per_cpu[2]
+    );
     println!("load average: {}", load_average());
+}
+
+/// One run of calls: its wall time and the CPU this process spent in it.
+struct Run {
+    wall: Duration,
+    cpu: Duration,
+}
+
+async fn measured<F: std::future::Future<Output = Duration>>(run: F) -> Run {
+    let cpu = cpu_time();
+    let wall = run.await;
+    Run {
+        wall,
+        cpu: cpu_time().saturating_sub(cpu),
+    }
+}
+
+fn ratio(a: Duration, b: Duration) -> f64 {
+    a.as_secs_f64() / b.as_secs_f64()
+}
+
+/// The first quartile, the median and the third quartile of `values`.
+fn quartiles(values: impl Iterator<Item = f64>) -> [f64; 3] {
+    let mut values: Vec<f64> = values.collect();
+    values.sort_by(f64::total_cmp);
+    let at = |q: f64| values[((values.len() - 1) as f64 * q).round() as usize];
+    [at(0.25), at(0.5), at(0.75)]
 }
 
 fn main() {
@@ -267,7 +334,15 @@ fn main() {
             fan_out(&ca, &sizes).await;
         }
         if part("call_extension") {
-            throughput(&ca).await;
+            let calls = sizes.first().copied().unwrap_or(1000);
+            let one_side = if words.contains(&"sdk") {
+                Some((Side::Sdk, calls))
+            } else if words.contains(&"bare") {
+                Some((Side::Bare, calls))
+            } else {
+                None
+            };
+            throughput(&ca, one_side).await;
         }
     });
 }
