@@ -1,5 +1,5 @@
-//! The direction of the imports between the modules of `src/`, as the README's code map states
-//! it ("Layering inside `src/`"): every path a module of the crate names (`crate::…`,
+//! The direction of the imports between the modules of `src/`, as `DEVELOPING.md` states it
+//! ("Layering inside `src/`"): every path a module of the crate names (`crate::…`,
 //! `super::…`, also outside `use` lines) must lead to a module it is allowed to depend on, and
 //! the allowed edges themselves form no circle.
 //!
@@ -118,8 +118,8 @@ fn imports_follow_the_layering_of_the_code_map() {
     let problems = check(&sources, ALLOWED);
     assert!(
         problems.is_empty(),
-        "imports against the layering of the README's code map (tests/it/layering.rs lists the \
-         allowed edges; change the code, or the code map and that list together):\n{}",
+        "imports against the layering of DEVELOPING.md (tests/it/layering.rs lists the allowed \
+         edges; change the code, or DEVELOPING.md and that list together):\n{}",
         problems.join("\n")
     );
 }

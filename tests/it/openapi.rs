@@ -46,7 +46,7 @@ fn derive_and_cli_produce_the_same_document() {
 }
 
 /// Differences from upstream that are kept on purpose, each with its reason (also listed in
-/// the README).
+/// the book's generator chapter).
 fn allowed(d: &Difference, expected: &Value) -> Option<&'static str> {
     // Upstream gives the 17 response `status` properties `default: ""` next to
     // `enum: [Failure, Success]`; a default outside the enum makes the document invalid

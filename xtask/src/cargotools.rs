@@ -72,7 +72,7 @@ pub fn bin(root: &Path, name: &str) -> Result<PathBuf, String> {
         // The tools' own release profiles ask for (fat) LTO in one codegen unit: minutes of
         // one core for a binary a test step runs a few times. Built in parallel units without
         // LTO, at the first optimisation level, they run for seconds all the same and build
-        // in a fraction of the time (the README has the figures).
+        // in a fraction of the time (DEVELOPING.md has the figures).
         .env("CARGO_PROFILE_RELEASE_LTO", "off")
         .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1")
         .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")

@@ -4,7 +4,7 @@
 //!   fails when one is stale.
 //! - `test` installs the external validators (once) and runs every test of the project.
 //! - `tools` installs the external validators only (see `validators.rs`).
-//! - `downstream` builds and runs the README's "Using this crate" example from outside the
+//! - `downstream` builds the README's quick-start samples from outside the
 //!   workspace (see `downstream.rs`).
 //! - `testing-sample` builds the book's "Testing against Cluster API" sample as a crate outside
 //!   the workspace and runs its tests against the real control plane (see `testing_sample.rs`).
@@ -27,6 +27,7 @@ mod background;
 mod bench;
 mod cargotools;
 mod codegen;
+mod codemap;
 mod docs;
 mod downstream;
 mod goenv;
@@ -43,26 +44,63 @@ mod wire_explore;
 
 use std::process::ExitCode;
 
+/// One `cargo xtask` subcommand: its name, its arguments as the usage line shows them, and
+/// what runs it. `listed` is false for the commands other commands start (not for people), which
+/// the usage line and the README's code map leave out (`codemap.rs` checks the map).
+struct Command {
+    name: &'static str,
+    args: &'static str,
+    run: fn(&[String]) -> Result<(), String>,
+    listed: bool,
+}
+
+const fn command(
+    name: &'static str,
+    args: &'static str,
+    run: fn(&[String]) -> Result<(), String>,
+) -> Command {
+    Command {
+        name,
+        args,
+        run,
+        listed: true,
+    }
+}
+
+/// Every subcommand, in the order the usage line gives them.
+const COMMANDS: &[Command] = &[
+    command("codegen", "[--check]", codegen::run),
+    command("test", "", test::run),
+    command("tools", "", validators::command),
+    command("downstream", "", test::downstream),
+    command("testing-sample", "", test::testing_sample),
+    command("isolation", "[[PACKAGE/]TEST-BINARY]", isolation::command),
+    command("package", "", package::command),
+    command("testenv", "", goenv::run),
+    command("go-tables", "[--check]", gotables::run),
+    command("wire-explore", "[--seed N] [--scale K]", wire_explore::run),
+    command("bench", "<generator|derive>", bench::run),
+    command("deny", "", supply::deny_command),
+    command("semver", "", supply::semver_command),
+    command("cargo-tools", "", cargotools::command),
+    command("docs", "", |args| docs::main("docs", args)),
+    command("dist", "--version vX.Y.Z", |args| docs::main("dist", args)),
+    Command {
+        listed: false,
+        ..command("site-check", "", |args| docs::main("site-check", args))
+    },
+    Command {
+        listed: false,
+        ..command("background-job", "", background::job_command)
+    },
+];
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        Some("codegen") => codegen::run(&args[1..]),
-        Some("test") => test::run(&args[1..]),
-        Some("tools") => validators::command(&args[1..]),
-        Some("downstream") => test::downstream(&args[1..]),
-        Some("testing-sample") => test::testing_sample(&args[1..]),
-        Some("isolation") => isolation::command(&args[1..]),
-        Some("testenv") => goenv::run(&args[1..]),
-        Some("package") => package::command(&args[1..]),
-        Some("go-tables") => gotables::run(&args[1..]),
-        Some("wire-explore") => wire_explore::run(&args[1..]),
-        Some("bench") => bench::run(&args[1..]),
-        Some("deny") => supply::deny_command(&args[1..]),
-        Some("semver") => supply::semver_command(&args[1..]),
-        Some("cargo-tools") => cargotools::command(&args[1..]),
-        Some("background-job") => background::job_command(&args[1..]),
-        Some(c @ ("docs" | "dist" | "site-check")) => docs::main(c, &args[1..]),
-        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask testing-sample | cargo xtask isolation [[PACKAGE/]TEST-BINARY] | cargo xtask package | cargo xtask testenv | cargo xtask go-tables [--check] | cargo xtask wire-explore [--seed N] [--scale K] | cargo xtask bench <generator|derive> | cargo xtask deny | cargo xtask semver | cargo xtask cargo-tools".to_string()),
+    let wanted = args.first().map(String::as_str);
+    let result = match COMMANDS.iter().find(|c| Some(c.name) == wanted) {
+        Some(command) => (command.run)(&args[1..]),
+        None => Err(usage()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -71,6 +109,20 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The usage line: every listed command with its arguments.
+fn usage() -> String {
+    let commands: Vec<String> = COMMANDS
+        .iter()
+        .filter(|c| c.listed)
+        .map(|c| {
+            format!("cargo xtask {} {}", c.name, c.args)
+                .trim_end()
+                .to_string()
+        })
+        .collect();
+    format!("usage: {}", commands.join(" | "))
 }
 
 /// The workspace root (the parent of this crate's directory).

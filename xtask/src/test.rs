@@ -10,7 +10,7 @@
 //! 3. runs every test of the workspace with every feature;
 //! 4. runs every integration test once more alone in its own process, so that a test which
 //!    passes only after another one ran first is caught (`isolation.rs`);
-//! 5. builds and runs the README's "Using this crate" example as a crate outside the workspace
+//! 5. builds the README's quick-start samples as a crate outside the workspace
 //!    (`downstream.rs`), then the book's "Testing against Cluster API" sample the same way,
 //!    its tests run against the real control plane and Cluster API's manager
 //!    (`testing_sample.rs`);
@@ -149,7 +149,7 @@ fn feature_matrix(root: &Path, cargo: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Builds and runs the README's downstream example only.
+/// Builds the README's quick-start samples only.
 pub fn downstream(args: &[String]) -> Result<(), String> {
     if !args.is_empty() {
         return Err("usage: cargo xtask downstream".into());
