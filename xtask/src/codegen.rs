@@ -56,7 +56,7 @@ pub fn artifacts(root: &Path) -> Result<Vec<Artifact>, String> {
     .map_err(|f| f.render())?
     .conversion
     .expect("asked for");
-    let json_schema = emit::schemars::impls(
+    let json_schema_files = emit::schemars::impls(
         &sdk.model,
         |t| sdk.is_primary(t),
         &format!(
@@ -84,10 +84,12 @@ pub fn artifacts(root: &Path) -> Result<Vec<Artifact>, String> {
         path: "src/generated/constructors.rs".into(),
         contents: constructors,
     });
-    out.push(Artifact {
-        path: "src/generated/json_schema.rs".into(),
-        contents: json_schema,
-    });
+    for (name, contents) in json_schema_files {
+        out.push(Artifact {
+            path: format!("{JSON_SCHEMA_DIR}/{name}"),
+            contents,
+        });
+    }
     out.push(Artifact {
         path: "tests/it/support/test_hooks_conversion.rs".into(),
         contents: test_conversion,
@@ -112,10 +114,43 @@ pub fn artifacts(root: &Path) -> Result<Vec<Artifact>, String> {
     Ok(out)
 }
 
+/// The folder of the `schemars::JsonSchema` impls: one file per source module of the types
+/// (see `emit::schemars::impls`), every file in it written here.
+const JSON_SCHEMA_DIR: &str = "src/generated/json_schema";
+
+/// The most lines a generated source file may have (the workspace's limit for a file in
+/// `src/`): an emitter that writes more must split its output.
+const MAX_LINES: usize = 1000;
+
 /// The SDK's checked model inside the CLI's package (its types, hooks and the modules they are
 /// reachable from), which the CLI's binaries emit from and resolve `capi_runtime` paths in, so
 /// that the package builds from its `.crate` alone.
 const CLI_MODEL: &str = "cli/sdk/model.json";
+
+/// Files in [`JSON_SCHEMA_DIR`] that no artifact writes (the impls of a source module since
+/// removed or renamed), relative to the workspace root.
+fn orphans(root: &Path, artifacts: &[Artifact]) -> Vec<String> {
+    let mut orphans: Vec<String> = std::fs::read_dir(root.join(JSON_SCHEMA_DIR))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .map(|name| format!("{JSON_SCHEMA_DIR}/{name}"))
+        .filter(|path| !artifacts.iter().any(|a| &a.path == path))
+        .collect();
+    orphans.sort();
+    orphans
+}
+
+/// Generated Rust files of `src/` longer than [`MAX_LINES`].
+fn too_long(artifacts: &[Artifact]) -> Vec<String> {
+    artifacts
+        .iter()
+        .filter(|a| a.path.starts_with("src/") && a.path.ends_with(".rs"))
+        .filter(|a| a.contents.lines().count() > MAX_LINES)
+        .map(|a| format!("{} ({} lines)", a.path, a.contents.lines().count()))
+        .collect()
+}
 
 /// Writes every artifact, or with `check` reports the stale ones.
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -126,7 +161,24 @@ pub fn run(args: &[String]) -> Result<(), String> {
     };
     let root = crate::root();
     let mut stale = Vec::new();
-    for artifact in artifacts(&root)? {
+    let artifacts = artifacts(&root)?;
+    let long = too_long(&artifacts);
+    if !long.is_empty() {
+        return Err(format!(
+            "generated files over {MAX_LINES} lines: {}; split the emitter's output",
+            long.join(", ")
+        ));
+    }
+    for orphan in orphans(&root, &artifacts) {
+        if check {
+            stale.push(format!("{orphan} (no longer generated)"));
+        } else {
+            let path = root.join(&orphan);
+            std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            eprintln!("removed {orphan}");
+        }
+    }
+    for artifact in artifacts {
         let path: PathBuf = root.join(&artifact.path);
         let current = std::fs::read_to_string(&path).unwrap_or_default();
         if normalize(&current) == normalize(&artifact.contents) {
