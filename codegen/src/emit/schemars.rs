@@ -98,7 +98,7 @@ pub fn impls(
     let mut files = vec![(
         "mod.rs".to_string(),
         render(quote! {
-            #(#[rustfmt::skip] mod #names;)*
+            #(mod #names;)*
             #helpers
             /// Every type that has an impl here, by schema id (its OpenAPI component name), with
             /// the function that asks a generator for its schema. Tests use it to check every

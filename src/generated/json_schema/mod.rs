@@ -2,39 +2,22 @@
 
 //! `schemars::JsonSchema` for the API and hook types (feature `schemars`): the CRD schema of each type, from the model.
 
-#[rustfmt::skip]
 mod api_core_v1beta2_cluster;
-#[rustfmt::skip]
 mod api_core_v1beta2_cluster_class;
-#[rustfmt::skip]
 mod api_core_v1beta2_common;
-#[rustfmt::skip]
 mod api_core_v1beta2_machine;
-#[rustfmt::skip]
 mod api_core_v1beta2_machine_set;
-#[rustfmt::skip]
 mod api_core_v1beta2_topology;
-#[rustfmt::skip]
 mod api_runtime_v1alpha1_extension_config;
-#[rustfmt::skip]
 mod api_runtime_v1beta2_extension_config;
-#[rustfmt::skip]
 mod hook;
-#[rustfmt::skip]
 mod hooks_v1alpha1_builtins;
-#[rustfmt::skip]
 mod hooks_v1alpha1_common;
-#[rustfmt::skip]
 mod hooks_v1alpha1_discovery;
-#[rustfmt::skip]
 mod hooks_v1alpha1_in_place_update;
-#[rustfmt::skip]
 mod hooks_v1alpha1_lifecycle;
-#[rustfmt::skip]
 mod hooks_v1alpha1_topology_mutation;
-#[rustfmt::skip]
 mod hooks_v1alpha1_upgrade_plan;
-#[rustfmt::skip]
 mod raw;
 use ::serde_json::{Map, Value};
 /// Asks a generator for the schema of one type.
