@@ -10,33 +10,18 @@ use capi_runtime_codegen::{
     InputError, InputErrors, Model, ReadModelError, SourceFile, fs, read_crate, read_model,
 };
 
-/// The SDK's own types, kept inside this package by `cargo xtask codegen` (`cli/sdk/`).
-#[allow(
-    dead_code,
-    reason = "the binaries read the model record as build.rs compacts it; a test compares the two"
-)]
-mod sdk {
-    include!("sdk.rs");
-}
+/// The checked model of the SDK's own hook and API types, with the modules they are reachable
+/// from, kept inside this package by `cargo xtask codegen` so that it builds from its `.crate`
+/// alone.
+const MODEL: &str = include_str!("../sdk/model.json");
 
-/// [`sdk::MODEL`] as `build.rs` embeds it: the same record without the white space between its
-/// tokens (half the bytes to parse).
-#[allow(dead_code, reason = "runtime-crd-gen reads the sources only")]
-const COMPACT_MODEL: &str = include_str!(concat!(env!("OUT_DIR"), "/model.json"));
+/// The name `--input` crates use for the SDK.
+pub const SDK_CRATE: &str = "capi_runtime";
 
-/// The checked model of the SDK's hooks and types built into the binary: the document without
-/// `--input` is emitted from it, with nothing parsed.
-#[allow(dead_code, reason = "runtime-crd-gen reads the sources only")]
+/// The SDK's model built into the binary: the documents without `--input` are emitted from it,
+/// and `--input` crates find the `capi_runtime` types in it; nothing of the SDK is parsed.
 pub fn builtin_model() -> Result<Model, ReadModelError> {
-    read_model(COMPACT_MODEL)
-}
-
-/// The SDK's hook and API sources built into the binary, as the crate `krate`.
-fn builtin(krate: &str) -> Vec<SourceFile> {
-    sdk::SOURCES
-        .iter()
-        .map(|(shown, rel, text)| SourceFile::in_named_crate(krate, *shown, rel, *text))
-        .collect()
+    read_model(MODEL)
 }
 
 /// Why the `--input` crate could not be read: every problem, one `error: ` line each (a read
@@ -64,15 +49,9 @@ impl fmt::Display for ReadInputError {
 
 impl Error for ReadInputError {}
 
-/// The input files and their dependencies: the workspace's hook and API types built into the
-/// binary, or the crate at `input` (its `src/` directory) with the built-in types available to
-/// it as the crate `capi_runtime`.
-pub fn sources(input: Option<&Path>) -> Result<(Vec<SourceFile>, Vec<SourceFile>), ReadInputError> {
-    let Some(dir) = input else {
-        return Ok((builtin("crate"), Vec::new()));
-    };
-    let files = read_crate(dir, "crate").map_err(ReadInputError)?;
-    Ok((files, builtin("capi_runtime")))
+/// The files of the crate whose `src/` directory is `dir`, for `--input`.
+pub fn read_input(dir: &Path) -> Result<Vec<SourceFile>, ReadInputError> {
+    read_crate(dir, "crate").map_err(ReadInputError)
 }
 
 /// Why `--check` failed for one file.
@@ -100,11 +79,6 @@ pub enum CheckError {
 
 /// `Ok` when the file at `path` holds `expected`; else why not.
 pub fn check(path: &Path, expected: &str, regenerate: &'static str) -> Result<(), CheckError> {
-    // Compared a piece at a time first: a file that is up to date is never read whole. Any
-    // other outcome (a difference, an error) is found again below with the file's text.
-    if fs::holds(path, expected.as_bytes()).unwrap_or(false) {
-        return Ok(());
-    }
     let current = fs::read_text(path).map_err(|source| CheckError::Read {
         path: path.to_path_buf(),
         source,
@@ -127,18 +101,4 @@ pub fn check(path: &Path, expected: &str, regenerate: &'static str) -> Result<()
 /// The text of an error with its causes: each layer followed by `: ` and its cause.
 pub fn message<E: Error + Send + Sync + 'static>(error: E) -> String {
     format!("{:#}", anyhow::Error::new(error))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_compact_model_is_the_record_without_its_layout() {
-        let record: serde_json::Value = serde_json::from_str(sdk::MODEL).expect("the record");
-        let compact: serde_json::Value = serde_json::from_str(COMPACT_MODEL).expect("compact");
-        assert_eq!(compact, record);
-        assert!(COMPACT_MODEL.len() < sdk::MODEL.len() * 3 / 4);
-        assert!(!COMPACT_MODEL.contains("\n"));
-    }
 }

@@ -2,14 +2,17 @@
 //!
 //! With only `--version`, it emits the document of the SDK's own hooks from their checked model,
 //! kept in this package as `sdk/model.json` by `cargo xtask codegen`, and writes
-//! `runtime-sdk-openapi.yaml`. All logic lives in `capi-runtime-codegen`; this file
-//! parses arguments, calls it, and reports.
+//! `runtime-sdk-openapi.yaml`; with `--input`, the hooks of that crate, whose uses of
+//! `capi_runtime` types are found in the same model. All logic lives in
+//! `capi-runtime-codegen`; this file parses arguments, calls it, and reports.
 
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use capi_runtime_codegen::{Failure, OpenApiOpt, Options, ReadModelError, fs, generate};
+use capi_runtime_codegen::{
+    Failure, OpenApiOpt, Options, ReadModelError, fs, generate, openapi_document, to_json, to_yaml,
+};
 use clap::Parser;
 
 mod inputs;
@@ -95,30 +98,26 @@ fn run(args: Args) -> Result<(), Error> {
     };
     let target = args.check.as_deref().unwrap_or(&args.output_file);
     let format = format_of(target)?;
-    let text = match args.input.as_deref() {
-        None => {
-            let model = inputs::builtin_model()?;
-            let opt = OpenApiOpt::with_version(version);
-            let text = match format {
-                Format::Yaml => capi_runtime_codegen::openapi_yaml(&model, &opt),
-                Format::Json => {
-                    render(format, capi_runtime_codegen::openapi_document(&model, &opt))
-                }
-            };
-            // Not freed either (see `render`).
-            std::mem::forget(model);
-            text
-        }
+    let sdk = inputs::builtin_model()?;
+    let doc = match args.input.as_deref() {
+        None => openapi_document(&sdk, &OpenApiOpt::with_version(version)),
         Some(input) => {
-            let (primary, deps) = inputs::sources(Some(input))?;
-            let out = generate(&Options::new(primary).deps(deps).openapi(version))?;
+            let files = inputs::read_input(input)?;
+            let options = Options::new(files)
+                .dep_model(inputs::SDK_CRATE, sdk)
+                .openapi(version);
+            let out = generate(&options)?;
             if out.hooks() == 0 {
                 return Err(Error::NoHook {
                     input: input.to_path_buf(),
                 });
             }
-            render(format, out.openapi.expect("asked for"))
+            out.openapi.expect("asked for")
         }
+    };
+    let text = match format {
+        Format::Yaml => to_yaml(&doc),
+        Format::Json => to_json(&doc),
     };
     match &args.check {
         Some(path) => Ok(inputs::check(
@@ -133,18 +132,6 @@ fn run(args: Args) -> Result<(), Error> {
             })
         }
     }
-}
-
-/// The document's text in `format`.
-fn render(format: Format, doc: serde_json::Value) -> String {
-    let text = match format {
-        Format::Yaml => capi_runtime_codegen::to_yaml(&doc),
-        Format::Json => capi_runtime_codegen::to_json(&doc),
-    };
-    // The process ends right after this: freeing the document's thousands of nodes one by one
-    // would cost more than writing it.
-    std::mem::forget(doc);
-    text
 }
 
 fn format_of(path: &Path) -> Result<Format, Error> {

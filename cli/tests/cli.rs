@@ -259,6 +259,53 @@ fn crd_gen_writes_the_extensionconfig_crd_and_checks_it() {
     );
 }
 
+#[test]
+fn crd_gen_reads_an_input_crate_that_embeds_sdk_types() {
+    let tmp = tempfile::tempdir().unwrap();
+    let api = tmp.path().join("src/api");
+    std::fs::create_dir_all(&api).unwrap();
+    std::fs::write(
+        api.join("mod.rs"),
+        r#"use capi_runtime::Schema;
+use capi_runtime::api::core::v1beta2::APIEndpoint;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
+
+/// A gizmo.
+#[derive(Schema)]
+#[schema(package = "example.com/gizmos/v1")]
+#[crd(group = "gizmos.example.com", version = "v1", plural = "gizmos", scope = "Cluster", storage)]
+#[serde(rename_all = "camelCase")]
+pub struct Gizmo {
+    /// The version.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
+    /// The kind.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub kind: String,
+    /// Metadata.
+    pub metadata: metav1::ObjectMeta,
+    /// Where it answers.
+    pub endpoint: APIEndpoint,
+}
+"#,
+    )
+    .unwrap();
+    let out = run_bin(
+        CRD_GEN,
+        tmp.path(),
+        &["--input", "src", "--output-dir", "."],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The input's CRD only: the SDK's own (ExtensionConfig) is not the input's.
+    let name = "gizmos.example.com_gizmos.yaml";
+    assert_eq!(files(tmp.path()), [name, "src"]);
+    let crd = std::fs::read_to_string(tmp.path().join(name)).unwrap();
+    assert!(
+        crd.contains("Host name or IP address of the endpoint."),
+        "the SDK's APIEndpoint is written in place:\n{crd}"
+    );
+}
+
 /// Runs `bin` in `dir`; a run that does not end within a minute is killed and fails the test
 /// (a hang is the defect some of these tests look for; the deadline is not synchronisation).
 /// Its output is read while it runs, so a long diff cannot fill the pipe and stall it.

@@ -17,32 +17,6 @@ pub fn read_text(path: &Path) -> io::Result<String> {
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("not UTF-8 ({e})")))
 }
 
-/// True when the regular file at `path` holds exactly `expected`, read a piece at a time into
-/// a small buffer (the file is never held whole). Refuses what [`read_text`] refuses, but for
-/// text that is not UTF-8, which simply differs.
-pub fn holds(path: &Path, expected: &[u8]) -> io::Result<bool> {
-    let (mut file, len) = open_regular(path)?;
-    if len != expected.len() as u64 {
-        return Ok(false);
-    }
-    let mut buf = [0u8; 16 * 1024];
-    let mut rest = expected;
-    loop {
-        let n = match file.read(&mut buf) {
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if n == 0 {
-            return Ok(rest.is_empty());
-        }
-        if n > rest.len() || buf[..n] != rest[..n] {
-            return Ok(false);
-        }
-        rest = &rest[n..];
-    }
-}
-
 /// The regular file at `path`, opened for reading, and its length. The type is checked before
 /// opening (a FIFO would block) and again on what was opened (the path may have changed).
 fn open_regular(path: &Path) -> io::Result<(std::fs::File, u64)> {
@@ -180,33 +154,5 @@ fn remove_stale_temporaries(dir: &Path, stem: &str) {
         if pid != std::process::id() && !proc.join(pid.to_string()).exists() {
             let _ = std::fs::remove_file(entry.path());
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn holds_compares_the_whole_file_piece_by_piece() {
-        let dir = std::env::temp_dir().join(format!("capi-codegen-holds-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("doc.yaml");
-        // Longer than the buffer, with a difference past its first piece.
-        let text: String = (0..5000).map(|i| format!("line {i}\n")).collect();
-        std::fs::write(&path, &text).unwrap();
-        assert!(holds(&path, text.as_bytes()).unwrap());
-        let mut other = text.clone().into_bytes();
-        other[text.len() - 3] = b'x';
-        assert!(!holds(&path, &other).unwrap());
-        assert!(!holds(&path, &text.as_bytes()[1..]).unwrap());
-        assert!(!holds(&path, b"").unwrap());
-        std::fs::write(&path, b"\xff\xfe").unwrap();
-        assert!(!holds(&path, b"ab").unwrap());
-        assert_eq!(
-            holds(&dir, b"").unwrap_err().kind(),
-            io::ErrorKind::InvalidInput
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,5 +1,5 @@
-//! Where the generator looks inside a crate: the one list that `read_crate` and `cargo xtask
-//! codegen` (which copies the SDK's own files into the CLI's package) both follow.
+//! Where the generator looks inside a crate: the one list that `read_crate` follows, for
+//! `--input` crates and for the SDK itself when `cargo xtask codegen` records its model.
 
 /// The entries under a crate's `src/` that hold its hook and API types: the generator reads
 /// every `.rs` file below the folders `hooks` and `api`, the file `hook.rs` (where the SDK

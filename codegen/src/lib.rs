@@ -4,8 +4,10 @@
 //! - the derive macros (`capi-runtime-derive`), through [`expand_schema`] and [`expand_hook`];
 //! - the `runtime-openapi-gen` and `runtime-crd-gen` CLIs and `cargo xtask codegen`, through
 //!   [`read_crate`] (the [`CRATE_LAYOUT`] folders of a crate's `src/`), [`Options`] and
-//!   [`generate`]; a checked model can be saved with [`write_model`] and emitted again from
-//!   [`read_model`] without its sources ([`openapi_document`]).
+//!   [`generate`]; a checked model can be saved with [`write_model`] and read back with
+//!   [`read_model`], then emitted without its sources ([`openapi_document`],
+//!   [`crd_documents`]) or given to another crate's run as the crate it depends on
+//!   ([`Options::dep_model`]).
 //!
 //! The derive sees one type at a time, so it serializes the model of that type into its
 //! expansion and leaves the links to the compiler; `resolve::link_derived` rebuilds the same
@@ -38,8 +40,6 @@ pub mod parse;
 pub mod resolve;
 #[doc(hidden)]
 pub mod source;
-#[cfg(feature = "yaml")]
-mod yaml;
 
 use proc_macro2::TokenStream;
 
@@ -87,11 +87,27 @@ pub fn openapi_document(model: &Model, opt: &OpenApiOpt) -> serde_json::Value {
     emit::openapi::document(model, opt)
 }
 
-/// [`openapi_document`] as YAML: the same text as [`to_yaml`] of it, written straight from the
-/// emitter's own tree, without building the document as a `serde_json::Value` first.
+/// The CRD manifests of every custom resource root of a checked `model` (for instance one read
+/// back with [`read_model`]), annotated as written by `generator`: what [`generate`] writes for
+/// [`Options::crds`], without parsing anything.
+pub fn crd_documents(model: &Model, generator: &str) -> Result<Vec<CrdFile>, Failure> {
+    emit::crd::crds(model, generator).map_err(|errors| Failure {
+        errors,
+        paths: Vec::new(),
+    })
+}
+
+/// CRD manifests as `(file name, YAML text)`, each text starting with `---`.
 #[cfg(feature = "yaml")]
-pub fn openapi_yaml(model: &Model, opt: &OpenApiOpt) -> String {
-    emit::openapi::document_yaml(model, opt)
+pub fn crd_yaml(crds: &[CrdFile]) -> Vec<(String, String)> {
+    crds.iter()
+        .map(|c| {
+            (
+                c.file_name.clone(),
+                format!("---\n{}", to_yaml(&c.manifest)),
+            )
+        })
+        .collect()
 }
 
 /// A failed CLI run: the errors, with the paths to print them against.
@@ -137,6 +153,10 @@ pub struct Options {
     /// Crates its files refer to (e.g. this SDK as `capi_runtime`): read to resolve names,
     /// never generated themselves.
     pub deps: Vec<SourceFile>,
+    /// Crates its files refer to, each given by its name and its checked model (see
+    /// [`read_model`]) instead of its sources. A model that holds the known external types
+    /// (k8s-openapi, serde_json) stands for them too.
+    pub dep_models: Vec<(String, Model)>,
     /// Write the OpenAPI document of the hooks of [`sources`](Self::sources), with these
     /// document options.
     pub openapi: Option<OpenApiOpt>,
@@ -165,6 +185,12 @@ impl Options {
     /// Adds crates the sources refer to.
     pub fn deps(mut self, deps: Vec<SourceFile>) -> Self {
         self.deps = deps;
+        self
+    }
+
+    /// Adds the crate `krate` that the sources refer to, given by its checked `model`.
+    pub fn dep_model(mut self, krate: impl Into<String>, model: Model) -> Self {
+        self.dep_models.push((krate.into(), model));
         self
     }
 
@@ -230,15 +256,7 @@ impl Generated {
     /// The CRD manifests as `(file name, YAML text)`, each text starting with `---`.
     #[cfg(feature = "yaml")]
     pub fn crd_yaml(&self) -> Vec<(String, String)> {
-        self.crds
-            .iter()
-            .map(|c| {
-                (
-                    c.file_name.clone(),
-                    format!("---\n{}", to_yaml(&c.manifest)),
-                )
-            })
-            .collect()
+        crd_yaml(&self.crds)
     }
 
     /// True when `def` comes from the sources rather than from a dependency.
@@ -261,7 +279,7 @@ impl Generated {
 /// types, resolves and checks them, then emits each output `opts` asks for. Every error of the
 /// first stage that fails is returned at once.
 pub fn generate(opts: &Options) -> Result<Generated, Failure> {
-    let input = load_input(&opts.sources, &opts.deps)?;
+    let input = load_input(&opts.sources, &opts.deps, &opts.dep_models)?;
     let primary = opts.sources.len();
     let mut model = input.model;
     model.hooks.retain(|h| h.file.is_some_and(|f| f < primary));
@@ -314,24 +332,7 @@ fn primary_only(model: &Model, n: usize, clear: impl Fn(&mut model::TypeDef)) ->
 /// this stays for the tests that compare the CLI's model with the derive's.
 #[doc(hidden)]
 pub fn load(sources: &[SourceFile]) -> Result<Model, Failure> {
-    let all: Vec<SourceFile> = sources.iter().cloned().chain(source::external()).collect();
-    let paths: Vec<String> = all.iter().map(|s| s.path.clone()).collect();
-    let fail = |errors| Failure {
-        errors,
-        paths: paths.clone(),
-    };
-    let cx = Diagnostics::new();
-    let mut parsed = parse::file::Parsed::default();
-    for (id, src) in all.iter().enumerate() {
-        match syn::parse_file(&src.text) {
-            Ok(ast) => parse::file::add_file(&cx, &mut parsed, id, src.module.clone(), &ast),
-            Err(e) => cx.push(Some(id), e),
-        }
-    }
-    cx.check().map_err(fail)?;
-    let model = resolve::resolve(parsed).map_err(fail)?;
-    check::check(&model).map_err(fail)?;
-    Ok(model)
+    load_input(sources, &[], &[]).map(|input| input.model)
 }
 
 /// The `Schema` impls of the known external types.
@@ -358,38 +359,73 @@ struct Input {
     paths: Vec<String>,
 }
 
-/// [`load`] of `primary` and `deps` with the paths kept, for stages after loading.
-fn load_input(primary: &[SourceFile], deps: &[SourceFile]) -> Result<Input, Failure> {
-    let all: Vec<SourceFile> = primary.iter().chain(deps).cloned().collect();
-    let model = load(&all)?;
-    let paths = all
+/// Parses `primary`, `deps` and the known external types that no model of `models` holds,
+/// adds the crates of `models`, resolves every reference and runs the cross-cutting checks.
+fn load_input(
+    primary: &[SourceFile],
+    deps: &[SourceFile],
+    models: &[(String, Model)],
+) -> Result<Input, Failure> {
+    let held = |root: &str| {
+        models.iter().any(|(_, m)| {
+            m.modules
+                .iter()
+                .any(|md| md.path.first().is_some_and(|r| r == root))
+        })
+    };
+    let external = source::external()
+        .into_iter()
+        .filter(|s| !s.module.first().is_some_and(|root| held(root)));
+    let all: Vec<SourceFile> = primary
         .iter()
-        .map(|s| s.path.clone())
-        .chain(source::external().into_iter().map(|s| s.path))
+        .chain(deps)
+        .cloned()
+        .chain(external)
         .collect();
+    let paths: Vec<String> = all.iter().map(|s| s.path.clone()).collect();
+    let fail = |errors| Failure {
+        errors,
+        paths: paths.clone(),
+    };
+    let cx = Diagnostics::new();
+    let mut parsed = parse::file::Parsed::default();
+    for (id, src) in all.iter().enumerate() {
+        match syn::parse_file(&src.text) {
+            Ok(ast) => parse::file::add_file(&cx, &mut parsed, id, src.module.clone(), &ast),
+            Err(e) => cx.push(Some(id), e),
+        }
+    }
+    cx.check().map_err(fail)?;
+    for (krate, model) in models {
+        parsed.add_dependency(krate, model);
+    }
+    let model = resolve::resolve(parsed).map_err(fail)?;
+    check::check(&model).map_err(fail)?;
     Ok(Input { model, paths })
 }
 
-/// Renders a document as YAML (the canonical form of the published artifact).
+/// Renders a document as YAML (the canonical form of the published artifact): serde-saphyr's
+/// default output of the value with its mappings in key order.
 #[cfg(feature = "yaml")]
 pub fn to_yaml(value: &serde_json::Value) -> String {
     let sorted;
-    let value = if emit::openapi::is_canonical(value) {
+    let value = if emit::canonical::is_canonical(value) {
         value
     } else {
-        sorted = emit::openapi::canonical(value.clone());
+        sorted = emit::canonical::canonical(value.clone());
         &sorted
     };
-    yaml::to_string(value)
+    // A `Value` has nothing YAML cannot write: no non-string key, no NaN, no bytes.
+    serde_saphyr::to_string(value).expect("a JSON value always renders as YAML")
 }
 
 /// Renders a document as indented JSON with a final newline.
 pub fn to_json(value: &serde_json::Value) -> String {
     let sorted;
-    let value = if emit::openapi::is_canonical(value) {
+    let value = if emit::canonical::is_canonical(value) {
         value
     } else {
-        sorted = emit::openapi::canonical(value.clone());
+        sorted = emit::canonical::canonical(value.clone());
         &sorted
     };
     let mut s = serde_json::to_string_pretty(value).expect("a JSON value always renders");

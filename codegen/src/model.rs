@@ -399,6 +399,28 @@ pub struct Model {
     pub types: Vec<TypeDef>,
     /// Hooks, in input order.
     pub hooks: Vec<HookDef>,
+    /// The modules the types were read from, with their `use` items: what another crate needs
+    /// to find a type by any path it is reachable by, when the model stands in for its
+    /// sources (empty in a model the derive built).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modules: Vec<Module>,
+}
+
+/// A module of the input (a file or an inline `mod name { ... }`), as name resolution sees it.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Module {
+    /// The path from the crate root, starting with the crate name, e.g.
+    /// `["crate", "hooks", "v1alpha1"]`.
+    pub path: Vec<String>,
+    /// `use` items: `(name, path)` imports one name, `("*", path)` a glob.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uses: Vec<(String, Vec<String>)>,
+    /// Types defined here that derive `Schema`: (name, index into [`Model::types`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<(String, usize)>,
+    /// Child modules (declared with `mod`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<String>,
 }
 
 impl Model {

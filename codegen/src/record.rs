@@ -3,10 +3,13 @@
 //! `runtime-openapi-gen` CLI keeps the SDK's own model this way, written by `cargo xtask
 //! codegen`).
 //!
-//! The record is `{"format": MODEL_FORMAT, "model": {"types": [..], "hooks": [..]}}`. The types
-//! and hooks use the same JSON form as the derive's expansion (hence the same format number),
-//! with every reference already resolved to an index of `types`. Spans and input-file ids are
-//! not part of it: a record describes types, not where they were read.
+//! The record is `{"format": MODEL_FORMAT, "model": {"types": [..], "hooks": [..], "modules":
+//! [..]}}`. The types and hooks use the same JSON form as the derive's expansion (hence the same
+//! format number), with every reference already resolved to an index of `types`; the modules
+//! (each with its path, `use` items, types and child modules) let a crate that depends on the
+//! recorded one name its types by any path the sources would allow
+//! ([`Options::dep_model`](crate::Options::dep_model)). Spans and input-file ids are not part
+//! of it: a record describes types, not where they were read.
 
 use std::fmt;
 
@@ -20,63 +23,41 @@ struct RecordOut<'a> {
     model: &'a Model,
 }
 
-/// The record as read: its model, unless its format is not [`MODEL_FORMAT`]. The format is
-/// looked at as soon as it is read (first, in what [`write_model`] writes), so that a record of
-/// another format is refused for its format and its model is never parsed; the text is read in
-/// one pass either way.
-struct RecordIn(Result<Model, u32>);
-
-impl<'de> Deserialize<'de> for RecordIn {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_map(RecordVisitor)
-    }
+/// The format of a record alone, read before its model: a record of another format is refused
+/// for its format, whatever its model looks like.
+#[derive(Deserialize)]
+struct FormatIn {
+    format: u32,
 }
 
-struct RecordVisitor;
-
-impl<'de> serde::de::Visitor<'de> for RecordVisitor {
-    type Value = RecordIn;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a model record")
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<RecordIn, A::Error> {
-        use serde::de::{Error, IgnoredAny};
-        let mut format = None;
-        let mut model = None;
-        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            match &*key {
-                "format" if format.is_none() => {
-                    let found: u32 = map.next_value()?;
-                    if found != MODEL_FORMAT {
-                        // What follows may be any shape: the format alone decides. The rest is
-                        // skipped, not parsed as a model (the map must still end well).
-                        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                        return Ok(RecordIn(Err(found)));
-                    }
-                    format = Some(found);
-                }
-                "model" if model.is_none() => model = Some(map.next_value::<Model>()?),
-                "format" | "model" => return Err(A::Error::custom(format!("duplicate `{key}`"))),
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        match (format, model) {
-            (None, _) => Err(A::Error::missing_field("format")),
-            (_, None) => Err(A::Error::missing_field("model")),
-            (Some(_), Some(model)) => Ok(RecordIn(Ok(model))),
-        }
-    }
+#[derive(Deserialize)]
+struct RecordIn {
+    model: Model,
 }
 
-/// The JSON record of `model` (indented, ending in a newline), for [`read_model`].
+/// The JSON record of `model` (indented, ending in a newline), for [`read_model`]. Of its
+/// modules' `use` items it keeps those that can lead to one of its types: the ones that start
+/// in the crate itself or in a crate the model holds modules of (not `std`, not `serde`).
 pub fn write_model(model: &Model) -> String {
+    let mut kept = model.clone();
+    let roots: Vec<String> = model
+        .modules
+        .iter()
+        .filter_map(|m| m.path.first().cloned())
+        .collect();
+    for m in &mut kept.modules {
+        let children = m.children.clone();
+        m.uses.retain(|(_, path)| {
+            path.first().is_some_and(|first| {
+                matches!(first.as_str(), "crate" | "self" | "super")
+                    || roots.contains(first)
+                    || children.contains(first)
+            })
+        });
+    }
     let mut text = serde_json::to_string_pretty(&RecordOut {
         format: MODEL_FORMAT,
-        model,
+        model: &kept,
     })
     .expect("a model always serializes");
     text.push('\n');
@@ -86,13 +67,11 @@ pub fn write_model(model: &Model) -> String {
 /// Reads a record written by [`write_model`]: refused when it was written in another model
 /// format, is not valid JSON of a model, or holds a reference outside its own type list.
 pub fn read_model(json: &str) -> Result<Model, ReadModelError> {
-    let model = match serde_json::from_str::<RecordIn>(json)
-        .map_err(ReadModelError::Json)?
-        .0
-    {
-        Ok(model) => model,
-        Err(found) => return Err(ReadModelError::Format { found }),
-    };
+    let FormatIn { format } = serde_json::from_str(json).map_err(ReadModelError::Json)?;
+    if format != MODEL_FORMAT {
+        return Err(ReadModelError::Format { found: format });
+    }
+    let RecordIn { model } = serde_json::from_str(json).map_err(ReadModelError::Json)?;
     let count = model.types.len();
     let mut dangling = None;
     for t in &model.types {
@@ -106,6 +85,13 @@ pub fn read_model(json: &str) -> Result<Model, ReadModelError> {
         for n in [&h.request, &h.response] {
             if n.id.is_none_or(|id| id >= count) {
                 dangling.get_or_insert_with(|| (h.ident.clone(), n.path.clone()));
+            }
+        }
+    }
+    for m in &model.modules {
+        for (name, id) in &m.types {
+            if *id >= count {
+                dangling.get_or_insert_with(|| (m.path.join("::"), name.clone()));
             }
         }
     }
@@ -255,6 +241,37 @@ mod tests {
         let err = read_model("{\"format\": ").unwrap_err();
         assert!(matches!(err, ReadModelError::Json(_)));
         assert!(std::error::Error::source(&err).is_some());
+    }
+
+    #[test]
+    fn the_modules_read_back_without_the_uses_that_lead_outside() {
+        let src = SourceFile::in_crate(
+            "src/hooks/mod.rs",
+            "hooks/mod.rs",
+            "use std::fmt;\nuse serde::Serialize;\nuse crate::api::X;\nuse k8s_openapi::Y;\n\
+             pub use inner::*;\nmod inner {}\n",
+        );
+        let model = crate::load(&[src]).expect("valid");
+        let back = read_model(&write_model(&model)).expect("reads back");
+        let hooks = back
+            .modules
+            .iter()
+            .find(|m| m.path == ["crate", "hooks"])
+            .expect("the module is recorded");
+        let kept: Vec<&str> = hooks.uses.iter().map(|(name, _)| name.as_str()).collect();
+        assert_eq!(kept, ["X", "Y", "*"]);
+        assert_eq!(hooks.children, ["inner"]);
+        assert!(back.modules.iter().any(|m| m.path == ["k8s_openapi"]));
+    }
+
+    #[test]
+    fn a_module_listing_a_type_outside_the_record_is_refused() {
+        let mut model = model();
+        let count = model.types.len();
+        model.modules[0].types.push(("Ghost".into(), count));
+        let err = read_model(&write_model(&model)).unwrap_err();
+        assert!(matches!(err, ReadModelError::Dangling { .. }), "{err}");
+        assert!(err.to_string().contains("`Ghost`"), "{err}");
     }
 
     #[test]

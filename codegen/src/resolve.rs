@@ -27,9 +27,10 @@ pub fn resolve(parsed: Parsed) -> Result<Model, Errors> {
         active: Default::default(),
     };
     for (i, def) in types.iter_mut().enumerate() {
+        // A type without an input file comes from a dependency's model, linked already.
+        let Some(file) = def.file else { continue };
         let module = type_module[i];
-        let file = def.file;
-        def.for_each_named_mut(&mut |n| r.link(&cx, file, module, n));
+        def.for_each_named_mut(&mut |n| r.link(&cx, Some(file), module, n));
     }
     for (i, hook) in hooks.iter_mut().enumerate() {
         let module = hook_module[i];
@@ -38,11 +39,15 @@ pub fn resolve(parsed: Parsed) -> Result<Model, Errors> {
         r.link(&cx, file, module, &mut hook.response);
     }
     cx.check()?;
-    Ok(Model { types, hooks })
+    Ok(Model {
+        types,
+        hooks,
+        modules,
+    })
 }
 
 struct Resolver<'a> {
-    modules: &'a [crate::parse::file::Module],
+    modules: &'a [crate::model::Module],
     /// (module, name) lookups under way, so glob cycles (`use super::*` in a child whose
     /// parent has `pub use child::*`) end instead of recursing.
     active: std::cell::RefCell<Vec<(usize, String)>>,

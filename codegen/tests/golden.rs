@@ -14,7 +14,8 @@
 use std::path::{Path, PathBuf};
 
 use capi_runtime_codegen::{
-    Failure, Generated, OpenApiOpt, Options, SourceFile, emit, expand_hook, expand_schema, generate,
+    Failure, Generated, Model, Options, SourceFile, emit, expand_hook, expand_schema, generate,
+    read_model, write_model,
 };
 use expect_test::expect_file;
 
@@ -47,13 +48,25 @@ fn deps() -> Vec<SourceFile> {
 
 /// Every output of one case, as the CLI and xtask ask for them.
 fn generate_case(src: &SourceFile) -> Result<Generated, Failure> {
-    let opts = Options::new(vec![src.clone()])
-        .deps(deps())
+    generate(&case_options(src).deps(deps()))
+}
+
+/// What [`generate_case`] asks for, without the case's dependencies.
+fn case_options(src: &SourceFile) -> Options {
+    Options::new(vec![src.clone()])
         .openapi("golden")
         .crds("golden")
         .conversion("// golden\n")
-        .constructors("// golden\n");
-    generate(&opts)
+        .constructors("// golden\n")
+}
+
+/// The runtime crate as the CLI carries it: its checked model, written as a record and read
+/// back (what `cargo xtask codegen` keeps in `cli/sdk/model.json`).
+fn sdk_model() -> Model {
+    let sources = capi_runtime_codegen::read_crate(&root().join("src"), "crate")
+        .expect("readable runtime sources");
+    let sdk = generate(&Options::new(sources)).unwrap_or_else(|f| panic!("{}", f.render()));
+    read_model(&write_model(&sdk.model)).expect("the record reads back")
 }
 
 /// The expansion of every item of the file that carries one of our derives.
@@ -121,12 +134,6 @@ fn ok_cases() {
             .map(|(i, _)| i)
             .collect();
         let mut doc = out.openapi.clone().expect("asked for");
-        // The CLI writes the YAML straight from the emitter's tree: the same text.
-        assert_eq!(
-            capi_runtime_codegen::openapi_yaml(model, &OpenApiOpt::with_version("golden")),
-            capi_runtime_codegen::to_yaml(&doc),
-            "{name}: the YAML written from the tree"
-        );
         let extra = emit::openapi::components_of(model, own);
         let schemas = doc["components"]["schemas"].as_object_mut().unwrap();
         for (k, v) in extra.as_object().unwrap() {
@@ -221,4 +228,125 @@ fn derive_reports_the_same_single_type_errors() {
             );
         }
     }
+}
+
+/// Every case resolves against the runtime crate's model record as it does against its
+/// sources: the same outputs for the ok cases, the same errors for the err cases. So the CLI,
+/// which carries the record only, reads `--input` crates as the sources would have it.
+#[test]
+fn the_sdk_model_stands_for_its_sources() {
+    let sdk = sdk_model();
+    for dir in ["testdata/ok", "testdata/err"] {
+        for (name, path) in cases(dir) {
+            let src = source(dir, &name, &path);
+            let from_sources = generate_case(&src);
+            let from_model = generate(&case_options(&src).dep_model("capi_runtime", sdk.clone()));
+            match (from_sources, from_model) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a.openapi, b.openapi, "{name}: document");
+                    assert_eq!(a.crd_yaml(), b.crd_yaml(), "{name}: CRDs");
+                    assert_eq!(a.conversion, b.conversion, "{name}: conversion");
+                    assert_eq!(a.constructors, b.constructors, "{name}: constructors");
+                }
+                (Err(a), Err(b)) => assert_eq!(a.render(), b.render(), "{name}: errors"),
+                (a, b) => panic!(
+                    "{name}: from the sources {}, from the model {}",
+                    a.map(|_| "generates").unwrap_or_else(|f| f.render().leak()),
+                    b.map(|_| "generates").unwrap_or_else(|f| f.render().leak()),
+                ),
+            }
+        }
+    }
+}
+
+/// A crate that names the runtime crate's types in every way the resolver follows: a `use` of
+/// a re-exported type, a glob, a module alias, a full path in a field, `super::`, and a known
+/// external type beside them. The model gives the same document as the sources, and a name
+/// the runtime crate lacks the same error.
+#[test]
+fn a_crate_finds_the_sdk_types_in_the_model_as_in_the_sources() {
+    const HOOKS: &str = r#"
+use capi_runtime::api::core::v1beta2::Cluster;
+use capi_runtime::api::core::v1beta2 as core;
+use capi_runtime::hooks::v1alpha1::*;
+use capi_runtime::{Hook, Schema};
+
+mod more;
+
+/// Pings.
+#[derive(Hook)]
+#[hook(group = "ping.example.com", version = "v1", request = PingRequest, response = more::PingResponse)]
+pub struct Ping;
+
+/// Request.
+#[derive(Schema)]
+#[schema(package = "example.com/ping/v1", request)]
+pub struct PingRequest {
+    pub api_version: String,
+    pub kind: String,
+    pub cluster: Cluster,
+    pub topology: core::MachineDeploymentTopology,
+    pub patch_type: Option<PatchType>,
+    pub config: capi_runtime::api::runtime::v1beta2::ExtensionConfig,
+    pub meta: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+}
+"#;
+    const MORE: &str = r#"
+use capi_runtime::Schema;
+
+/// Response.
+#[derive(Schema)]
+#[schema(package = "example.com/ping/v1", response)]
+pub struct PingResponse {
+    pub api_version: String,
+    pub kind: String,
+    pub status: super::ResponseStatus,
+    pub message: String,
+}
+"#;
+    let files = |hooks: &str| {
+        vec![
+            SourceFile::in_crate("src/hooks/mod.rs", "hooks/mod.rs", hooks),
+            SourceFile::in_crate("src/hooks/more.rs", "hooks/more.rs", MORE),
+        ]
+    };
+    let sdk = sdk_model();
+    let from_sources = generate(&Options::new(files(HOOKS)).deps(deps()).openapi("v1"))
+        .unwrap_or_else(|f| panic!("{}", f.render()));
+    let from_model = generate(
+        &Options::new(files(HOOKS))
+            .dep_model("capi_runtime", sdk.clone())
+            .openapi("v1"),
+    )
+    .unwrap_or_else(|f| panic!("{}", f.render()));
+    assert_eq!(from_model.hooks(), 1);
+    let doc = from_model.openapi.expect("asked for");
+    assert_eq!(Some(doc.clone()), from_sources.openapi);
+    for component in [
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster",
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopology",
+        "sigs.k8s.io.cluster-api.api.runtime.v1beta2.ExtensionConfig",
+        "k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+    ] {
+        assert!(
+            doc["components"]["schemas"][component].is_object(),
+            "{component} missing"
+        );
+    }
+
+    let missing = HOOKS.replace("core::MachineDeploymentTopology", "core::NoSuchType");
+    let a = generate(&Options::new(files(&missing)).deps(deps()).openapi("v1")).unwrap_err();
+    let b = generate(
+        &Options::new(files(&missing))
+            .dep_model("capi_runtime", sdk)
+            .openapi("v1"),
+    )
+    .unwrap_err();
+    assert_eq!(a.render(), b.render());
+    assert!(
+        b.render()
+            .starts_with("src/hooks/mod.rs:21:19: cannot find a schema for `core::NoSuchType`"),
+        "{}",
+        b.render()
+    );
 }

@@ -1,14 +1,17 @@
 //! `runtime-crd-gen`: writes the CustomResourceDefinition manifests of the custom resources
 //! among the workspace's API types (ExtensionConfig), as controller-gen would.
 //!
-//! Like `runtime-openapi-gen`, it reads the types built into the binary (or `--input`) and
-//! leaves all logic to `capi-runtime-codegen`.
+//! Like `runtime-openapi-gen`, it emits from the SDK's model built into the binary (or reads the
+//! `--input` crate, with the SDK's types found in that model) and leaves all logic to
+//! `capi-runtime-codegen`.
 
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use capi_runtime_codegen::{Failure, Options, fs, generate};
+use capi_runtime_codegen::{
+    Failure, Options, ReadModelError, crd_documents, crd_yaml, fs, generate,
+};
 use clap::Parser;
 
 #[path = "../inputs.rs"]
@@ -48,6 +51,9 @@ enum Error {
     /// The `--input` crate cannot be read.
     #[error(transparent)]
     Input(#[from] inputs::ReadInputError),
+    /// The model built into the binary cannot be read (a build from mismatched sources).
+    #[error("error: the SDK model built into runtime-crd-gen is unusable")]
+    Builtin(#[from] ReadModelError),
     /// The input's mistakes, as `path:line:col: message` lines.
     #[error(transparent)]
     Generate(#[from] Failure),
@@ -77,8 +83,17 @@ fn stale_text(errors: &[inputs::CheckError]) -> String {
 }
 
 fn run(args: Args) -> Result<(), Error> {
-    let (primary, deps) = inputs::sources(args.input.as_deref())?;
-    let files = generate(&Options::new(primary).deps(deps).crds(GENERATOR))?.crd_yaml();
+    let sdk = inputs::builtin_model()?;
+    let files = match args.input.as_deref() {
+        None => crd_yaml(&crd_documents(&sdk, GENERATOR)?),
+        Some(input) => {
+            let files = inputs::read_input(input)?;
+            let options = Options::new(files)
+                .dep_model(inputs::SDK_CRATE, sdk)
+                .crds(GENERATOR);
+            generate(&options)?.crd_yaml()
+        }
+    };
     if files.is_empty() {
         return Err(Error::NoCrd);
     }

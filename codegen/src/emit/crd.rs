@@ -82,7 +82,7 @@ pub fn crds(model: &Model, generator: &str) -> Result<Vec<CrdFile>, Errors> {
         });
         out.push(CrdFile {
             file_name: format!("{group}_{}.yaml", first.plural),
-            manifest: super::openapi::canonical(manifest),
+            manifest: super::canonical::canonical(manifest),
         });
     }
     cx.check()?;

@@ -1,6 +1,7 @@
 //! Emitters: each reads a resolved [`crate::model::Model`] (or one parsed input) and writes
 //! one kind of output.
 
+pub mod canonical;
 pub mod conversion;
 pub mod crd;
 pub mod doc;
@@ -8,4 +9,3 @@ pub mod object;
 pub mod openapi;
 pub mod rust;
 pub mod schemars;
-pub mod tree;

@@ -1,12 +1,9 @@
 //! Model → OpenAPI 3.0 document, following the rules of Kubernetes' openapi-gen that Cluster
 //! API's `runtime-openapi-gen` relies on (see the crate docs for the rule list).
 
-use std::borrow::Cow;
+use serde_json::{Map, Value, json};
 
-use serde_json::{Map as JsonMap, Value, json};
-
-use super::tree::{Map, Node};
-
+use super::canonical::canonical;
 use super::doc;
 use crate::model::{DefaultRule, Field, HookDef, Model, Named, Shape, Ty, TypeDef};
 
@@ -90,46 +87,32 @@ fn upper_first(s: &str) -> String {
     }
 }
 
-/// The whole document: paths for every hook of the model and the components they reach.
+/// The whole document: paths for every hook of the model and the components they reach, in
+/// canonical key order.
 pub fn document(model: &Model, opt: &OpenApiOpt) -> Value {
-    document_tree(model, opt).into_value()
-}
-
-/// [`document`] as YAML, written from the emitter's tree without building a `Value`.
-#[cfg(feature = "yaml")]
-pub fn document_yaml(model: &Model, opt: &OpenApiOpt) -> String {
-    crate::yaml::tree_to_string(&document_tree(model, opt))
-}
-
-/// The whole document as the emitter's tree, in key order.
-fn document_tree<'a>(model: &'a Model, opt: &'a OpenApiOpt) -> Node<'a> {
-    let mut paths = Map::with_capacity(model.hooks.len());
+    let mut paths = Map::new();
     let mut components = Components::new(model);
     for hook in &model.hooks {
         let (path, item) = path_item(hook, &mut components);
         paths.insert(path, item);
     }
-    let mut license = Map::with_capacity(2);
-    license.insert("name", Node::str("Apache 2.0"));
-    license.insert(
-        "url",
-        Node::str("http://www.apache.org/licenses/LICENSE-2.0.html"),
-    );
-    let mut info = Map::with_capacity(4);
-    info.insert("title", Node::str(&opt.title));
-    info.insert("description", Node::str(&opt.description));
-    info.insert("license", license.into());
-    info.insert("version", Node::str(&opt.version));
-    let mut schemas = Map::with_capacity(1);
-    schemas.insert("schemas", components.finish().into());
-    let mut doc = Map::with_capacity(4);
-    doc.insert("openapi", Node::str("3.0.0"));
-    doc.insert("info", info.into());
-    doc.insert("paths", paths.into());
-    doc.insert("components", schemas.into());
-    let mut doc = Node::Map(doc);
-    doc.sort();
-    doc
+    let mut doc = json!({
+        "openapi": "3.0.0",
+        "info": {
+            "title": opt.title,
+            "description": opt.description,
+            "license": {
+                "name": "Apache 2.0",
+                "url": "http://www.apache.org/licenses/LICENSE-2.0.html",
+            },
+            "version": opt.version,
+        },
+    });
+    // Moved in, not through `json!` (which would copy them).
+    doc["paths"] = Value::Object(paths);
+    doc["components"] = json!({});
+    doc["components"]["schemas"] = Value::Object(components.finish());
+    canonical(doc)
 }
 
 /// The component schemas of the given types and of everything they reference; what a golden
@@ -139,65 +122,68 @@ pub fn components_of(model: &Model, roots: impl IntoIterator<Item = usize>) -> V
     for id in roots {
         components.want(id);
     }
-    let mut tree = Node::Map(components.finish());
-    tree.sort();
-    tree.into_value()
+    canonical(Value::Object(components.finish()))
 }
 
-/// A one-entry mapping.
-fn single<'a>(key: &'a str, value: Node<'a>) -> Node<'a> {
-    let mut m = Map::with_capacity(1);
-    m.insert(key, value);
-    Node::Map(m)
+/// A string value.
+fn text(s: impl Into<String>) -> Value {
+    Value::String(s.into())
+}
+
+/// A list of string values.
+fn texts<S: Into<String>>(items: impl IntoIterator<Item = S>) -> Value {
+    Value::Array(items.into_iter().map(text).collect())
 }
 
 /// `{"content": {"application/json": {"schema": schema}}}`.
-fn json_content(schema: Node<'_>) -> Node<'_> {
-    single(
-        "content",
-        single("application/json", single("schema", schema)),
-    )
+fn json_content(schema: Value) -> Map<String, Value> {
+    let Value::Object(m) = json!({ "content": { "application/json": { "schema": schema } } })
+    else {
+        unreachable!("an object")
+    };
+    m
 }
 
-fn path_item<'a>(hook: &'a HookDef, components: &mut Components<'a>) -> (String, Node<'a>) {
+fn path_item(hook: &HookDef, components: &mut Components<'_>) -> (String, Value) {
     let name = if hook.singleton { "" } else { "{name}" };
     let path = hook_path(&hook.group, &hook.version, &hook.name, name);
     let request = components.reference(&hook.request);
     let response = components.reference(&hook.response);
-    let mut op = Map::with_capacity(8);
+    let mut op = Map::new();
     if !hook.tags.is_empty() {
-        op.insert("tags", Node::strs(&hook.tags));
+        op.insert("tags".into(), texts(&hook.tags));
     }
     if !hook.summary.is_empty() {
-        op.insert("summary", Node::str(&hook.summary));
+        op.insert("summary".into(), text(&hook.summary));
     }
     let description = doc::openapi(&hook.doc);
     if !description.is_empty() {
-        op.insert("description", Node::str(description));
+        op.insert("description".into(), text(description));
     }
     op.insert(
-        "operationId",
-        Node::str(operation_id(&hook.group, &hook.version, &hook.name)),
+        "operationId".into(),
+        text(operation_id(&hook.group, &hook.version, &hook.name)),
     );
     if !hook.singleton {
-        let mut param = Map::with_capacity(5);
-        param.insert("name", Node::str("name"));
-        param.insert("in", Node::str("path"));
-        param.insert("required", Node::json(Value::Bool(true)));
-        param.insert("description", Node::str(NAME_PARAM));
-        param.insert("schema", single("type", Node::str("string")));
-        op.insert("parameters", Node::List(vec![param.into()]));
+        op.insert(
+            "parameters".into(),
+            json!([{
+                "name": "name",
+                "in": "path",
+                "required": true,
+                "description": NAME_PARAM,
+                "schema": { "type": "string" },
+            }]),
+        );
     }
-    op.insert("requestBody", json_content(request));
-    let Node::Map(mut ok) = json_content(response) else {
-        unreachable!("a mapping")
-    };
-    ok.insert("description", Node::str(OK_RESPONSE));
-    op.insert("responses", single("200", ok.into()));
+    op.insert("requestBody".into(), Value::Object(json_content(request)));
+    let mut ok = json_content(response);
+    ok.insert("description".into(), text(OK_RESPONSE));
+    op.insert("responses".into(), json!({ "200": ok }));
     if hook.deprecated {
-        op.insert("deprecated", Node::json(Value::Bool(true)));
+        op.insert("deprecated".into(), Value::Bool(true));
     }
-    (path, single("post", op.into()))
+    (path, json!({ "post": op }))
 }
 
 /// Collects component schemas, each written once, following references.
@@ -206,7 +192,7 @@ struct Components<'a> {
     /// Whether each type (by index) has been queued already.
     done: Vec<bool>,
     queue: Vec<usize>,
-    out: Map<'a>,
+    out: Map<String, Value>,
 }
 
 impl<'a> Components<'a> {
@@ -226,32 +212,32 @@ impl<'a> Components<'a> {
     }
 
     /// `{"$ref": ...}` to a type, queuing its component.
-    fn reference(&mut self, named: &Named) -> Node<'a> {
+    fn reference(&mut self, named: &Named) -> Value {
         let id = named.id.expect("resolved");
         self.want(id);
-        let target = format!("{REF_PREFIX}{}", self.model.types[id].component);
-        single("$ref", Node::str(target))
+        json!({ "$ref": format!("{REF_PREFIX}{}", self.model.types[id].component) })
     }
 
-    fn finish(mut self) -> Map<'a> {
+    fn finish(mut self) -> Map<String, Value> {
         let model = self.model;
         while let Some(id) = self.queue.pop() {
             let def = &model.types[id];
             if let Some(schema) = self.component(def) {
-                self.out.insert(def.component.as_str(), schema.into());
+                self.out
+                    .insert(def.component.clone(), Value::Object(schema));
             }
         }
         self.out
     }
 
     /// The component schema of a type, or `None` for types written in place.
-    fn component(&mut self, def: &'a TypeDef) -> Option<Map<'a>> {
+    fn component(&mut self, def: &TypeDef) -> Option<Map<String, Value>> {
         let mut schema = match &def.shape {
             Shape::Object { .. } => self.object(def),
             Shape::Opaque {
                 schema,
                 inline: false,
-            } => borrowed_map(schema),
+            } => object_of(schema),
             Shape::Opaque { inline: true, .. } | Shape::Enum { .. } => return None,
             Shape::Transparent { ty } => {
                 // Written in place; only its references need components.
@@ -263,36 +249,36 @@ impl<'a> Components<'a> {
         };
         let description = doc::openapi(&def.doc);
         if !description.is_empty() {
-            schema.insert("description", Node::str(description));
+            schema.insert("description".into(), text(description));
         }
         if let Some(map_type) = &def.map_type {
-            schema.insert("x-kubernetes-map-type", Node::str(map_type));
+            schema.insert("x-kubernetes-map-type".into(), text(map_type));
         }
         Some(schema)
     }
 
-    fn object(&mut self, def: &'a TypeDef) -> Map<'a> {
+    fn object(&mut self, def: &TypeDef) -> Map<String, Value> {
         let fields = def.fields();
-        let mut properties = Map::with_capacity(fields.len());
+        let mut properties = Map::new();
         let mut required = Vec::new();
         for field in fields {
-            properties.insert(field.name.as_str(), self.property(field).into());
+            properties.insert(field.name.clone(), Value::Object(self.property(field)));
             if field.required {
-                required.push(Node::str(&field.name));
+                required.push(text(&field.name));
             }
         }
-        let mut schema = Map::with_capacity(5);
-        schema.insert("type", Node::str("object"));
+        let mut schema = Map::new();
+        schema.insert("type".into(), text("object"));
         if !properties.is_empty() {
-            schema.insert("properties", properties.into());
+            schema.insert("properties".into(), Value::Object(properties));
         }
         if !required.is_empty() {
-            schema.insert("required", Node::List(required));
+            schema.insert("required".into(), Value::Array(required));
         }
         schema
     }
 
-    fn property(&mut self, field: &'a Field) -> Map<'a> {
+    fn property(&mut self, field: &Field) -> Map<String, Value> {
         let mut schema = self.ty(&field.ty);
         let mut description = doc::openapi(&field.doc);
         if let Some(values) = self.listed_enum(&field.ty) {
@@ -300,25 +286,14 @@ impl<'a> Components<'a> {
         }
         doc::trim_in_place(&mut description);
         if !description.is_empty() {
-            schema.insert("description", Node::str(description));
+            schema.insert("description".into(), text(description));
         }
         let default = match &field.default {
-            DefaultRule::Value(v) => Some(Node::Json(Cow::Borrowed(v))),
+            DefaultRule::Value(v) => Some(v.clone()),
             DefaultRule::None => {
                 for key in ["items", "additionalProperties"] {
-                    match schema.get_mut(key) {
-                        Some(Node::Map(items)) => items.remove("default"),
-                        Some(Node::Json(Cow::Borrowed(v))) if v.get("default").is_some() => {
-                            let mut owned: Value = (**v).clone();
-                            owned.as_object_mut().expect("an object").remove("default");
-                            schema.insert(key, Node::json(owned));
-                        }
-                        Some(Node::Json(Cow::Owned(v))) => {
-                            if let Some(m) = v.as_object_mut() {
-                                m.remove("default");
-                            }
-                        }
-                        _ => {}
+                    if let Some(Value::Object(items)) = schema.get_mut(key) {
+                        items.remove("default");
                     }
                 }
                 None
@@ -326,36 +301,36 @@ impl<'a> Components<'a> {
             DefaultRule::Implicit => self.implicit_default(&field.ty, field.omit_empty),
         };
         if let Some(d) = default {
-            schema.insert("default", d);
+            schema.insert("default".into(), d);
         }
         if let Some(v) = &field.list_type {
-            schema.insert("x-kubernetes-list-type", Node::str(v));
+            schema.insert("x-kubernetes-list-type".into(), text(v));
         }
         if !field.list_map_keys.is_empty() {
             schema.insert(
-                "x-kubernetes-list-map-keys",
-                Node::strs(&field.list_map_keys),
+                "x-kubernetes-list-map-keys".into(),
+                texts(&field.list_map_keys),
             );
         }
         if let Some(v) = &field.map_type {
-            schema.insert("x-kubernetes-map-type", Node::str(v));
+            schema.insert("x-kubernetes-map-type".into(), text(v));
         }
         if let Some(v) = &field.patch_strategy {
-            schema.insert("x-kubernetes-patch-strategy", Node::str(v));
+            schema.insert("x-kubernetes-patch-strategy".into(), text(v));
         }
         if let Some(v) = &field.patch_merge_key {
-            schema.insert("x-kubernetes-patch-merge-key", Node::str(v));
+            schema.insert("x-kubernetes-patch-merge-key".into(), text(v));
         }
         schema
     }
 
     /// The schema of a type at a use site, without description or default.
-    fn ty(&mut self, ty: &'a Ty) -> Map<'a> {
-        let scalar = |ty: &'static str, format: Option<&'static str>| {
-            let mut m = Map::with_capacity(4);
-            m.insert("type", Node::str(ty));
+    fn ty(&mut self, ty: &Ty) -> Map<String, Value> {
+        let scalar = |ty: &str, format: Option<&str>| {
+            let mut m = Map::new();
+            m.insert("type".into(), text(ty));
             if let Some(f) = format {
-                m.insert("format", Node::str(f));
+                m.insert("format".into(), text(f));
             }
             m
         };
@@ -369,12 +344,12 @@ impl<'a> Components<'a> {
             Ty::Option(inner) => self.ty(inner),
             Ty::List(inner) => {
                 let mut m = scalar("array", None);
-                m.insert("items", self.item(inner));
+                m.insert("items".into(), self.item(inner));
                 m
             }
             Ty::Map(inner) => {
                 let mut m = scalar("object", None);
-                m.insert("additionalProperties", self.item(inner));
+                m.insert("additionalProperties".into(), self.item(inner));
                 m
             }
             Ty::Named(n) => {
@@ -382,22 +357,19 @@ impl<'a> Components<'a> {
                 let def = &model.types[n.id.unwrap()];
                 match &def.shape {
                     Shape::Object { .. } | Shape::Opaque { inline: false, .. } => {
-                        let Node::Map(m) = self.reference(n) else {
-                            unreachable!("a mapping")
-                        };
-                        m
+                        object_of(&self.reference(n))
                     }
                     Shape::Opaque {
                         schema,
                         inline: true,
-                    } => borrowed_map(schema),
+                    } => object_of(schema),
                     Shape::Enum { variants, listed } => {
                         let mut s = scalar("string", None);
                         if *listed {
                             let mut values: Vec<&str> =
                                 variants.iter().map(|v| v.name.as_str()).collect();
                             values.sort();
-                            s.insert("enum", Node::strs(values));
+                            s.insert("enum".into(), texts(values));
                         }
                         s
                     }
@@ -409,31 +381,31 @@ impl<'a> Components<'a> {
 
     /// The schema of a list item or map value: the type plus the default of an element that is
     /// always written (optional elements get none).
-    fn item(&mut self, ty: &'a Ty) -> Node<'a> {
+    fn item(&mut self, ty: &Ty) -> Value {
         let mut schema = self.ty(ty);
         if let Some(d) = self.implicit_default(ty, false) {
-            schema.insert("default", d);
+            schema.insert("default".into(), d);
         }
-        schema.into()
+        Value::Object(schema)
     }
 
     /// openapi-gen's implicit default for a property: `{}` for a struct value, the zero value
     /// for a scalar that is always serialized, nothing for optional values, lists, maps and
     /// types with custom JSON. A zero value outside a listed enum is left out, since it would
     /// make the document invalid (upstream writes `default: ""` there).
-    fn implicit_default(&self, ty: &Ty, omit_empty: bool) -> Option<Node<'a>> {
+    fn implicit_default(&self, ty: &Ty, omit_empty: bool) -> Option<Value> {
         match ty {
             Ty::Option(_) | Ty::List(_) | Ty::Map(_) => None,
             Ty::Named(n) => match &self.model.types[n.id.unwrap()].shape {
-                Shape::Object { .. } => Some(Node::Map(Map::new())),
+                Shape::Object { .. } => Some(json!({})),
                 Shape::Opaque { .. } => None,
                 Shape::Transparent { ty } => self.implicit_default(ty, omit_empty),
                 Shape::Enum { variants, listed } => {
                     let zero_allowed = !*listed || variants.iter().any(|v| v.name.is_empty());
-                    (!omit_empty && zero_allowed).then(|| Node::str(""))
+                    (!omit_empty && zero_allowed).then(|| text(""))
                 }
             },
-            scalar => (!omit_empty).then(|| Node::json(zero(scalar))),
+            scalar => (!omit_empty).then(|| zero(scalar)),
         }
     }
 
@@ -453,17 +425,9 @@ impl<'a> Components<'a> {
     }
 }
 
-/// The entries of a literal schema from the model, borrowed (an empty mapping for a schema
-/// that is not an object).
-fn borrowed_map(schema: &Value) -> Map<'_> {
-    let Some(m) = schema.as_object() else {
-        return Map::new();
-    };
-    let mut out = Map::with_capacity(m.len() + 2);
-    for (k, v) in m {
-        out.insert(k.as_str(), Node::Json(Cow::Borrowed(v)));
-    }
-    out
+/// The entries of a literal schema (an empty mapping for a schema that is not an object).
+fn object_of(schema: &Value) -> Map<String, Value> {
+    schema.as_object().cloned().unwrap_or_default()
 }
 
 fn zero(ty: &Ty) -> Value {
@@ -490,56 +454,4 @@ fn enum_doc(variants: &[crate::model::Variant]) -> String {
         }
     }
     out
-}
-
-/// Rebuilds every object with its keys in sorted order, whatever map type serde_json uses. A
-/// value already in that order is returned as it is: without looking at it when serde_json's
-/// maps keep their keys sorted (its default; another crate of the build can turn on its
-/// `preserve_order` feature), else after one read-only walk.
-pub fn canonical(v: Value) -> Value {
-    if is_canonical(&v) {
-        return v;
-    }
-    sorted(v)
-}
-
-/// True when serde_json's `Map` keeps its keys sorted, as it does unless its `preserve_order`
-/// feature is on: then every [`Value`] is canonical, and no walk needs to prove it. Asked of
-/// the map itself, since a dependency may turn the feature on without this crate's knowledge.
-fn maps_are_sorted() -> bool {
-    static SORTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *SORTED.get_or_init(|| {
-        let mut probe = JsonMap::new();
-        probe.insert("b".into(), Value::Null);
-        probe.insert("a".into(), Value::Null);
-        probe.keys().next().is_some_and(|k| k == "a")
-    })
-}
-
-/// True when every object in `v` lists its keys in sorted order: at once when serde_json's maps
-/// keep them sorted, else after one read-only walk.
-pub fn is_canonical(v: &Value) -> bool {
-    maps_are_sorted() || keys_sorted(v)
-}
-
-fn keys_sorted(v: &Value) -> bool {
-    match v {
-        Value::Object(m) => {
-            m.keys().zip(m.keys().skip(1)).all(|(a, b)| a < b) && m.values().all(keys_sorted)
-        }
-        Value::Array(a) => a.iter().all(keys_sorted),
-        _ => true,
-    }
-}
-
-fn sorted(v: Value) -> Value {
-    match v {
-        Value::Object(m) => {
-            let mut entries: Vec<(String, Value)> = m.into_iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
-            Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
-        }
-        Value::Array(a) => Value::Array(a.into_iter().map(sorted).collect()),
-        other => other,
-    }
 }

@@ -35,13 +35,20 @@ use crate::model::{Model, Named, Shape, TypeDef};
 /// the index of that type in the impl's list of subschemas.
 pub const SUBSCHEMA_KEY: &str = "$subschema";
 
-/// The Rust source of the `JsonSchema` impls of every type `primary` accepts, preceded by
-/// `preamble`. The file names the runtime crate as `crate` and schemars as `::schemars`.
+/// One generated file of the impls: its name in the generated module's folder, and its text.
+pub type ImplFile = (String, String);
+
+/// The Rust source of the `JsonSchema` impls of every type `primary` accepts, as the files of
+/// one module folder, each starting with `preamble`: `mod.rs` (the shared helpers and the list
+/// of every impl) and one file per source module of the types, named after its path
+/// (`api_core_v1beta2_cluster.rs` for the types of `crate::api::core::v1beta2::cluster`), so
+/// that no file grows with the whole API. The files name the runtime crate as `crate` and
+/// schemars as `::schemars`.
 pub fn impls(
     model: &Model,
     primary: impl Fn(&TypeDef) -> bool,
     preamble: &str,
-) -> Result<String, Errors> {
+) -> Result<Vec<ImplFile>, Errors> {
     let cx = Diagnostics::new();
     let ids: Vec<usize> = (0..model.types.len())
         .filter(|&id| primary(&model.types[id]))
@@ -53,8 +60,8 @@ pub fn impls(
     for &id in &ids {
         marked.types[id] = marker(&model.types[id], id);
     }
-    let mut items = Vec::new();
-    let mut all = Vec::new();
+    // Per source module, in order of first appearance: its impls and its list entries.
+    let mut modules: Vec<(String, Vec<TokenStream>, Vec<TokenStream>)> = Vec::new();
     for &id in &ids {
         let def = &model.types[id];
         let original = std::mem::replace(&mut marked.types[id], def.clone());
@@ -67,22 +74,63 @@ pub fn impls(
         marked.types[id] = original;
         let mut subs = Vec::new();
         renumber(&mut schema, &mut subs);
-        items.push(item(model, def, &schema, &subs));
+        let name = file_stem(def);
+        let at = match modules.iter().position(|m| m.0 == name) {
+            Some(at) => at,
+            None => {
+                modules.push((name, Vec::new(), Vec::new()));
+                modules.len() - 1
+            }
+        };
         let (component, path) = (&def.component, rust_path(def));
-        all.push(quote!((#component, subschema::<#path>)));
+        modules[at].1.push(item(model, def, &schema, &subs));
+        modules[at].2.push(quote!((#component, subschema::<#path>)));
     }
+    let render = |tokens: TokenStream| {
+        let file: syn::File = syn::parse2(tokens).expect("generated code parses");
+        format!("{preamble}{}", prettyplease::unparse(&file))
+    };
     let helpers = helpers();
-    let file: syn::File = syn::parse2(quote! {
-        #helpers
-        /// Every type that has an impl here, by schema id (its OpenAPI component name), with the
-        /// function that asks a generator for its schema. Tests use it to check every impl.
-        pub fn all() -> &'static [(&'static str, Subschema)] {
-            &[#(#all),*]
-        }
-        #(#items)*
-    })
-    .expect("generated code parses");
-    Ok(format!("{preamble}{}", prettyplease::unparse(&file)))
+    let names: Vec<syn::Ident> = modules
+        .iter()
+        .map(|m| syn::Ident::new(&m.0, proc_macro2::Span::call_site()))
+        .collect();
+    let mut files = vec![(
+        "mod.rs".to_string(),
+        render(quote! {
+            #(mod #names;)*
+            #helpers
+            /// Every type that has an impl here, by schema id (its OpenAPI component name), with
+            /// the function that asks a generator for its schema. Tests use it to check every
+            /// impl.
+            pub fn all() -> Vec<(&'static str, Subschema)> {
+                [#(#names::ALL),*].concat()
+            }
+        }),
+    )];
+    for (name, items, all) in modules {
+        files.push((
+            format!("{name}.rs"),
+            render(quote! {
+                use super::{Subschema, assemble, subschema};
+                /// The impls of this file, by schema id.
+                pub(super) const ALL: &[(&str, Subschema)] = &[#(#all),*];
+                #(#items)*
+            }),
+        ));
+    }
+    Ok(files)
+}
+
+/// The name of the file that holds the impls of `def`: its module path without the crate,
+/// joined by `_` (`root` for the crate root).
+fn file_stem(def: &TypeDef) -> String {
+    let path = def.module.get(1..).unwrap_or_default();
+    if path.is_empty() {
+        "root".to_string()
+    } else {
+        path.join("_")
+    }
 }
 
 /// A stand-in for `def` whose CRD schema is only the marker `{"$subschema": id}`.
@@ -324,7 +372,12 @@ mod tests {
                 pub text: String,
             }}"
         ));
-        let code = impls(&model, |t| t.module[0] == "crate", "").expect("generated");
+        let files = impls(&model, |t| t.module[0] == "crate", "").expect("generated");
+        let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
+        assert_eq!(names, ["mod.rs", "api.rs"]);
+        let code = &files[1].1;
+        assert!(code.contains("(\"example.com.t.v1.Node\", subschema::<crate::api::Node>)"));
+        assert!(files[0].1.contains("[api::ALL].concat()"));
         let node = code
             .split("impl ::schemars::JsonSchema for crate::api::Node")
             .nth(1)

@@ -2,22 +2,7 @@
 //! resolution needs (modules and their `use` items).
 
 use crate::diag::{Diagnostics, FileId};
-use crate::model::{HookDef, TypeDef};
-
-/// A module found in the input: a file or an inline `mod name { ... }`.
-#[derive(Debug, Default)]
-pub struct Module {
-    /// The path from the crate root, e.g. `["hooks", "v1alpha1"]`.
-    pub path: Vec<String>,
-    /// The file the module's items come from.
-    pub file: FileId,
-    /// `use` items: `(name, path)` imports one name, `("*", path)` a glob.
-    pub uses: Vec<(String, Vec<String>)>,
-    /// Types defined here that derive `Schema`: (name, index into [`Parsed::types`]).
-    pub types: Vec<(String, usize)>,
-    /// Child modules (declared with `mod`).
-    pub children: Vec<String>,
-}
+use crate::model::{HookDef, Model, Module, TypeDef};
 
 /// Everything the CLI frontend read.
 #[derive(Debug, Default)]
@@ -32,6 +17,43 @@ pub struct Parsed {
     pub hooks: Vec<HookDef>,
     /// For each hook, the module it was defined in.
     pub hook_module: Vec<usize>,
+}
+
+impl Parsed {
+    /// Adds the crate that a checked `model` describes (one read back with
+    /// [`read_model`](crate::read_model)) under the name `krate`, for the files read so far to
+    /// refer to: its modules, renamed from `crate` to `krate`, and its types, already linked
+    /// (their references moved past the types already here, their input file none). Its hooks
+    /// belong to that crate, not to the input, and are left out.
+    pub fn add_dependency(&mut self, krate: &str, model: &Model) {
+        let offset = self.types.len();
+        let mut owner = vec![None; model.types.len()];
+        for m in &model.modules {
+            let mut m = m.clone();
+            if m.path.first().is_some_and(|c| c == "crate") {
+                m.path[0] = krate.to_string();
+            }
+            for (_, id) in &mut m.types {
+                if let Some(o) = owner.get_mut(*id) {
+                    *o = Some(self.modules.len());
+                }
+                *id += offset;
+            }
+            self.modules.push(m);
+        }
+        for (def, owner) in model.types.iter().zip(owner) {
+            let mut def = def.clone();
+            def.for_each_named_mut(&mut |n| n.id = n.id.map(|id| id + offset));
+            def.file = None;
+            // A type no module lists is reachable by no path; it is kept for the references of
+            // the others.
+            if let Some(m) = owner {
+                def.module = self.modules[m].path.clone();
+            }
+            self.types.push(def);
+            self.type_module.push(owner.unwrap_or(0));
+        }
+    }
 }
 
 /// Reads one parsed file as the module at `module_path`.
@@ -55,7 +77,6 @@ fn add_items(
     let module = out.modules.len();
     out.modules.push(Module {
         path: path.clone(),
-        file,
         ..Module::default()
     });
     for item in items {

@@ -1,3 +1,0 @@
-//! Cluster API core types (`cluster.x-k8s.io`).
-
-pub mod v1beta2;

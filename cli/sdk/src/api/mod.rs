@@ -1,4 +1,0 @@
-//! Kubernetes API types of Cluster API that the Runtime SDK uses.
-
-pub mod core;
-pub mod runtime;
