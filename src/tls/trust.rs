@@ -27,11 +27,9 @@
 //! server authentication and is valid for the host; its basic constraints do not matter (the
 //! usual self-signed `openssl req -x509` certificate, CA:TRUE, is accepted).
 //!
-//! Where webpki is stricter than Go, webpki's verdict stands: a CA:TRUE leaf under a bundle CA,
-//! `anyExtendedKeyUsage` on a leaf or an intermediate, an IPv4 host against an IPv4-mapped IPv6
-//! SAN, a wildcard over a public suffix such as `*.com`, a critical extension Go knows and
-//! webpki does not, and signature algorithms the ring provider lacks (ECDSA P-521, RSA keys
-//! under 2048 bits). The book's client chapter lists every difference `go_tls` finds.
+//! Where webpki is stricter than Go (a CA:TRUE leaf under a bundle CA, `anyExtendedKeyUsage`,
+//! among others), webpki's verdict stands; the book's client chapter lists every difference
+//! `go_tls` finds.
 
 use std::cell::RefCell;
 use std::sync::Arc;

@@ -954,11 +954,13 @@ fn go_case(case_bundle: &str, chain: &[Vec<u8>], host: &str) -> Value {
 }
 
 /// A known difference: Go accepts, the verifier refuses with `refusal` (the kind [`class`]
-/// names), and `applies` says which cases it covers.
+/// names), and `applies` says which cases it covers. The book's client chapter lists it, with
+/// the words `book`.
 struct Known {
     reason: &'static str,
     refusal: &'static str,
     applies: fn(&Case) -> bool,
+    book: &'static str,
 }
 
 /// Every way the verifier's verdict is known to differ from Go's, with the reason: each is a
@@ -972,6 +974,7 @@ const KNOWN_DIFFERENCES: &[Known] = &[
                  basic constraints",
         refusal: "other:CaUsedAsEndEntity",
         applies: |c| matches!(c.leaf.ca, Ca::True | Ca::PathLen(_)),
+        book: "refused, `CaUsedAsEndEntity`",
     },
     Known {
         reason: "webpki does not take anyExtendedKeyUsage for server authentication on a leaf \
@@ -982,18 +985,21 @@ const KNOWN_DIFFERENCES: &[Known] = &[
                 .iter()
                 .any(|&r| c.spec(r).eku == Eku::Any && !c.is_anchor(r))
         },
+        book: "`anyExtendedKeyUsage` without server authentication",
     },
     Known {
         reason: "webpki does not let a wildcard stand for the label above a public suffix \
                  (`*.com` for example.com); Go does",
         refusal: "hostname",
         applies: |c| c.leaf.sans.contains(&"*.com"),
+        book: "`*.com` for `example.com`",
     },
     Known {
         reason: "webpki matches an IPv4 host against IPv4 SANs only; Go also against the \
                  address's IPv4-mapped IPv6 form",
         refusal: "hostname",
         applies: |c| c.leaf.sans.contains(&"::ffff:127.0.0.1"),
+        book: "an IPv4-mapped IPv6 SAN",
     },
     Known {
         reason: "rustls drops a trailing dot of the host before the verifier sees it \
@@ -1001,8 +1007,42 @@ const KNOWN_DIFFERENCES: &[Known] = &[
                  matches the two exactly",
         refusal: "hostname",
         applies: |c| c.host.ends_with('.') && c.leaf.sans.iter().any(|s| s.ends_with('.')),
+        book: "rustls drops the host's trailing dot",
     },
 ];
+
+/// The book's client chapter, where the differences are listed.
+fn client_chapter() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/book/src/client.md");
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// `n` with a comma between thousands, as the book writes numbers.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+#[test]
+fn the_book_lists_every_known_difference_and_the_corpus_size() {
+    let book = client_chapter();
+    for k in KNOWN_DIFFERENCES {
+        assert!(
+            book.contains(k.book),
+            "client.md does not list: {}",
+            k.reason
+        );
+    }
+    let size = format!("over {} generated chains", thousands(corpus().len()));
+    assert!(book.contains(&size), "client.md should say {size:?}");
+}
 
 #[test]
 fn server_chains_are_judged_as_go_judges_them() {
