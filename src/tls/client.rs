@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 
-use super::anchors::BundleVerifier;
+use super::trust::BundleVerifier;
 use super::{Cause, TlsError, alpn, cause, pem, provider};
 
 /// Why a client identity (certificate and key) could not be used.
@@ -116,10 +116,11 @@ pub(crate) fn client_config(
 /// eight TLS 1.3 tickets per server).
 const SESSIONS_PER_CLIENT: usize = 8;
 
-/// The verifier of server certificates the runtime client uses for a non-empty `caBundle`:
-/// it trusts the bundle as Cluster API's Go client does (see the [module documentation](super)),
-/// for a rustls client of your own that calls extensions. Every PEM certificate of the bundle
-/// must decode and parse as X.509; a bundle without any is a [`TlsError::CaBundle`].
+/// The verifier of server certificates the runtime client uses for a non-empty `caBundle`,
+/// for a rustls client of your own that calls extensions: webpki's verdict, held to Cluster
+/// API's Go rules about the certificates of the bundle (see the [module documentation](super)).
+/// Every PEM certificate of the bundle must decode and parse as X.509; a bundle without any is
+/// a [`TlsError::CaBundle`].
 pub fn ca_bundle_verifier(
     ca_bundle: &[u8],
 ) -> Result<Arc<dyn rustls::client::danger::ServerCertVerifier>, TlsError> {

@@ -3,28 +3,28 @@
 //!
 //! The HTTPS host (`https`, feature `server`) serves a certificate chain and key read
 //! from PEM files and may require client certificates signed by a CA file. The runtime client
-//! (`client`, feature `client`) trusts exactly an ExtensionConfig's `caBundle`, as Cluster
-//! API's Go client does (Go's `crypto/x509` rules: a bundle certificate signs only if it is a
-//! CA, a certificate that is itself in the bundle is trusted as it is, every certificate
-//! counts only within its validity dates, usages and name constraints nest down the chain;
-//! a refusal is a [`ChainError`]), and may present a client certificate. Both read their PEM here, by the same rules: every PEM block of the expected
-//! kind must decode, and a certificate text without any certificate is refused.
+//! (`client`, feature `client`) trusts exactly an ExtensionConfig's `caBundle` and may present a
+//! client certificate. The bundle's verifier (`trust`, [`ca_bundle_verifier`]) is rustls'
+//! webpki with a thin layer of Cluster API's Go rules where Go refuses more (a bundle
+//! certificate signs only if it is a CA, and counts only within its validity dates) and where
+//! Go accepts a certificate webpki refuses (one that is itself in the bundle is trusted as it
+//! is); a refusal of that layer is a [`ChainError`]. Both sides read their PEM here, by the
+//! same rules: every PEM block of the expected kind must decode, and a certificate text
+//! without any certificate is refused.
 //!
 //! Every configuration uses the ring crypto provider explicitly, so the library works whether
 //! or not the process installed a default provider. Both sides offer HTTP/2 and HTTP/1.1 by
 //! ALPN and speak TLS 1.2 and 1.3 only.
 
 #[cfg(feature = "client")]
-mod anchors;
-#[cfg(feature = "client")]
 mod client;
+mod pem;
 #[cfg(feature = "client")]
 mod refusal;
-#[cfg(feature = "client")]
-mod x509;
-mod pem;
 #[cfg(feature = "server")]
 mod server;
+#[cfg(feature = "client")]
+mod trust;
 
 use std::io;
 use std::path::PathBuf;
@@ -164,7 +164,14 @@ pub(crate) fn find_in_chain<'a, T: std::error::Error + 'static>(
     None
 }
 
-/// The crypto provider of every TLS configuration this crate builds.
+/// The crypto provider of every TLS configuration this crate builds: ring's.
+///
+/// rustls 0.23.48 deprecates `ring::default_provider` because ring has no post-quantum key
+/// exchange; its replacement is the aws-lc-rs provider, which needs a C toolchain (and cmake on
+/// some platforms) to build. Until the workspace moves to it, ring stays the deliberate choice,
+/// and the deprecation is allowed here so that a build against 0.23.48 or later stays free of
+/// warnings (earlier 0.23 versions have nothing deprecated here).
+#[allow(deprecated)]
 pub(crate) fn provider() -> Arc<CryptoProvider> {
     Arc::new(rustls::crypto::ring::default_provider())
 }
