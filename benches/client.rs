@@ -179,7 +179,7 @@ async fn throughput(ca: &TestCa, one_side: Option<(Side, usize)>) {
         roots.add(cert.unwrap()).unwrap();
     }
     let mut tls = rustls::ClientConfig::builder_with_provider(Arc::new(
-        rustls::crypto::ring::default_provider(),
+        capi_runtime::tls::crypto_provider().as_ref().clone(),
     ))
     .with_safe_default_protocol_versions()
     .unwrap()

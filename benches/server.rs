@@ -202,7 +202,10 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    let _ = capi_runtime::tls::crypto_provider()
+        .as_ref()
+        .clone()
+        .install_default();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -20,7 +20,10 @@ use support::{Extensions, discovered, rss_kib};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    let _ = capi_runtime::tls::crypto_provider()
+        .as_ref()
+        .clone()
+        .install_default();
     // `cargo bench` passes `--bench`; the numbers are the other arguments.
     let args = support::args();
     let count: usize = args.first().map_or(Ok(100), |a| a.parse())?;

@@ -85,7 +85,10 @@ async fn wait_for(
 
 #[tokio::main]
 async fn main() -> Result<(), BoxError> {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    let _ = capi_runtime::tls::crypto_provider()
+        .as_ref()
+        .clone()
+        .install_default();
     let args = support::args();
     let minutes: u64 = args.first().map_or(Ok(10), |a| a.parse())?;
     let configs: usize = args.get(1).map_or(Ok(1000), |a| a.parse())?;

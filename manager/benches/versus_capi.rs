@@ -75,7 +75,10 @@ struct Figures {
 
 #[tokio::main]
 async fn main() -> Result<(), BoxError> {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    let _ = capi_runtime::tls::crypto_provider()
+        .as_ref()
+        .clone()
+        .install_default();
     raise_open_file_limit()?;
     let args = support::args();
     let count: usize = args.first().map_or(Ok(100), |a| a.parse())?;

@@ -423,7 +423,10 @@ async fn run(flags: Flags) -> anyhow::Result<()> {
 }
 
 fn main() -> ExitCode {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    let _ = capi_runtime::tls::crypto_provider()
+        .as_ref()
+        .clone()
+        .install_default();
     tracing_subscriber::fmt()
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
         .with_env_filter(

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 
 use super::trust::BundleVerifier;
-use super::{Cause, TlsError, alpn, cause, pem, provider};
+use super::{Cause, TlsError, alpn, cause, crypto_provider, pem};
 
 /// Why a client identity (certificate and key) could not be used.
 #[derive(Debug)]
@@ -49,7 +49,7 @@ impl ClientIdentity {
         let key = pem::private_key(key_pem).map_err(problem("invalid private key PEM"))?;
         // Checks that the key is usable and belongs to the certificate, so that a half-rotated
         // pair is refused here rather than at the next handshake.
-        rustls::sign::CertifiedKey::from_der(chain.clone(), key.clone_key(), &provider())
+        rustls::sign::CertifiedKey::from_der(chain.clone(), key.clone_key(), &crypto_provider())
             .map_err(|e| problem("unusable certificate and key")(cause(e)))?;
         Ok(ClientIdentity { chain, key })
     }
@@ -82,7 +82,7 @@ pub(crate) fn client_config(
     ca_bundle: &[u8],
     identity: Option<&ClientIdentity>,
 ) -> Result<rustls::ClientConfig, TlsError> {
-    let provider = provider();
+    let provider = crypto_provider();
     let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
         .map_err(|e| TlsError::ClientConfig(cause(e)))?;
@@ -124,7 +124,7 @@ const SESSIONS_PER_CLIENT: usize = 8;
 pub fn ca_bundle_verifier(
     ca_bundle: &[u8],
 ) -> Result<Arc<dyn rustls::client::danger::ServerCertVerifier>, TlsError> {
-    Ok(Arc::new(bundle_verifier(ca_bundle, provider())?))
+    Ok(Arc::new(bundle_verifier(ca_bundle, crypto_provider())?))
 }
 
 /// [`ca_bundle_verifier`] with `provider`'s signature algorithms.

@@ -164,16 +164,24 @@ pub(crate) fn find_in_chain<'a, T: std::error::Error + 'static>(
     None
 }
 
-/// The crypto provider of every TLS configuration this crate builds: ring's.
+/// The crypto provider of every TLS configuration this crate builds: ring's, with its key
+/// exchange groups in a fixed order of preference (X25519, P-256, P-384).
 ///
-/// rustls 0.23.48 deprecates `ring::default_provider` because ring has no post-quantum key
-/// exchange; its replacement is the aws-lc-rs provider, which needs a C toolchain (and cmake on
-/// some platforms) to build. Until the workspace moves to it, ring stays the deliberate choice,
-/// and the deprecation is allowed here so that a build against 0.23.48 or later stays free of
-/// warnings (earlier 0.23 versions have nothing deprecated here).
+/// A program that also makes TLS connections of its own, or installs a process-wide default
+/// (`crypto_provider().as_ref().clone().install_default()`), can use it to agree with the SDK.
+///
+/// rustls 0.23.48 deprecates `ring::default_provider` (ring has no post-quantum key exchange)
+/// and moves P-384 to the front of its groups; its replacement is the aws-lc-rs provider, which
+/// needs a C toolchain (and cmake on some platforms) to build. Ring stays the deliberate choice,
+/// so the deprecation is allowed here, once, and the groups are named rather than taken from
+/// the default, so that a build against any 0.23 release behaves the same and stays free of
+/// warnings.
 #[allow(deprecated)]
-pub(crate) fn provider() -> Arc<CryptoProvider> {
-    Arc::new(rustls::crypto::ring::default_provider())
+pub fn crypto_provider() -> Arc<CryptoProvider> {
+    use rustls::crypto::ring::{default_provider, kx_group};
+    let mut provider = default_provider();
+    provider.kx_groups = vec![kx_group::X25519, kx_group::SECP256R1, kx_group::SECP384R1];
+    Arc::new(provider)
 }
 
 /// The ALPN protocols both sides offer, most preferred first.

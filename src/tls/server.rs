@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use rustls::server::WebPkiClientVerifier;
 
-use super::{TlsError, alpn, cause, pem, provider};
+use super::{TlsError, alpn, cause, crypto_provider, pem};
 
 /// A PEM text and the file it was read from (named by the errors).
 #[derive(Clone, Copy, Debug)]
@@ -36,7 +36,7 @@ pub(crate) fn server_config(
     let certs = pem::certificate_list(cert.text, "no CERTIFICATE block found")
         .map_err(|e| cert.error(e))?;
     let private_key = pem::private_key(key.text).map_err(|e| key.error(e))?;
-    let provider = provider();
+    let provider = crypto_provider();
     let builder = rustls::ServerConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
         .map_err(|e| TlsError::ServerConfig(cause(e)))?;

@@ -122,7 +122,9 @@ pub fn write_atomically(path: &Path, contents: &str) {
     std::fs::rename(&tmp, path).unwrap();
 }
 
-/// The ring provider, named explicitly (see the crate documentation).
+/// The ring provider, named explicitly (see the crate documentation). rustls 0.23.48 deprecates
+/// `ring::default_provider`; ring stays this crate's choice, as the SDK's.
+#[allow(deprecated)]
 fn provider() -> Arc<rustls::crypto::CryptoProvider> {
     Arc::new(rustls::crypto::ring::default_provider())
 }

@@ -504,7 +504,7 @@ fn client(ca_pem: &str, in_flight: usize) -> reqwest::Client {
     for cert in CertificateDer::pem_slice_iter(ca_pem.as_bytes()) {
         roots.add(cert.unwrap()).unwrap();
     }
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let provider = capi_runtime::tls::crypto_provider();
     let mut config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .unwrap()

@@ -66,7 +66,10 @@ async fn review(Json(review): Json<Value>) -> Json<Value> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn installed_webhooks_call_the_local_server() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    let _ = capi_runtime::tls::crypto_provider()
+        .as_ref()
+        .clone()
+        .install_default();
     let env = tokio::task::spawn_blocking(|| TestEnv::builder("webhooks").start())
         .await
         .unwrap()

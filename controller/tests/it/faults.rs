@@ -37,7 +37,10 @@ type Expected = BTreeMap<String, (String, Vec<&'static str>)>;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nothing_is_lost_when_the_api_server_or_etcd_restarts() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    let _ = capi_runtime::tls::crypto_provider()
+        .as_ref()
+        .clone()
+        .install_default();
     let mut env = tokio::task::block_in_place(|| {
         TestEnv::builder("controller-faults")
             .crd(crd_file())
@@ -118,7 +121,10 @@ async fn nothing_is_lost_when_the_api_server_or_etcd_restarts() {
 async fn an_expired_watch_is_listed_again_and_misses_nothing() {
     /// ExtensionConfigs before the cut; a third of them is deleted, another third moved.
     const BEFORE: usize = 30;
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    let _ = capi_runtime::tls::crypto_provider()
+        .as_ref()
+        .clone()
+        .install_default();
     let env = tokio::task::block_in_place(|| {
         TestEnv::builder("controller-watch-expiry")
             .crd(crd_file())

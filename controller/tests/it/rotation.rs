@@ -158,7 +158,7 @@ async fn presented(addr: SocketAddr, trusted: &str) -> Result<Vec<u8>, String> {
     let roots = roots(trusted);
     tokio::task::spawn_blocking(move || {
         let config = rustls::ClientConfig::builder_with_provider(Arc::new(
-            rustls::crypto::ring::default_provider(),
+            capi_runtime::tls::crypto_provider().as_ref().clone(),
         ))
         .with_safe_default_protocol_versions()
         .map_err(|e| e.to_string())?

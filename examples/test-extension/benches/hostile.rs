@@ -226,7 +226,7 @@ fn client(ca_pem: &str) -> reqwest::Client {
         roots.add(cert.unwrap()).unwrap();
     }
     let mut tls = rustls::ClientConfig::builder_with_provider(std::sync::Arc::new(
-        rustls::crypto::ring::default_provider(),
+        capi_runtime::tls::crypto_provider().as_ref().clone(),
     ))
     .with_safe_default_protocol_versions()
     .unwrap()

@@ -16,7 +16,7 @@ use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
 
 use super::BundleVerifier;
 use crate::tls::ChainError;
-use crate::tls::provider;
+use crate::tls::crypto_provider;
 
 /// The instant of every verdict: 2030-06-01T00:00:00Z.
 fn now() -> UnixTime {
@@ -99,7 +99,11 @@ fn make(spec: &Spec, signer: Option<&Made>) -> Made {
 }
 
 fn verifier(bundle: &[&Made]) -> BundleVerifier {
-    BundleVerifier::new(bundle.iter().map(|m| m.der.clone()).collect(), provider()).unwrap()
+    BundleVerifier::new(
+        bundle.iter().map(|m| m.der.clone()).collect(),
+        crypto_provider(),
+    )
+    .unwrap()
 }
 
 /// The verdict of `bundle` on the chain `sent` (leaf first) for [`HOST`].
@@ -312,7 +316,7 @@ fn a_bundle_certificate_that_does_not_parse_is_an_error() {
         root.der.clone(),
         CertificateDer::from(vec![0x30, 0x03, 0x02, 0x01, 0x00]),
     ];
-    assert!(BundleVerifier::new(certs, provider()).is_err());
+    assert!(BundleVerifier::new(certs, crypto_provider()).is_err());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -328,7 +332,7 @@ fn plain_webpki(
     let mut roots = RootCertStore::empty();
     roots.add_parsable_certificates(bundle.iter().cloned());
     let Ok(webpki) =
-        WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider()).build()
+        WebPkiServerVerifier::builder_with_provider(Arc::new(roots), crypto_provider()).build()
     else {
         return false;
     };
@@ -518,7 +522,7 @@ proptest! {
         let certs: Vec<_> = certs.into_iter().map(CertificateDer::from).collect();
         let (bundle, sent) = certs.split_at(split.min(certs.len() - 1));
         let host = ServerName::try_from(HOST).unwrap();
-        if let Ok(v) = BundleVerifier::new(bundle.to_vec(), provider()) {
+        if let Ok(v) = BundleVerifier::new(bundle.to_vec(), crypto_provider()) {
             let verdict = v.verify(&sent[0], &sent[1..], &host, now());
             prop_assert!(verdict.is_err() || bundle.contains(&sent[0]));
         }
@@ -531,7 +535,7 @@ proptest! {
     fn nothing_webpki_refuses_is_accepted_but_a_served_bundle_certificate(d in draw_strategy()) {
         let (bundle, sent) = materialize(&d);
         let host = ServerName::try_from(d.host).unwrap();
-        let Ok(ours) = BundleVerifier::new(bundle.clone(), provider()) else {
+        let Ok(ours) = BundleVerifier::new(bundle.clone(), crypto_provider()) else {
             return Ok(());
         };
         let accepted = ours.verify(&sent[0], &sent[1..], &host, now()).is_ok();

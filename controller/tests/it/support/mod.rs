@@ -38,7 +38,10 @@ pub const ENV: &str = "controller-it";
 /// The control plane shared by the tests of one test binary. Panics with one line when the
 /// binaries are missing (run `cargo xtask testenv` or `cargo xtask test`).
 pub fn env(name: &str) -> &'static TestEnv {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    let _ = capi_runtime::tls::crypto_provider()
+        .as_ref()
+        .clone()
+        .install_default();
     capi_runtime_testenv::shared(name, |b| b.crd(crd_file()))
 }
 

@@ -485,7 +485,7 @@ fn webpki_client(ca_pem: &str) -> capi_runtime::reqwest::Client {
     for cert in CertificateDer::pem_slice_iter(ca_pem.as_bytes()) {
         roots.add(cert.unwrap()).unwrap();
     }
-    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let provider = capi_runtime::tls::crypto_provider();
     let config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .unwrap()
