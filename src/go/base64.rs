@@ -68,15 +68,6 @@ fn is_newline(c: u8) -> bool {
 }
 
 /// Decodes `text` as Go's `base64.StdEncoding.DecodeString` does (see the module docs).
-///
-/// ```
-/// use capi_runtime::go::base64::decode_std;
-///
-/// assert_eq!(decode_std(b"W10=").unwrap(), b"[]");
-/// assert_eq!(decode_std(b"W1\r\n0=").unwrap(), b"[]");
-/// assert_eq!(decode_std(b"QR==").unwrap(), b"A");
-/// assert_eq!(decode_std(b"W10").unwrap_err().to_string(), "illegal base64 data at input byte 0");
-/// ```
 pub fn decode_std(text: &[u8]) -> Result<Vec<u8>, CorruptInputError> {
     let mut out = Vec::with_capacity(text.len() / 4 * 3);
     let mut i = 0;
@@ -191,6 +182,13 @@ mod tests {
 
     #[test]
     fn reads_as_go_reads() {
+        assert_eq!(decode_std(b"W10=").unwrap(), b"[]");
+        assert_eq!(decode_std(b"W1\r\n0=").unwrap(), b"[]");
+        assert_eq!(decode_std(b"QR==").unwrap(), b"A");
+        assert_eq!(
+            decode_std(b"W10").unwrap_err().to_string(),
+            "illegal base64 data at input byte 0"
+        );
         assert_eq!(decode_std(b"").unwrap(), b"");
         assert_eq!(decode_std(b"\n").unwrap(), b"");
         assert_eq!(decode_std(b"YWJj").unwrap(), b"abc");
