@@ -5,7 +5,7 @@
 //! last character whose unused bits are not zero (`QQ==` and `QR==` both read as `A`), and
 //! requires the padding of a last, incomplete group. Anything else outside the alphabet is
 //! refused with Go's message, `illegal base64 data at input byte N`, N counted in bytes of the
-//! text. `testenv/tests/go_rules.rs` compares every answer with Go's.
+//! text. `interop/oracle/tests/go_rules.rs` compares every answer with Go's.
 
 use std::fmt;
 

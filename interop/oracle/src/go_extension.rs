@@ -8,8 +8,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::process::port_taken;
-use crate::{Process, Result, StartupError, free_port, new_log_dir, program};
+use capi_runtime_testenv::{
+    Process, ProcessReport, Result, StartupError, free_port, new_log_dir, tail,
+};
+
+use crate::program;
 
 /// How long the Go extension may take to print "serving".
 const START_DEADLINE: Duration = Duration::from_secs(60);
@@ -45,9 +48,13 @@ impl GoExtension {
             let mut process = Process::spawn("go-extension", &binary, &args, &log)?;
             let deadline = Instant::now() + START_DEADLINE;
             loop {
-                if let Some(report) = process.exited_while_starting()? {
-                    last = Some(report);
-                    break;
+                if process.exited().is_some() {
+                    // Another process took the port: try another. Any other exit is final.
+                    if process.port_was_taken() {
+                        last = Some(process.report());
+                        break;
+                    }
+                    return Err(StartupError::Exited(process.report()).into());
                 }
                 if std::fs::read_to_string(&log).is_ok_and(|l| l.lines().any(|l| l == "serving")) {
                     let server_pid = child_running(process.pid(), &binary);
@@ -68,7 +75,17 @@ impl GoExtension {
                 std::thread::sleep(Duration::from_millis(20));
             }
         }
-        Err(port_taken(PORT_TRIES, last, "go-extension", &log))
+        let report = last.unwrap_or_else(|| ProcessReport {
+            name: "go-extension".to_string(),
+            state: "not started".to_string(),
+            tail: tail(&log, 40),
+            log,
+        });
+        Err(StartupError::PortTaken {
+            attempts: PORT_TRIES,
+            report,
+        }
+        .into())
     }
 
     /// `https://127.0.0.1:<port>`.
