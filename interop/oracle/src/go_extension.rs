@@ -48,13 +48,9 @@ impl GoExtension {
             let mut process = Process::spawn("go-extension", &binary, &args, &log)?;
             let deadline = Instant::now() + START_DEADLINE;
             loop {
-                if process.exited().is_some() {
-                    // Another process took the port: try another. Any other exit is final.
-                    if process.port_was_taken() {
-                        last = Some(process.report());
-                        break;
-                    }
-                    return Err(StartupError::Exited(process.report()).into());
+                if let Some(report) = process.exited_while_starting()? {
+                    last = Some(report);
+                    break;
                 }
                 if std::fs::read_to_string(&log).is_ok_and(|l| l.lines().any(|l| l == "serving")) {
                     let server_pid = child_running(process.pid(), &binary);
