@@ -1,6 +1,7 @@
-//! Items that generated code, derive expansions and serde attributes name. Not part of the
-//! public API: hidden from the docs, and free to change in any release (which is why the
-//! derive crate is pinned to the exact version of this crate).
+//! Items that generated code, derive expansions and serde attributes name, and the Go rules
+//! the workspace's Go-oracle tests compare with Go ([`go`]). Not part of the public API: hidden
+//! from the docs, and free to change in any release (which is why the derive crate is pinned
+//! to the exact version of this crate).
 
 use crate::hook::HookMeta;
 pub use crate::hook::ResponseStatus;
@@ -238,3 +239,45 @@ pub use kube_core;
 /// Every type with a generated `schemars::JsonSchema` impl, by schema id, for the tests.
 #[cfg(feature = "schemars")]
 pub use crate::generated::json_schema::{Subschema as JsonSubschema, all as json_schemas};
+
+/// The Go rules the crate keeps to itself (the transport modules of [`crate::go`]), for the
+/// Go-oracle tests of this workspace (`interop/oracle`), which run each of them against the
+/// Go function it reproduces. Nothing else should name them.
+pub mod go {
+    /// `base64.StdEncoding`.
+    pub mod base64 {
+        pub use crate::go::base64::*;
+    }
+
+    /// `strconv.Quote`, `strconv.IsPrint`.
+    pub mod strconv {
+        pub use crate::go::strconv::*;
+    }
+
+    /// `url.Parse` and `url.ParseQuery`.
+    pub mod url {
+        pub use crate::go::url::query::*;
+        use crate::go::url::{RequestUri, UrlError};
+
+        /// `url.Parse(raw)`.
+        pub fn parse(raw: &str) -> Result<RequestUri, UrlError> {
+            crate::go::url::parse(raw)
+        }
+    }
+
+    /// `http.ProxyFromEnvironment`'s choice of proxy, and apimachinery's around it.
+    pub mod httpproxy {
+        pub use crate::go::httpproxy::*;
+
+        /// Go's `Config.ProxyFunc`.
+        pub fn proxy_func(config: &ProxyConfig) -> ProxyFunc {
+            config.proxy_func()
+        }
+
+        /// apimachinery's `NewProxierWithNoProxyCIDR` around Go's function: the runtime
+        /// client's.
+        pub fn proxy_func_with_no_proxy_cidr(config: &ProxyConfig) -> ProxyFunc {
+            config.proxy_func_with_no_proxy_cidr()
+        }
+    }
+}

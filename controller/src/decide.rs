@@ -18,6 +18,9 @@ use serde_json::{Map, Value, json};
 use crate::conditions::{self, FALSE, SEVERITY_ERROR, TRUE};
 use crate::error::{CaError, Error};
 
+// What `validate_read_only` refuses, defined with the crate's other errors (`error.rs`).
+pub use crate::error::ReadOnlyError;
+
 /// The annotation that pauses reconciliation of an object.
 pub const PAUSED_ANNOTATION: &str = "cluster.x-k8s.io/paused";
 /// The reason of a true `Paused` condition.
@@ -243,40 +246,6 @@ pub fn status_patch(original: &ExtensionConfig, updated: &ExtensionConfig) -> Op
 
 // ---------------------------------------------------------------------------------------------
 // Read-only mode
-
-/// Why an ExtensionConfig cannot be registered by a read-only controller; Cluster API's
-/// messages.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ReadOnlyError {
-    /// No CA bundle.
-    #[error("caBundle is not set on ExtensionConfig {0}")]
-    NoCaBundle(String),
-    /// No `Discovered` condition yet.
-    #[error("Discovered condition not yet set on ExtensionConfig {0}")]
-    NotDiscoveredYet(String),
-    /// `Discovered` is not true.
-    #[error(
-        "Discovered condition on ExtensionConfig {name} must have status: True (instead it has: {status})"
-    )]
-    NotTrue {
-        /// The name.
-        name: String,
-        /// The condition's status.
-        status: String,
-    },
-    /// `Discovered` is about an older generation.
-    #[error(
-        "Discovered condition on ExtensionConfig {name} must have observedGeneration: {generation} (instead it has: {observed})"
-    )]
-    Stale {
-        /// The name.
-        name: String,
-        /// `metadata.generation`.
-        generation: i64,
-        /// The condition's observed generation.
-        observed: i64,
-    },
-}
 
 /// The four checks a read-only controller makes before it registers what the main controller
 /// wrote.

@@ -30,8 +30,6 @@ use capi_runtime::go::errors::Aggregate;
 use capi_runtime::go::time::format_duration;
 use capi_runtime::registry::RegistryError;
 
-use crate::decide::ReadOnlyError;
-
 /// Why a reconcile, a warm-up or one of their steps failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -237,6 +235,40 @@ impl From<kube::Error> for KubeError {
     fn from(e: kube::Error) -> Self {
         KubeError(e)
     }
+}
+
+/// Why an ExtensionConfig cannot be registered by a read-only controller; Cluster API's
+/// messages.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReadOnlyError {
+    /// No CA bundle.
+    #[error("caBundle is not set on ExtensionConfig {0}")]
+    NoCaBundle(String),
+    /// No `Discovered` condition yet.
+    #[error("Discovered condition not yet set on ExtensionConfig {0}")]
+    NotDiscoveredYet(String),
+    /// `Discovered` is not true.
+    #[error(
+        "Discovered condition on ExtensionConfig {name} must have status: True (instead it has: {status})"
+    )]
+    NotTrue {
+        /// The name.
+        name: String,
+        /// The condition's status.
+        status: String,
+    },
+    /// `Discovered` is about an older generation.
+    #[error(
+        "Discovered condition on ExtensionConfig {name} must have observedGeneration: {generation} (instead it has: {observed})"
+    )]
+    Stale {
+        /// The name.
+        name: String,
+        /// `metadata.generation`.
+        generation: i64,
+        /// The condition's observed generation.
+        observed: i64,
+    },
 }
 
 /// Why the CA bundle could not be injected (runtime.md §4.3); the layers are Cluster API's.

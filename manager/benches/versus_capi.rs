@@ -355,18 +355,13 @@ async fn start_capi(
     Ok(child)
 }
 
-/// Cluster API's core manager binary.
+/// Cluster API's core manager binary: `CAPI_CORE`, else where the testing crate finds it
+/// (`CAPI_MANAGER`, `KUBEBUILDER_ASSETS`, `target/testenv/bin/`, `capi-envtest`'s cache).
 fn capi_core() -> Result<PathBuf, BoxError> {
     if let Some(p) = std::env::var_os("CAPI_CORE") {
         return Ok(p.into());
     }
-    if let Some(dir) = std::env::var_os("KUBEBUILDER_ASSETS") {
-        let p = Path::new(&dir).join("core");
-        if p.exists() {
-            return Ok(p);
-        }
-    }
-    Ok(capi_runtime_testenv::program("core")?)
+    Ok(capi_runtime_testenv::ClusterApiAssets::find()?.manager)
 }
 
 /// Cluster API's module in Go's module cache.

@@ -195,8 +195,9 @@ impl ClientBuilder {
     /// The proxy settings extensions are reached with (by default the process environment's,
     /// [`ProxyConfig::from_env`], read once by [`build`](Self::build)). The proxy of each
     /// call is chosen as Cluster API's client chooses it: Go's `http.ProxyFromEnvironment`
-    /// rules ([`crate::go::httpproxy`]; never for `localhost` or a loopback address, never
-    /// for a host `no_proxy` covers) behind apimachinery's CIDR check of `no_proxy`.
+    /// rules (never for `localhost` or a loopback address, never for a host `no_proxy`
+    /// covers; the book's client chapter has them all) behind apimachinery's CIDR check of
+    /// `no_proxy`.
     /// A proxy setting that is not a URL is not used, as in Go (`build` logs a warning).
     /// `ProxyConfig::default()` uses no proxy.
     pub fn proxy(mut self, config: ProxyConfig) -> Self {

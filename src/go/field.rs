@@ -1,6 +1,7 @@
 //! apimachinery's field errors (`k8s.io/apimachinery/pkg/util/validation/field`): which field,
 //! what kind of problem, the rejected value and why, written as Go writes them
-//! (`spec.clientConfig.url: Invalid value: "http://x": <detail>`).
+//! (`spec.clientConfig.url: Invalid value: "http://x": <detail>`); and the message of the
+//! status that reports them for an object ([`invalid_message`], `errors.NewInvalid`).
 
 use std::fmt;
 
@@ -300,6 +301,32 @@ impl fmt::Display for FieldError {
 
 impl std::error::Error for FieldError {}
 
+/// The message of apimachinery's `errors.NewInvalid(kind, name, errors)`, the status an API
+/// server or an admission webhook answers an invalid object with:
+/// `<Kind.group> "<name>" is invalid: <errors>`, the errors aggregated as `ToAggregate` does
+/// (one shown as it is, several as `[e1, e2]`, repeats dropped), and without the `: <errors>`
+/// when there are none.
+///
+/// ```
+/// use capi_runtime::go::field::{FieldError, FieldPath, invalid_message};
+///
+/// let url = FieldPath::new("spec").child("clientConfig").child("url");
+/// let errors = [FieldError::invalid(&url, "http://x", "expected https scheme, got http")];
+/// assert_eq!(
+///     invalid_message("ExtensionConfig.runtime.cluster.x-k8s.io", "ext", &errors),
+///     "ExtensionConfig.runtime.cluster.x-k8s.io \"ext\" is invalid: \
+///      spec.clientConfig.url: Invalid value: \"http://x\": expected https scheme, got http"
+/// );
+/// ```
+pub fn invalid_message(qualified_kind: &str, name: &str, errors: &[FieldError]) -> String {
+    let invalid = format!("{qualified_kind} {} is invalid", quote(name));
+    if errors.is_empty() {
+        return invalid;
+    }
+    let listed = super::errors::aggregate_messages(errors.iter().map(ToString::to_string));
+    format!("{invalid}: {listed}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,5 +367,25 @@ mod tests {
             "spec.x: Duplicate value: \"a\""
         );
         assert_eq!(ErrorType::NotSupported.reason(), "FieldValueNotSupported");
+    }
+
+    #[test]
+    fn an_invalid_object_lists_its_errors_once() {
+        let p = FieldPath::new("spec").child("x");
+        let kind = "Thing.example.io";
+        assert_eq!(
+            invalid_message(kind, "a\"b", &[]),
+            r#"Thing.example.io "a\"b" is invalid"#
+        );
+        let e = FieldError::required(&p, "must be set");
+        let f = FieldError::forbidden(&p, "no");
+        assert_eq!(
+            invalid_message(kind, "t", &[e.clone(), f.clone(), e]),
+            "Thing.example.io \"t\" is invalid: [spec.x: Required value: must be set, spec.x: Forbidden: no]"
+        );
+        assert_eq!(
+            invalid_message(kind, "t", &[f]),
+            "Thing.example.io \"t\" is invalid: spec.x: Forbidden: no"
+        );
     }
 }

@@ -19,21 +19,8 @@
 //!   even so is not used: Go's proxy function then answers "no proxy" ([`parse_proxy`] says
 //!   why, in Go's words).
 //!
-//! ```
-//! use capi_runtime::go::httpproxy::ProxyConfig;
-//!
-//! let config = ProxyConfig {
-//!     https_proxy: "proxy.internal:3128".into(),
-//!     no_proxy: ".svc, 10.0.0.0/8".into(),
-//!     ..ProxyConfig::default()
-//! };
-//! let proxy = config.proxy_func();
-//! let via = |host: &str| proxy.proxy_for("https", host, "").unwrap().map(|p| p.to_string());
-//! assert_eq!(via("extension.example").as_deref(), Some("http://proxy.internal:3128"));
-//! assert_eq!(via("127.0.0.1"), None); // loopback
-//! assert_eq!(via("webhook.default.svc"), None); // NO_PROXY suffix
-//! assert_eq!(via("10.1.2.3"), None); // NO_PROXY range
-//! ```
+//! Users meet only [`ProxyConfig`], which the runtime client's builder takes
+//! (`client::ProxyConfig`); the proxy function is the client's own.
 //!
 //! Where this may differ from Go, outside what the oracle test covers: a non-ASCII host or
 //! `NO_PROXY` entry is converted with the `idna` crate's UTS 46 (Go: `x/net/idna`'s `Lookup`
@@ -88,7 +75,7 @@ impl ProxyConfig {
     }
 
     /// The proxy function (`Config.ProxyFunc`): the settings read once, for many requests.
-    pub fn proxy_func(&self) -> ProxyFunc {
+    pub(crate) fn proxy_func(&self) -> ProxyFunc {
         let (ip_matchers, domain_matchers) = no_proxy_matchers(&self.no_proxy);
         ProxyFunc {
             http: parse_proxy(&self.http_proxy).ok().flatten(),
@@ -105,7 +92,7 @@ impl ProxyConfig {
     /// a host written as an IP address in a CIDR range of `NO_PROXY` is reached directly, both
     /// read by Kubernetes' lenient parsers (an IPv4 part may have leading zeros: `010.0.0.0/8`
     /// is `10.0.0.0/8`; an entry is not trimmed).
-    pub fn proxy_func_with_no_proxy_cidr(&self) -> ProxyFunc {
+    pub(crate) fn proxy_func_with_no_proxy_cidr(&self) -> ProxyFunc {
         ProxyFunc {
             no_proxy_cidrs: self
                 .no_proxy
@@ -687,6 +674,29 @@ fn parse_cidr_sloppy(s: &str) -> Option<IpNet> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_request_goes_through_the_proxy_unless_no_proxy_or_loopback_covers_it() {
+        let config = ProxyConfig {
+            https_proxy: "proxy.internal:3128".into(),
+            no_proxy: ".svc, 10.0.0.0/8".into(),
+            ..ProxyConfig::default()
+        };
+        let proxy = config.proxy_func();
+        let via = |host: &str| {
+            proxy
+                .proxy_for("https", host, "")
+                .unwrap()
+                .map(|p| p.to_string())
+        };
+        assert_eq!(
+            via("extension.example").as_deref(),
+            Some("http://proxy.internal:3128")
+        );
+        assert_eq!(via("127.0.0.1"), None); // loopback
+        assert_eq!(via("webhook.default.svc"), None); // NO_PROXY suffix
+        assert_eq!(via("10.1.2.3"), None); // NO_PROXY range
+    }
 
     #[test]
     fn environment_names_upper_case_first_and_empty_is_unset() {

@@ -6,12 +6,6 @@
 //! everything else as it is.
 
 /// The JSON text of `s` as Go's `json.Marshal` writes it.
-///
-/// ```
-/// use capi_runtime::go::json::marshal_string;
-///
-/// assert_eq!(marshal_string("a<b>&\"\u{2028}é"), r#""a\u003cb\u003e\u0026\"\u2028é""#);
-/// ```
 pub fn marshal_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -32,4 +26,18 @@ pub fn marshal_string(s: &str) -> String {
     }
     out.push('"');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_as_go() {
+        assert_eq!(
+            marshal_string("a<b>&\"\u{2028}é"),
+            r#""a\u003cb\u003e\u0026\"\u2028é""#
+        );
+        assert_eq!(marshal_string("\u{1}\t"), r#""\u0001\t""#);
+    }
 }

@@ -5,13 +5,6 @@
 //! symbols and the ASCII space, by Go's Unicode tables) are written as they are; `"` and `\`
 //! are escaped; `\a \b \f \n \r \t \v` by name; other ASCII controls as `\xNN`; other
 //! characters as `\uNNNN` or `\UNNNNNNNN`.
-//!
-//! ```
-//! use capi_runtime::go::strconv::quote;
-//!
-//! assert_eq!(quote("a\"b\\"), r#""a\"b\\""#);
-//! assert_eq!(quote("é\u{200b}\n\u{7f}"), r#""é\u200b\n\x7f""#);
-//! ```
 
 use super::print_ranges::PRINTABLE;
 
@@ -79,6 +72,12 @@ pub fn is_print(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quotes_as_go() {
+        assert_eq!(quote("a\"b\\"), r#""a\"b\\""#);
+        assert_eq!(quote("é\u{200b}\n\u{7f}"), r#""é\u200b\n\x7f""#);
+    }
 
     #[test]
     fn latin1_as_go() {

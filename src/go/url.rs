@@ -1,8 +1,6 @@
 //! Go's `url.ParseRequestURI`: the URL grammar Cluster API's webhook checks an
 //! ExtensionConfig's `spec.clientConfig.url` and `service.path` with, and the one this crate
-//! uses for them everywhere; Go's `url.ParseQuery`, how a Go server reads the `?timeout=` of
-//! a hook call; and Go's `url.Parse` ([`parse`]), how a proxy setting is read. A parsed URL
-//! is written back as Go's `URL.String()` writes it.
+//! uses for them everywhere. A parsed URL is written back as Go's `URL.String()` writes it.
 //!
 //! It reads an absolute URL (`https://host:port/path?query`) or an absolute path (`/path`);
 //! a `#` is not special (a browser would have stripped the fragment). Unescaped parts (user,
@@ -26,11 +24,20 @@
 //!     "parse \"https://h:x/\": invalid port \":x\" after host"
 //! );
 //! ```
+//!
+//! The crate also reads with this grammar, for itself: Go's `url.Parse` (how a proxy setting
+//! is read) and `url.ParseQuery` (how a Go server reads the `?timeout=` of a hook call).
 
 use std::fmt;
 
-use super::netip::{self, AddrParseError};
+use super::netip;
 use super::strconv::{quote, quote_bytes};
+
+/// Why the inside of `[...]` is not an IPv6 address ([`UrlErrorReason::InvalidHost`]):
+/// `netip.ParseAddr`'s error.
+pub use super::netip::AddrParseError;
+
+pub(crate) mod query;
 
 /// A URL as `url.ParseRequestURI` or `url.Parse` returns it: the fields Go's `url.URL` has;
 /// the fragment (`url.Parse` only) is kept for [`Display`](fmt::Display), which writes the URL
@@ -343,7 +350,7 @@ pub fn parse_request_uri(raw: &str) -> Result<RequestUri, UrlError> {
 /// what [`parse_request_uri`] reads, a relative reference (`path`, `//host/path`; `host:port`
 /// is refused, its first segment holding a colon) and a `#fragment`, whose escapes are
 /// checked (it has no accessor: only [`Display`](fmt::Display) writes it back).
-pub fn parse(raw: &str) -> Result<RequestUri, UrlError> {
+pub(crate) fn parse(raw: &str) -> Result<RequestUri, UrlError> {
     let (before, fragment) = match raw.split_once('#') {
         Some((before, fragment)) => (before, Some(fragment)),
         None => (raw, None),
@@ -547,7 +554,7 @@ fn valid_optional_port(port: &str) -> bool {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
+pub(super) enum Mode {
     Path,
     Host,
     Zone,
@@ -597,7 +604,7 @@ fn unhex(c: u8) -> u8 {
 
 /// `unescape` for the modes above: `%XX` decoded, with Go's checks of what a host and a zone
 /// may escape and hold. (`+` stays `+` outside a query component.)
-fn unescape(s: &[u8], mode: Mode) -> Result<Vec<u8>, UrlErrorReason> {
+pub(super) fn unescape(s: &[u8], mode: Mode) -> Result<Vec<u8>, UrlErrorReason> {
     let mut i = 0;
     while i < s.len() {
         match s[i] {
@@ -650,91 +657,4 @@ fn unescape(s: &[u8], mode: Mode) -> Result<Vec<u8>, UrlErrorReason> {
         }
     }
     Ok(out)
-}
-
-/// The most parameters a query may have (Go's default): a longer one parses to nothing.
-pub const MAX_QUERY_PARAMETERS: usize = 10_000;
-
-/// The parameters of a query, in the order written: Go's `url.Values`. Keys and values are
-/// unescaped, so they may hold any bytes.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Values {
-    pairs: Vec<(Vec<u8>, Vec<u8>)>,
-}
-
-impl Values {
-    /// The first value of `key` (Go's `Values.Get`, which says `""` where this says `None`).
-    pub fn get(&self, key: &str) -> Option<&[u8]> {
-        self.pairs
-            .iter()
-            .find(|(k, _)| k == key.as_bytes())
-            .map(|(_, v)| v.as_slice())
-    }
-
-    /// Every `(key, value)`, in the order written.
-    pub fn pairs(&self) -> &[(Vec<u8>, Vec<u8>)] {
-        &self.pairs
-    }
-}
-
-/// Why `url.ParseQuery` reported an error (it still returns the parameters it could read).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum QueryError {
-    /// More than [`MAX_QUERY_PARAMETERS`] parameters: none is read.
-    #[error("number of URL query parameters exceeded limit")]
-    TooManyParameters,
-    /// A parameter holds a `;` (it is passed over).
-    #[error("invalid semicolon separator in query")]
-    Semicolon,
-    /// A key or value holds a `%` not followed by two hex digits (the parameter is passed
-    /// over).
-    #[error("invalid URL escape {}", quote_bytes(.0))]
-    InvalidEscape(Vec<u8>),
-}
-
-/// `url.ParseQuery(query)`: `key=value` pairs separated by `&`, `+` and `%XX` decoded. Like
-/// Go, it reads every pair it can and reports one error besides: a `;` anywhere wins over a
-/// bad escape, and of bad escapes the first.
-///
-/// ```
-/// use capi_runtime::go::url::parse_query;
-///
-/// let (values, error) = parse_query("timeout=1%C2%B5s&timeout=2s&a+b=c+d");
-/// assert_eq!(values.get("timeout"), Some("1µs".as_bytes()));
-/// assert_eq!(values.get("a b"), Some(&b"c d"[..]));
-/// assert!(error.is_none());
-/// ```
-pub fn parse_query(query: &str) -> (Values, Option<QueryError>) {
-    // Hand-written rather than `form_urlencoded`: that crate decodes a malformed escape
-    // (`%zz`, a lone `%`) as literal text and reads a pair holding `;`, where Go drops both
-    // pairs and reports why; it has no parameter limit either. The shared `unescape` is the
-    // one `parse_request_uri` uses, checked against Go with this function.
-    let mut values = Values::default();
-    if query.matches('&').count() + 1 > MAX_QUERY_PARAMETERS {
-        return (values, Some(QueryError::TooManyParameters));
-    }
-    let mut error = None;
-    for pair in query.split('&') {
-        if pair.contains(';') {
-            error = Some(QueryError::Semicolon);
-            continue;
-        }
-        if pair.is_empty() {
-            continue;
-        }
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let decoded = unescape(key.as_bytes(), Mode::QueryComponent).and_then(|key| {
-            unescape(value.as_bytes(), Mode::QueryComponent).map(|value| (key, value))
-        });
-        match decoded {
-            Ok(pair) => values.pairs.push(pair),
-            Err(UrlErrorReason::InvalidEscape(escape)) => {
-                error.get_or_insert(QueryError::InvalidEscape(escape));
-            }
-            // Query components check no characters: an escape is all that can be wrong.
-            Err(_) => {}
-        }
-    }
-    (values, error)
 }

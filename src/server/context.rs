@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::go::time::parse_duration;
-use crate::go::url::parse_query;
+use crate::go::url::query::parse_query;
 use http::HeaderMap;
 use tokio::time::Instant;
 

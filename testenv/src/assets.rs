@@ -156,22 +156,6 @@ fn is_executable(p: &Path) -> bool {
     std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-/// A program `cargo xtask testenv` built from `interop/` (`go-extension`, ...), in
-/// `target/testenv/bin/`.
-pub fn program(name: &str) -> Result<PathBuf> {
-    let p = target_dir().join("testenv/bin").join(name);
-    if is_executable(&p) {
-        Ok(p)
-    } else {
-        Err(MissingBinary::NotFound {
-            name: name.to_string(),
-            path: p,
-            hint: "run `cargo xtask testenv` (needs Go on the PATH)",
-        }
-        .into())
-    }
-}
-
 /// The cargo target directory this test runs from: `CARGO_TARGET_DIR` when set, else the
 /// nearest ancestor of the running executable that holds cargo's `CACHEDIR.TAG`, else
 /// `target/` under the current directory.

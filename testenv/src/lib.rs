@@ -60,8 +60,6 @@ mod process;
 pub mod topology;
 mod users;
 mod webhooks;
-#[doc(hidden)]
-pub mod workspace;
 
 pub use assets::{Assets, ClusterApiAssets, target_dir};
 pub use cluster_api::{ClusterApi, ClusterApiBuilder, DEFAULT_WAIT, FEATURE_GATES};
@@ -70,12 +68,6 @@ pub use existing::{ExistingCluster, USE_EXISTING_CLUSTER};
 pub use process::{Process, free_port, tail};
 pub use users::User;
 pub use webhooks::{LocalWebhooks, WebhookInstallOptions};
-
-// The workspace's own Go peers, at the paths its tests have always used (see `workspace`).
-#[doc(hidden)]
-pub use assets::program;
-#[doc(hidden)]
-pub use workspace::{GoExtension, OracleError, go_printable_ranges, go_rules, topology_cluster};
 
 pub use error::{
     CrdError, Error, MissingBinary, NotServedYet, ProcessReport, StartupError, UserError, WaitError,

@@ -113,9 +113,9 @@ impl Process {
 
     /// Checks on a server that is still starting: `Ok(None)` while it runs, `Ok(Some(report))`
     /// when it has exited because another process took its port (the caller may try again on
-    /// another port, keeping the report for [`port_taken`]), and [`StartupError::Exited`] when
-    /// it has exited for any other reason.
-    pub(crate) fn exited_while_starting(&mut self) -> Result<Option<ProcessReport>> {
+    /// another port, keeping the report for a [`StartupError::PortTaken`] when every try
+    /// failed), and [`StartupError::Exited`] when it has exited for any other reason.
+    pub fn exited_while_starting(&mut self) -> Result<Option<ProcessReport>> {
         if self.exited().is_none() {
             return Ok(None);
         }

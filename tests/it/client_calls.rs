@@ -98,7 +98,7 @@ async fn go_style_bodies_are_accepted() {
     assert_eq!(response.retry_after_seconds, 5);
     assert_eq!(response.message, "wait");
     // The answer is the extension's as it wrote it: no apiVersion or kind, as Go's server
-    // helper writes neither (testenv's go_extension compares the two field by field).
+    // helper writes neither (interop/oracle's go_extension compares the two field by field).
     assert_eq!(
         (response.api_version.as_str(), response.kind.as_str()),
         ("", "")

@@ -27,6 +27,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use crate::validators::run_tool;
+
 /// The crates whose rustdoc is published (the public ones).
 const DOC_CRATES: &[&str] = &[
     "capi-runtime",
@@ -403,24 +405,6 @@ fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-pub fn run_tool(root: &Path, command: &mut Command, what: &str) -> Result<(), String> {
-    eprintln!("xtask docs: {what}");
-    let started = Instant::now();
-    let status = command
-        .current_dir(root)
-        .status()
-        .map_err(|e| format!("cannot run {what}: {e}"))?;
-    eprintln!(
-        "xtask docs: {what}: {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{what} failed ({status})"))
-    }
 }
 
 /// The logos Redoc's bundle loads from its CDN once the page has rendered (the sidebar's

@@ -4,9 +4,9 @@
 //! `src/wire/fold_table.rs`, the runes `encoding/json` folds when it matches a key to a field
 //! (`-print-folds`), and `src/wire/value_table.rs`, the fields of hook messages Go holds by
 //! value, which a `null` leaves as they are (`-print-values`). `--check` fails when a file differs. The oracle tests also compare
-//! `capi_runtime::go::strconv::is_print` with Go over every code point
-//! (`testenv/tests/go_rules.rs`) and the wire codec's key matching with Go's
-//! (`testenv/tests/go_wire.rs`), so the tables cannot go stale unnoticed when the Go pin moves.
+//! the crate's `strconv.IsPrint` with Go over every code point
+//! (`interop/oracle/tests/go_rules.rs`) and the wire codec's key matching with Go's
+//! (`interop/oracle/tests/go_wire.rs`), so the tables cannot go stale unnoticed when the Go pin moves.
 
 use std::path::Path;
 use std::process::Command;

@@ -17,8 +17,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::docs::run_tool;
 use crate::package::CRATES;
+use crate::validators::run_tool;
 
 /// The workspace's version, the one every artifact carries.
 const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,11 +1,13 @@
-//! What the test command (`test.rs`), its order-independence pass (`isolation.rs`) and the
-//! documentation build (`docs.rs`) share: the external validators pinned in `xtask/tools/`
-//! (installed under `target/tools/`, also by `cargo xtask tools`) and the environment every
-//! test process runs in (the property-test seed, where the validators are). It names none of
-//! those modules, so they depend on it and not on each other.
+//! What the test command (`test.rs`), its order-independence pass (`isolation.rs`), the
+//! documentation build (`docs.rs`) and the release artifacts (`release.rs`) share: the external
+//! validators pinned in `xtask/tools/` (installed under `target/tools/`, also by `cargo xtask
+//! tools`), the environment every test process runs in (the property-test seed, where the
+//! validators are), and running a step with its time in the log ([`step`], [`run_tool`]). It
+//! names none of those modules, so they depend on it and not on each other.
 
 use std::path::Path;
 use std::process::Command;
+use std::time::Instant;
 
 /// Sets what a test process of xtask runs with: the property-test seed ([`proptest_seed`]),
 /// the validators' directory (`CAPI_TOOLS_DIR`) and redocly without telemetry.
@@ -52,6 +54,23 @@ pub fn step_with_env(
         "xtask test: {what}: {:.0} s",
         started.elapsed().as_secs_f64()
     );
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{what} failed ({status})"))
+    }
+}
+
+/// Runs `command` in `root` as it is (without [`test_env`]) and logs how long it took; fails
+/// naming `what`.
+pub fn run_tool(root: &Path, command: &mut Command, what: &str) -> Result<(), String> {
+    eprintln!("xtask: {what}");
+    let started = Instant::now();
+    let status = command
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("cannot run {what}: {e}"))?;
+    eprintln!("xtask: {what}: {:.1} s", started.elapsed().as_secs_f64());
     if status.success() {
         Ok(())
     } else {

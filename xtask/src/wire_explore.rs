@@ -1,5 +1,5 @@
 //! `cargo xtask wire-explore [--seed N] [--scale K]`: the wire codec's Go oracle
-//! (`testenv/tests/go_wire.rs`) over a larger corpus than the test command's: another seed, and
+//! (`interop/oracle/tests/go_wire.rs`) over a larger corpus than the test command's: another seed, and
 //! `K` times the mutations per seed message (the test command runs seed 20261202 at scale 1,
 //! about 100,000 cases, and pins what still differs). Off that corpus, every difference fails
 //! the run; the list is in `target/tmp/go-wire-differences.txt`.
@@ -30,7 +30,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .args([
             "test",
             "-p",
-            "capi-runtime-testenv",
+            "capi-runtime-oracle",
+            "--features",
+            "external-tests",
             "--test",
             "go_wire",
             "--",

@@ -17,8 +17,7 @@
 use capi_runtime::api::runtime::GROUP;
 use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
 use capi_runtime::api::runtime::validation::{self, FieldError, FieldPath};
-use capi_runtime::go::errors::aggregate_messages;
-use capi_runtime::go::strconv::quote;
+use capi_runtime::go::field::invalid_message;
 use kube::core::DynamicObject;
 use kube::core::admission::{AdmissionRequest, AdmissionResponse, AdmissionReview, Operation};
 use kube::core::response::{Status, StatusCause, StatusDetails, StatusSummary};
@@ -75,15 +74,7 @@ pub fn validate(config: &ExtensionConfig) -> Vec<FieldError> {
 /// (apimachinery's `NewInvalid`): code 422, reason `Invalid`, the message naming the object
 /// and the aggregate of the errors, one cause per error.
 pub fn invalid_status(name: &str, errors: &[FieldError]) -> Status {
-    let message = if errors.is_empty() {
-        format!("{QUALIFIED_KIND} {} is invalid", quote(name))
-    } else {
-        format!(
-            "{QUALIFIED_KIND} {} is invalid: {}",
-            quote(name),
-            aggregate_messages(errors.iter().map(ToString::to_string))
-        )
-    };
+    let message = invalid_message(QUALIFIED_KIND, name, errors);
     Status {
         status: Some(StatusSummary::Failure),
         code: 422,

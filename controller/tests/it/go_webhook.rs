@@ -17,8 +17,8 @@
 use std::path::Path;
 
 use capi_runtime::go::errors::chain;
-use capi_runtime_controller::webhook::admission::{mutate, validate_review};
-use capi_runtime_testenv::go_rules;
+use capi_runtime_controller::webhook::admission::{QUALIFIED_KIND, mutate, validate_review};
+use capi_runtime_oracle::go_rules;
 use kube::core::DynamicObject;
 use kube::core::admission::AdmissionReview;
 use serde_json::{Value, json};
@@ -233,10 +233,9 @@ fn without_our_rule(mut ours: Value) -> Value {
         })
         .collect();
     let listed = capi_runtime::go::errors::aggregate_messages(&texts);
-    ours["message"] = json!(format!(
-        "ExtensionConfig.runtime.cluster.x-k8s.io {} is invalid: {listed}",
-        capi_runtime::go::strconv::quote(&name)
-    ));
+    // `invalid_message` without errors is the head of the message; the list is rebuilt above.
+    let head = capi_runtime::go::field::invalid_message(QUALIFIED_KIND, &name, &[]);
+    ours["message"] = json!(format!("{head}: {listed}"));
     ours["details"]["causes"] = Value::Array(kept);
     ours
 }

@@ -15,7 +15,7 @@
 //! - nothing may follow the zone.
 //!
 //! Errors are Go's, word for word (`parsing time "x" as "2006-01-02T15:04:05Z07:00": cannot
-//! parse "x" as "2006"`); `testenv/tests/go_rules.rs` compares every answer with Go's.
+//! parse "x" as "2006"`); `interop/oracle/tests/go_rules.rs` compares every answer with Go's.
 
 use std::fmt;
 

@@ -1,7 +1,7 @@
-//! `capi_runtime::go` against Go itself: every function of the module runs over a corpus of
-//! inputs here and, through the `go-rules` oracle (`interop/capi/cmd/go-rules`, built from
-//! the Go module versions Cluster API v1.14.2 uses), in the real Go function; the answers must
-//! be the same, error texts included.
+//! `capi_runtime::go` and the crate's private Go rules (`__private::go`) against Go itself:
+//! every function runs over a corpus of inputs here and, through the `go-rules` oracle
+//! (`interop/capi/cmd/go-rules`, built from the Go module versions Cluster API v1.14.2 uses),
+//! in the real Go function; the answers must be the same, error texts included.
 //!
 //! The corpus is deterministic: hand-picked odd cases (`1.5s`, `µs`, `-0`, overflow,
 //! `http://u@h`, `https://h:0`, IPv6 literals, percent-escapes, ...) and their combinations,
@@ -10,19 +10,22 @@
 use std::collections::BTreeMap;
 use std::error::Error;
 
-use capi_runtime::go::base64::decode_std;
-use capi_runtime::go::errors::{Aggregate, BoxError, Message, Wrapped, chain};
-use capi_runtime::go::httpproxy::{ProxyConfig, ProxyError, ProxyFunc, ProxyUrl};
-use capi_runtime::go::labels::{format_label_selector, label_selector_as_selector};
-use capi_runtime::go::strconv::{is_print, quote};
-use capi_runtime::go::time::{Duration, format_duration, parse_rfc3339};
-use capi_runtime::go::url::{
-    MAX_QUERY_PARAMETERS, RequestUri, UrlError, parse, parse_query, parse_request_uri,
+// The crate's private Go rules (its transport's) come through `__private::go`, the public ones
+// through `go`.
+use capi_runtime::__private::go::base64::decode_std;
+use capi_runtime::__private::go::httpproxy::{
+    ProxyConfig, ProxyError, ProxyFunc, ProxyUrl, proxy_func, proxy_func_with_no_proxy_cidr,
 };
+use capi_runtime::__private::go::strconv::{is_print, quote};
+use capi_runtime::__private::go::url::{MAX_QUERY_PARAMETERS, parse, parse_query};
+use capi_runtime::go::errors::{Aggregate, BoxError, Message, Wrapped, chain};
+use capi_runtime::go::labels::{format_label_selector, label_selector_as_selector};
+use capi_runtime::go::time::{Duration, format_duration, parse_rfc3339};
+use capi_runtime::go::url::{RequestUri, UrlError, parse_request_uri};
 use capi_runtime::go::validation::{
     dns1035_label, dns1123_label, dns1123_subdomain, label_value, port_num, qualified_name,
 };
-use capi_runtime_testenv::{go_printable_ranges, go_rules};
+use capi_runtime_oracle::{go_printable_ranges, go_rules};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
 use serde_json::{Value, json};
 
@@ -1380,8 +1383,8 @@ fn proxy_choice_is_gos() {
                     "noProxy": config.no_proxy,
                     "cgi": config.cgi,
                 },
-                "go": ask(config.proxy_func()),
-                "clusterApi": ask(config.proxy_func_with_no_proxy_cidr()),
+                "go": ask(proxy_func(&config)),
+                "clusterApi": ask(proxy_func_with_no_proxy_cidr(&config)),
             }),
             None,
         )

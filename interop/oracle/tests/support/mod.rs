@@ -7,8 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use capi_runtime_oracle::program;
 use capi_runtime_test_pki as pki;
-use capi_runtime_testenv::{ClusterApiAssets, Process, TestEnv, free_port, new_log_dir, program};
+use capi_runtime_testenv::{ClusterApiAssets, Process, TestEnv, free_port, new_log_dir};
 
 /// How long a Cluster API program may take to become ready.
 const READY_WITHIN: Duration = Duration::from_secs(120);

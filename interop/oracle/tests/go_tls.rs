@@ -23,7 +23,7 @@ use std::net::IpAddr;
 
 use capi_runtime::go::errors::chain;
 use capi_runtime::tls::ca_bundle_verifier;
-use capi_runtime_testenv::go_rules;
+use capi_runtime_oracle::go_rules;
 use rcgen::{
     BasicConstraints, CertificateParams, CidrSubnet, CustomExtension, DistinguishedName, DnType,
     ExtendedKeyUsagePurpose, GeneralSubtree, IsCa, KeyPair, KeyUsagePurpose, NameConstraints,

@@ -23,7 +23,7 @@ use capi_runtime::client::{Client, ForObject};
 use capi_runtime::go::errors::{BoxError, Wrapped, chain};
 use capi_runtime::hook::{HookResponse, Message};
 use capi_runtime::hooks::v1alpha1 as hooks;
-use capi_runtime_testenv::topology_cluster;
+use capi_runtime_oracle::topology_cluster;
 use k8s_openapi::ByteString;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
 use serde_json::{Value, json};
@@ -34,7 +34,7 @@ const CLUSTER: &str = "c1";
 
 /// The Go extension, serving on a loopback port with a certificate from `ca`.
 struct GoExtension {
-    _process: capi_runtime_testenv::GoExtension,
+    _process: capi_runtime_oracle::GoExtension,
     _dir: tempfile::TempDir,
     url: String,
 }
@@ -42,7 +42,7 @@ struct GoExtension {
 async fn start(ca: &pki::TestCa) -> GoExtension {
     let dir = tempfile::tempdir().unwrap();
     ca.write_serving(dir.path());
-    let process = capi_runtime_testenv::GoExtension::start(dir.path()).unwrap();
+    let process = capi_runtime_oracle::GoExtension::start(dir.path()).unwrap();
     GoExtension {
         url: process.url().to_string(),
         _process: process,

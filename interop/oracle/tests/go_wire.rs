@@ -20,9 +20,9 @@
 
 use std::collections::BTreeMap;
 
-use capi_runtime::go::base64::{decode_std, encode_std};
+use capi_runtime::__private::go::base64::{decode_std, encode_std};
 use capi_runtime::wire;
-use capi_runtime_testenv::go_rules;
+use capi_runtime_oracle::go_rules;
 use serde_json::{Value, json};
 
 #[path = "support/hook_messages.rs"]

@@ -1,14 +1,15 @@
 //! The Go oracle: `go-rules` (`interop/capi/cmd/go-rules`, built by `cargo xtask testenv`),
-//! which runs the real Go functions behind `capi_runtime::go` (and Cluster API's own
-//! ExtensionConfig webhook) over cases a test gives it, so the test can compare them with the
-//! Rust side. See the program's documentation for the functions and their JSON shapes.
+//! which runs the real Go functions behind `capi_runtime::go` and the crate's private Go rules
+//! (and Cluster API's own ExtensionConfig webhook, `encoding/json` into its types, `crypto/x509`)
+//! over cases a test gives it, so the test can compare them with the Rust side. See the
+//! program's documentation for the functions and their JSON shapes.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, ExitStatus, Stdio};
 
 use serde_json::{Value, json};
 
-use crate::assets::program;
+use crate::program;
 
 /// Why the oracle gave no answers.
 #[derive(Debug, thiserror::Error)]
@@ -16,7 +17,7 @@ use crate::assets::program;
 pub enum OracleError {
     /// The program is not built.
     #[error("the go-rules oracle is missing")]
-    Missing(#[source] crate::Error),
+    Missing(#[source] capi_runtime_testenv::Error),
     /// It could not be run, written to or read from.
     #[error("cannot run the go-rules oracle")]
     Io(#[source] std::io::Error),

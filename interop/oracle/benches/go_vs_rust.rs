@@ -6,12 +6,12 @@
 //!
 //! ```sh
 //! cargo xtask testenv
-//! cargo bench -p capi-runtime-testenv --bench go_vs_rust [-- ROUNDS SECONDS IN_FLIGHT] [--blocking-pool]
+//! cargo bench -p capi-runtime-oracle --bench go_vs_rust [-- ROUNDS SECONDS IN_FLIGHT] [--blocking-pool]
 //!     [--offload-bytes=N] [--only=TEXT]
 //! ```
 //!
 //! For each payload a fresh pair of server processes is started: the Go program (as the interop
-//! tests start it, [`capi_runtime_testenv::GoExtension`]), and this benchmark's own executable
+//! tests start it, [`capi_runtime_oracle::GoExtension`]), and this benchmark's own executable
 //! re-run as a server (`--serve-rust`) whose handlers give the Go program's answers (checked
 //! before measuring). The Rust handlers run on the runtime's workers (the kit's default, as
 //! they never block); `--blocking-pool` declares them [`HandlerOptions::blocking`] instead,
@@ -47,7 +47,7 @@ use capi_runtime::hooks::v1alpha1::{
     UpdateMachine, UpdateMachineRequest, UpdateMachineResponse,
 };
 use capi_runtime::server::{DEFAULT_OFFLOAD_DECODE_BYTES, HandlerOptions, Limits, Server};
-use capi_runtime_testenv::topology_cluster;
+use capi_runtime_oracle::topology_cluster;
 use k8s_openapi::ByteString;
 use serde_json::{Value, json};
 
@@ -426,7 +426,7 @@ fn wait_serving(name: &str, stdout: ChildStdout) {
 
 /// The Go extension, started the way the interop tests start it.
 fn start_go(cert_dir: &Path) -> Peer {
-    let go = capi_runtime_testenv::GoExtension::start(cert_dir)
+    let go = capi_runtime_oracle::GoExtension::start(cert_dir)
         .unwrap_or_else(|e| panic!("{e} (run `cargo xtask testenv` first)"));
     Peer {
         name: "Go",

@@ -8,8 +8,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::process::port_taken;
-use crate::{Process, Result, StartupError, free_port, new_log_dir, program};
+use capi_runtime_testenv::{
+    Process, ProcessReport, Result, StartupError, free_port, new_log_dir, tail,
+};
+
+use crate::program;
 
 /// How long the Go extension may take to print "serving".
 const START_DEADLINE: Duration = Duration::from_secs(60);
@@ -68,7 +71,17 @@ impl GoExtension {
                 std::thread::sleep(Duration::from_millis(20));
             }
         }
-        Err(port_taken(PORT_TRIES, last, "go-extension", &log))
+        let report = last.unwrap_or_else(|| ProcessReport {
+            name: "go-extension".to_string(),
+            state: "not started".to_string(),
+            tail: tail(&log, 40),
+            log,
+        });
+        Err(StartupError::PortTaken {
+            attempts: PORT_TRIES,
+            report,
+        }
+        .into())
     }
 
     /// `https://127.0.0.1:<port>`.

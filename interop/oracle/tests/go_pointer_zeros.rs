@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
-use capi_runtime_testenv::go_rules;
+use capi_runtime_oracle::go_rules;
 use serde_json::{Value, json};
 
 #[path = "support/hook_messages.rs"]
