@@ -17,12 +17,15 @@
 //!   (`strconv.IsPrint`), `src/wire/fold_table.rs` and `src/wire/value_table.rs` (see
 //!   `gotables.rs`); `test` checks them.
 //! - `bench <generator|derive>` runs the generator's benchmarks (see `bench.rs`).
-//! - `deny` checks licenses, banned and duplicate crates and sources against `deny.toml`;
+//! - `deny` checks security advisories (offline, against the RustSec snapshot beside the
+//!   workspace: see `advisories.rs`), licenses, banned and duplicate crates and sources against
+//!   `deny.toml`;
 //!   `semver` compares the library crates' public API with the last release (see `supply.rs`;
 //!   the tools are pinned in `xtask/tools/cargo-tools.txt`, see `cargotools.rs`).
 //! - `cargo-tools` installs those pinned tools only (what `test` starts in the background, see
 //!   `background.rs`).
 
+mod advisories;
 mod background;
 mod bench;
 mod cargotools;
