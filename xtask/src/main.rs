@@ -22,6 +22,9 @@
 //!   `deny.toml`;
 //!   `semver` compares the library crates' public API with the last release (see `supply.rs`;
 //!   the tools are pinned in `xtask/tools/cargo-tools.txt`, see `cargotools.rs`).
+//! - `newest-deps` checks the published crates, warnings denied, against the newest
+//!   semver-compatible versions of their dependencies, in a copy of the workspace whose lock
+//!   `cargo update` moved (see `newest_deps.rs`).
 //! - `cargo-tools` installs those pinned tools only (what `test` starts in the background, see
 //!   `background.rs`).
 
@@ -36,6 +39,7 @@ mod goenv;
 mod gotables;
 mod install;
 mod isolation;
+mod newest_deps;
 mod package;
 mod release;
 mod supply;
@@ -62,10 +66,11 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..]),
         Some("deny") => supply::deny_command(&args[1..]),
         Some("semver") => supply::semver_command(&args[1..]),
+        Some("newest-deps") => newest_deps::command(&args[1..]),
         Some("cargo-tools") => cargotools::command(&args[1..]),
         Some("background-job") => background::job_command(&args[1..]),
         Some(c @ ("docs" | "dist" | "site-check")) => docs::main(c, &args[1..]),
-        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask testing-sample | cargo xtask isolation [[PACKAGE/]TEST-BINARY] | cargo xtask package | cargo xtask testenv | cargo xtask go-tables [--check] | cargo xtask wire-explore [--seed N] [--scale K] | cargo xtask bench <generator|derive> | cargo xtask deny | cargo xtask semver | cargo xtask cargo-tools".to_string()),
+        _ => Err("usage: cargo xtask codegen [--check] | cargo xtask test | cargo xtask tools | cargo xtask downstream | cargo xtask testing-sample | cargo xtask isolation [[PACKAGE/]TEST-BINARY] | cargo xtask package | cargo xtask testenv | cargo xtask go-tables [--check] | cargo xtask wire-explore [--seed N] [--scale K] | cargo xtask bench <generator|derive> | cargo xtask deny | cargo xtask semver | cargo xtask newest-deps | cargo xtask cargo-tools".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
