@@ -46,11 +46,15 @@ struct Snapshot {
 /// Makes the database cargo-deny reads: the snapshot as a git checkout when there is one,
 /// else a directory cargo-deny fetches the database into.
 pub fn prepare(root: &Path, target: &Path) -> Result<Database, String> {
-    let (dir, named) = match std::env::var_os(SNAPSHOT_VAR).filter(|v| !v.is_empty()) {
-        Some(dir) => (PathBuf::from(dir), true),
-        None => (root.join("../shared/advisory-db"), false),
-    };
-    let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+    match std::env::var_os(SNAPSHOT_VAR).filter(|v| !v.is_empty()) {
+        Some(dir) => prepare_from(&PathBuf::from(dir), true, target),
+        None => prepare_from(&root.join("../shared/advisory-db"), false, target),
+    }
+}
+
+/// [`prepare`] from the snapshot directory `dir`, which `named` says the caller chose.
+fn prepare_from(dir: &Path, named: bool, target: &Path) -> Result<Database, String> {
+    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     if !dir.is_dir() {
         if named {
             return Err(format!(
@@ -192,6 +196,19 @@ fn commit(snapshot: &Path, db_path: &Path, about: &Snapshot) -> Result<(), Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Without a snapshot cargo-deny fetches the database into the target directory, unless
+    /// the caller named a snapshot that is not there.
+    #[test]
+    fn a_missing_snapshot_lets_cargo_deny_fetch_unless_one_was_named() {
+        let missing = std::env::temp_dir().join("xtask-advisories-no-such-snapshot");
+        let target = Path::new("/target");
+        let database = prepare_from(&missing, false, target).unwrap();
+        assert!(!database.offline);
+        assert_eq!(database.db_path, target.join("advisory-dbs"));
+        let error = prepare_from(&missing, true, target).err().unwrap();
+        assert!(error.contains(SNAPSHOT_VAR), "{error}");
+    }
 
     #[test]
     fn the_snapshot_notes_name_a_commit_and_its_date() {
