@@ -1,4 +1,4 @@
-//! `cargo xtask newest-deps`: the published crates built against the newest semver-compatible
+//! `cargo xtask newest-deps`: the published crates checked against the newest semver-compatible
 //! versions of their dependencies (a step of `cargo xtask test`).
 //!
 //! The checked-in `Cargo.lock` holds the workspace to the versions it was last updated to,
@@ -16,16 +16,23 @@
 //!    crate ([`crate::package::CRATES`]) with all their features, so that every
 //!    `cfg(feature)` part of them is compiled.
 //!
+//! One run with all features covers every feature set for what this step looks for: a
+//! dependency's deprecation or breakage shows wherever our code that uses it is compiled, and
+//! all features compile all of it (the crates' `cfg(not(feature))` parts call no third-party
+//! crate).
+//! That each feature also builds alone is the feature matrix's job, with the locked versions.
+//!
 //! Clippy rather than `cargo build` with `RUSTFLAGS=-D warnings`: the warnings and errors this
 //! looks for come before code generation, and `-D warnings` given to clippy reaches only the
-//! workspace's own crates, where `RUSTFLAGS` would change every dependency's build. The
-//! dependencies therefore compile as in the workspace's own clippy runs, and the mirror shares
-//! the workspace's build directory (`downstream::outside_cargo`): a dependency whose version,
-//! features and own dependencies did not change is not checked again. Measured on the 2 shared
-//! cores after the test command's clippy step, with 25 versions moved: about 125 s of CPU
-//! cold (85 of the 262 units checked), against 187 s in a build directory of its own; a warm
-//! run with nothing changed takes 4 s, most of it `cargo update` reading the index. Its output
-//! goes to `<target>/newest-deps/target`.
+//! workspace's own crates, where `RUSTFLAGS` would change every dependency's build. So the
+//! mirror can share the workspace's build directory (`downstream::outside_cargo`): a
+//! dependency whose version, features and own dependencies are those of one of the
+//! workspace's clippy runs is not checked again. Measured on the 2 shared cores with 25
+//! versions moved, cold, in CPU time: `cargo build` with `RUSTFLAGS` 275 s, clippy in a build
+//! directory of its own 187 s, clippy sharing the workspace's after the test command's clippy
+//! step about 125 s (the sum of the runs that got through the two deprecation errors it
+//! found). A warm run with nothing changed takes 4 s, most of it `cargo update`
+//! reading the index. The mirror's own output goes to `<target>/newest-deps/target`.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
