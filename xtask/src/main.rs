@@ -17,12 +17,18 @@
 //!   (`strconv.IsPrint`), `src/wire/fold_table.rs` and `src/wire/value_table.rs` (see
 //!   `gotables.rs`); `test` checks them.
 //! - `bench <generator|derive>` runs the generator's benchmarks (see `bench.rs`).
-//! - `deny` checks licenses, banned and duplicate crates and sources against `deny.toml`;
+//! - `deny` checks security advisories (offline, against the RustSec snapshot beside the
+//!   workspace: see `advisories.rs`), licenses, banned and duplicate crates and sources against
+//!   `deny.toml`;
 //!   `semver` compares the library crates' public API with the last release (see `supply.rs`;
 //!   the tools are pinned in `xtask/tools/cargo-tools.txt`, see `cargotools.rs`).
+//! - `newest-deps` checks the published crates, warnings denied, against the newest
+//!   semver-compatible versions of their dependencies, in a copy of the workspace whose lock
+//!   `cargo update` moved (see `newest_deps.rs`).
 //! - `cargo-tools` installs those pinned tools only (what `test` starts in the background, see
 //!   `background.rs`).
 
+mod advisories;
 mod background;
 mod bench;
 mod cargotools;
@@ -34,6 +40,7 @@ mod goenv;
 mod gotables;
 mod install;
 mod isolation;
+mod newest_deps;
 mod package;
 mod release;
 mod supply;
@@ -81,6 +88,7 @@ const COMMANDS: &[Command] = &[
     command("wire-explore", "[--seed N] [--scale K]", wire_explore::run),
     command("bench", "<generator|derive>", bench::run),
     command("deny", "", supply::deny_command),
+    command("newest-deps", "", newest_deps::command),
     command("semver", "", supply::semver_command),
     command("cargo-tools", "", cargotools::command),
     command("docs", "", |args| docs::main("docs", args)),

@@ -2,10 +2,10 @@
 //! test command, each run by a kept tool pinned in `xtask/tools/cargo-tools.txt`.
 //!
 //! - `deny`: cargo-deny over the whole workspace graph with the policy of `deny.toml`
-//!   (licenses, banned crates and duplicate versions, sources), offline and with the lock file
-//!   as it is, once `cargo fetch` has every locked package's sources. Advisories are not
-//!   checked: that needs a download of the RustSec database that this project's build
-//!   machines cannot make (README, `deny.toml`).
+//!   (advisories, licenses, banned crates and duplicate versions, sources), with the lock file
+//!   as it is, once `cargo fetch` has every locked package's sources. Offline, against the
+//!   RustSec snapshot beside the workspace (`advisories.rs`); where there is none, cargo-deny
+//!   fetches the database itself.
 //! - `semver`: cargo-semver-checks compares the public API of the library crates
 //!   ([`LIBRARIES`]) with the release named in `xtask/tools/semver-baseline.txt`, built from
 //!   that commit of this repository. While the workspace still carries the baseline's version,
@@ -61,20 +61,26 @@ pub fn semver_command(args: &[String]) -> Result<(), String> {
 pub fn deny(root: &Path) -> Result<(), String> {
     let bin = crate::cargotools::bin(root, "cargo-deny")?;
     fetch(root)?;
-    step(
+    let database = crate::advisories::prepare(root, &crate::target_dir(root)?)?;
+    let mut args = vec!["--locked"];
+    if database.offline {
+        args.push("--offline");
+    }
+    args.extend([
+        "check",
+        "--hide-inclusion-graph",
+        "--show-stats",
+        "advisories",
+        "bans",
+        "licenses",
+        "sources",
+    ]);
+    step_with_env(
         root,
         bin.to_str().ok_or("non-UTF-8 tools path")?,
-        &[
-            "--locked",
-            "--offline",
-            "check",
-            "--hide-inclusion-graph",
-            "--show-stats",
-            "bans",
-            "licenses",
-            "sources",
-        ],
-        "cargo deny (deny.toml: bans, licenses, sources; advisories are not checked offline)",
+        &args,
+        &[(crate::advisories::DB_PATH_VAR, &database.db_path)],
+        "cargo deny (deny.toml: advisories, bans, licenses, sources)",
     )
 }
 

@@ -14,9 +14,12 @@
 //!    (`downstream.rs`), then the book's "Testing against Cluster API" sample the same way,
 //!    its tests run against the real control plane and Cluster API's manager
 //!    (`testing_sample.rs`);
-//! 6. checks the licence, ban and source policy of `deny.toml` (`supply.rs`), then packages
-//!    the published crates, builds each from its `.crate` alone and runs the
-//!    installed generator from its package (`package.rs`);
+//! 6. checks the security advisories (offline, against the RustSec snapshot beside the
+//!    workspace: `advisories.rs`) and the licence, ban and source policy of `deny.toml`
+//!    (`supply.rs`); checks the published crates, warnings denied, against the newest
+//!    semver-compatible versions of their dependencies in a copy of the workspace
+//!    (`newest_deps.rs`); then packages the published crates, builds each from its `.crate`
+//!    alone and runs the installed generator from its package (`package.rs`);
 //! 7. compares the library crates' public API with the last release (`supply.rs`);
 //! 8. builds the release artifacts and the site with `CARGO_TARGET_DIR` moved outside the
 //!    workspace, and checks the site in a browser (`docs.rs`).
@@ -90,9 +93,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
     timed("the book's testing sample", || {
         crate::testing_sample::run(&root, &cargo)
     })?;
-    // Licenses, banned and duplicate crates, sources (deny.toml); offline, seconds. This late,
-    // cargo-deny is installed by the background job by now.
+    // Advisories, licenses, banned and duplicate crates, sources (deny.toml); offline,
+    // seconds. This late, cargo-deny is installed by the background job by now.
     timed("cargo deny", || crate::supply::deny(&root))?;
+    // What a user's fresh resolution meets: the newest compatible dependencies.
+    timed("newest dependencies", || {
+        crate::newest_deps::run(&root, &cargo)
+    })?;
     timed("packaging", || crate::package::run(&root, &cargo))?;
     // The library crates' public API against the last release.
     timed("semver checks", || crate::supply::semver(&root))?;
