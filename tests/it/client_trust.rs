@@ -1,6 +1,6 @@
 //! What a `caBundle` trusts, through the client over loopback HTTPS: webpki's verdict with
 //! Go's rules where they are stricter (the whole comparison with Go is
-//! `testenv/tests/go_tls.rs`; the rules one by one are the unit tests of `src/tls/trust.rs`):
+//! `interop/oracle/tests/go_tls.rs`; the rules one by one are the unit tests of `src/tls/trust.rs`):
 //!
 //! - trust anchors count only within their validity dates: a `caBundle` whose CA has expired,
 //!   or is not valid yet, does not authenticate an extension even though the serving

@@ -1,6 +1,6 @@
 //! The raw JSON field types (`capi_runtime::raw`): what a message's embedded objects and
 //! values hold after decoding, how they are written back, and their typed views. Go's reading
-//! of the same bodies is checked by the wire oracle (`testenv/tests/go_wire.rs`); these cases
+//! of the same bodies is checked by the wire oracle (`interop/oracle/tests/go_wire.rs`); these cases
 //! pin the properties that oracle relies on.
 
 use capi_runtime::hooks::v1alpha1::{GeneratePatches, GeneratePatchesRequest};

@@ -1,5 +1,5 @@
 //! The Go policy around webpki, rule by rule, and a property test against plain webpki. (The
-//! whole comparison with Go is `testenv/tests/go_tls.rs`; calls over loopback are
+//! whole comparison with Go is `interop/oracle/tests/go_tls.rs`; calls over loopback are
 //! `tests/it/client_trust.rs`.)
 
 use std::sync::Arc;
