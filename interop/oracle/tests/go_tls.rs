@@ -1013,7 +1013,7 @@ const KNOWN_DIFFERENCES: &[Known] = &[
 
 /// The book's client chapter, where the differences are listed.
 fn client_chapter() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/book/src/client.md");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/book/src/client.md");
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
