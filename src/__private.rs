@@ -104,16 +104,21 @@ where
     deserializer.deserialize_option(Optional(PhantomData))
 }
 
-/// The recorded model of a type, as `#[derive(Schema)]` writes it.
+/// What the wire decoder reads of a type (`#[derive(Schema)]` writes its shape).
+pub use crate::schema::shape;
+
+/// The recorded model and shape of a type, as `#[derive(Schema)]` writes them.
 pub const fn type_info(
     format: u32,
     model: &'static str,
     refs: &'static [fn() -> &'static TypeInfo],
+    shape: shape::Shape,
 ) -> TypeInfo {
     TypeInfo {
         format,
         model,
         refs,
+        shape,
     }
 }
 

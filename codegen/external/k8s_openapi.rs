@@ -8,7 +8,7 @@
 
 /// Base64-encoded bytes.
 #[derive(Schema)]
-#[schema(name = "k8s_openapi.ByteString", opaque = r#"{"type": "string", "format": "byte"}"#, inline)]
+#[schema(name = "k8s_openapi.ByteString", opaque = r#"{"type": "string", "format": "byte"}"#, inline, wire = "bytes")]
 pub struct ByteString;
 
 pub mod apimachinery {
@@ -112,7 +112,7 @@ pub mod apimachinery {
 
                     /// A point in time, written as an RFC 3339 string with second precision.
                     #[derive(Schema)]
-                    #[schema(package = "k8s.io/apimachinery/pkg/apis/meta/v1", opaque = r#"{"type": "string", "format": "date-time"}"#)]
+                    #[schema(package = "k8s.io/apimachinery/pkg/apis/meta/v1", opaque = r#"{"type": "string", "format": "date-time"}"#, wire = "time")]
                     pub struct Time;
 
                     /// A reference to an owning object in the same namespace.

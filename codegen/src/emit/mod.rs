@@ -8,4 +8,5 @@ pub mod object;
 pub mod openapi;
 pub mod rust;
 pub mod schemars;
+pub mod shape;
 pub mod tree;
