@@ -4,7 +4,10 @@
 // as the crate `k8s_openapi`, so a field typed `k8s_openapi::...::ObjectMeta` resolves here.
 // The shapes follow the upstream Kubernetes definitions that Cluster API vendors into its
 // OpenAPI document (optionality, defaults, list and map types); the words are ours.
-// `cargo xtask codegen` also turns it into the `Schema` impls of `src/generated/`.
+// `cargo xtask codegen` also turns it into the `Schema` impls of `src/generated/`, with the
+// shapes the wire decoder reads these types by: a field typed `String` here is one Go holds by
+// value (k8s-openapi's Rust type may read it as an `Option`), and `wire = "time"` / `"bytes"`
+// mark the types Go reads as `metav1.Time` and `[]byte`.
 
 /// Base64-encoded bytes.
 #[derive(Schema)]
