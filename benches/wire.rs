@@ -268,6 +268,15 @@ fn before_cluster_create_request() -> Vec<u8> {
         "availableReplicas": 3, "desiredReplicas": 3, "readyReplicas": 3, "replicas": 3,
         "upToDateReplicas": 3, "versions": [{ "version": "v1.36.0", "replicas": 3 }],
     });
+    let conditions = [
+        "Available",
+        "InfrastructureReady",
+        "ControlPlaneAvailable",
+        "WorkersAvailable",
+        "TopologyReconciled",
+    ]
+    .map(condition);
+    let deprecated = ["Ready", "ControlPlaneReady", "InfrastructureReady"].map(v1beta1);
     let body = serde_json::json!({
         "apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1",
         "kind": "BeforeClusterCreateRequest",
@@ -313,9 +322,8 @@ fn before_cluster_create_request() -> Vec<u8> {
                 },
             },
             "status": {
-                "conditions": ["Available", "InfrastructureReady", "ControlPlaneAvailable", "WorkersAvailable", "TopologyReconciled"]
-                    .map(condition),
-                "deprecated": { "v1beta1": { "conditions": ["Ready", "ControlPlaneReady", "InfrastructureReady"].map(v1beta1) } },
+                "conditions": conditions,
+                "deprecated": { "v1beta1": { "conditions": deprecated } },
                 "initialization": { "infrastructureProvisioned": true, "controlPlaneInitialized": true },
                 "controlPlane": replicas,
                 "workers": replicas,

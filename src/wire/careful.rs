@@ -132,16 +132,7 @@ impl<'de> SeqAccess<'de> for RepeatedSeq<'_, 'de> {
             .charge(2 * std::mem::size_of::<T::Value>())
             .map_err(|e| e.within(Seg::Index(index), start))?;
         self.de.next = self.item;
-        let result = if at.len() == 1 {
-            self.de.pos = start;
-            seed.deserialize(&mut *self.de)
-        } else {
-            seed.deserialize(Repeated {
-                de: &mut *self.de,
-                at,
-            })
-        };
-        result
+        Repeated::decode(&mut *self.de, at, seed)
             .map(Some)
             .map_err(|e| e.within(Seg::Index(index), start))
     }
@@ -246,16 +237,8 @@ impl<'de> MapAccess<'de> for CarefulStruct<'_, 'de> {
         let field = self.fields[f];
         let start = at[0];
         self.de.next = Fields::next(self.shape, f, self.fields);
-        let result = if at.len() == 1 {
-            self.de.pos = start;
-            seed.deserialize(&mut *self.de)
-        } else {
-            seed.deserialize(Repeated {
-                de: &mut *self.de,
-                at,
-            })
-        };
-        result.map_err(|e| e.within(Seg::Field(field), start))
+        Repeated::decode(&mut *self.de, at, seed)
+            .map_err(|e| e.within(Seg::Field(field), start))
     }
 }
 
@@ -267,6 +250,20 @@ pub(super) struct Repeated<'a, 'de> {
 }
 
 impl<'a, 'de> Repeated<'a, 'de> {
+    /// Decodes the value that occurs at each of `at` (one or more) into `seed`.
+    fn decode<S: DeserializeSeed<'de>>(
+        de: &'a mut De<'de>,
+        at: Vec<usize>,
+        seed: S,
+    ) -> Result<S::Value> {
+        if let [one] = at[..] {
+            de.pos = one;
+            seed.deserialize(de)
+        } else {
+            seed.deserialize(Repeated { de, at })
+        }
+    }
+
     fn is_null(&self, at: usize) -> bool {
         self.de.input.get(at) == Some(&b'n')
     }

@@ -41,8 +41,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     // The wire codec knows the hook traits, not the hook versions, and reads times and bytes
-    // with Go's rules.
-    ("wire", &["go", "hook"]),
+    // with Go's rules where the shapes the derive records (`schema::shape`) say so.
+    ("wire", &["go", "schema", "hook"]),
     (
         "catalog",
         &["schema", "hook", "conversion", "wire", "api::runtime"],
