@@ -155,4 +155,14 @@ impl De<'_> {
     pub(super) fn leave(&mut self) {
         self.depth -= 1;
     }
+
+    /// Decodes one nested object or array with `f`, a level deeper (refused past the nesting
+    /// limit) and on a stack with room for the level ([`grow`]).
+    #[inline(always)]
+    pub(super) fn level<R>(&mut self, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R> {
+        self.enter()?;
+        let value = grow(|| f(self))?;
+        self.leave();
+        Ok(value)
+    }
 }

@@ -237,8 +237,7 @@ impl<'de> MapAccess<'de> for CarefulStruct<'_, 'de> {
         let field = self.fields[f];
         let start = at[0];
         self.de.next = Fields::next(self.shape, f, self.fields);
-        Repeated::decode(&mut *self.de, at, seed)
-            .map_err(|e| e.within(Seg::Field(field), start))
+        Repeated::decode(&mut *self.de, at, seed).map_err(|e| e.within(Seg::Field(field), start))
     }
 }
 
@@ -473,16 +472,14 @@ impl<'de> de::Deserializer<'de> for Repeated<'_, 'de> {
             .collect();
         let de = self.de;
         de.pos = *at.last().expect("two occurrences");
-        de.enter()?;
-        let value = grow(|| {
+        let value = de.level(|de| {
             visitor.visit_seq(RepeatedSeq {
-                de: &mut *de,
+                de,
                 items,
                 index: 0,
                 item,
             })
         })?;
-        de.leave();
         de.pos = *at.last().expect("two occurrences");
         de.skip_value()?;
         Ok(value)
@@ -509,10 +506,7 @@ impl<'de> de::Deserializer<'de> for Repeated<'_, 'de> {
         let de = self.de;
         let value = de.take_next().values();
         de.pos = first;
-        de.enter()?;
-        let value = grow(|| visitor.visit_map(Map::new(&mut *de, at, value)))?;
-        de.leave();
-        Ok(value)
+        de.level(|de| visitor.visit_map(Map::new(de, at, value)))
     }
 
     fn deserialize_struct<V: Visitor<'de>>(

@@ -5,7 +5,7 @@ use serde::de::value::StrDeserializer;
 use serde::de::{self, Visitor};
 
 use super::access::{Map, Seq, Tagged};
-use super::budget::{CHARGED_BOX, grow};
+use super::budget::CHARGED_BOX;
 use super::careful::ChargedBox;
 use super::de::De;
 use super::error::{Error, Result};
@@ -206,21 +206,17 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
                     item,
                 })
             }
-            Some(b'[') => {
-                self.enter()?;
-                self.pos += 1;
-                let value = grow(|| {
-                    visitor.visit_seq(Seq {
-                        de: &mut *self,
-                        index: 0,
-                        empty: false,
-                        item,
-                    })
+            Some(b'[') => self.level(|de| {
+                de.pos += 1;
+                let value = visitor.visit_seq(Seq {
+                    de: &mut *de,
+                    index: 0,
+                    empty: false,
+                    item,
                 })?;
-                self.expect(b']', "after array element")?;
-                self.leave();
+                de.expect(b']', "after array element")?;
                 Ok(value)
-            }
+            }),
             _ => Err(self.mismatch(&visitor)),
         }
     }
@@ -246,11 +242,8 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
                 visitor.visit_map(Map::empty(self))
             }
             Some(b'{') => {
-                self.enter()?;
                 let at = self.pos;
-                let value = grow(|| visitor.visit_map(Map::one(&mut *self, at, value)))?;
-                self.leave();
-                Ok(value)
+                self.level(|de| visitor.visit_map(Map::one(de, at, value)))
             }
             _ => Err(self.mismatch(&visitor)),
         }
@@ -273,15 +266,12 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
                 let at = self.pos;
                 self.careful_struct(fields, visitor, &[at], status, shape)
             }
-            Some(b'{') => {
-                self.enter()?;
-                self.pos += 1;
-                let value =
-                    grow(|| visitor.visit_map(Struct::new(&mut *self, fields, status, shape)))?;
-                self.expect(b'}', "after object key:value pair")?;
-                self.leave();
+            Some(b'{') => self.level(|de| {
+                de.pos += 1;
+                let value = visitor.visit_map(Struct::new(&mut *de, fields, status, shape))?;
+                de.expect(b'}', "after object key:value pair")?;
                 Ok(value)
-            }
+            }),
             _ => Err(self.mismatch(&visitor)),
         }
     }
@@ -298,14 +288,12 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
                 let s = self.parse_str()?;
                 visitor.visit_enum(StrDeserializer::<Error>::new(s.as_str()))
             }
-            Some(b'{') => {
-                self.enter()?;
-                self.pos += 1;
-                let value = grow(|| visitor.visit_enum(Tagged { de: &mut *self }))?;
-                self.expect(b'}', "after object key:value pair")?;
-                self.leave();
+            Some(b'{') => self.level(|de| {
+                de.pos += 1;
+                let value = visitor.visit_enum(Tagged { de: &mut *de })?;
+                de.expect(b'}', "after object key:value pair")?;
                 Ok(value)
-            }
+            }),
             _ => Err(self.mismatch(&visitor)),
         }
     }

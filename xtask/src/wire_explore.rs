@@ -31,6 +31,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "test",
             "-p",
             "capi-runtime-testenv",
+            "--features",
+            "external-tests",
             "--test",
             "go_wire",
             "--",
