@@ -13,6 +13,19 @@ use super::fast::Struct;
 use super::go_types::{RAW_VALUE, ZeroTimes};
 use super::next::Next;
 
+impl De<'_> {
+    /// Decodes the object at `pos` with `f`, a level deeper, from after its opening brace to
+    /// its closing one.
+    fn in_braces<R>(&mut self, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R> {
+        self.level(|de| {
+            de.pos += 1;
+            let value = f(de)?;
+            de.expect(b'}', "after object key:value pair")?;
+            Ok(value)
+        })
+    }
+}
+
 macro_rules! integer {
     ($method:ident, $visit:ident, $ty:ty, $go:literal) => {
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -266,12 +279,9 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
                 let at = self.pos;
                 self.careful_struct(fields, visitor, &[at], status, shape)
             }
-            Some(b'{') => self.level(|de| {
-                de.pos += 1;
-                let value = visitor.visit_map(Struct::new(&mut *de, fields, status, shape))?;
-                de.expect(b'}', "after object key:value pair")?;
-                Ok(value)
-            }),
+            Some(b'{') => {
+                self.in_braces(|de| visitor.visit_map(Struct::new(de, fields, status, shape)))
+            }
             _ => Err(self.mismatch(&visitor)),
         }
     }
@@ -288,12 +298,7 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
                 let s = self.parse_str()?;
                 visitor.visit_enum(StrDeserializer::<Error>::new(s.as_str()))
             }
-            Some(b'{') => self.level(|de| {
-                de.pos += 1;
-                let value = visitor.visit_enum(Tagged { de: &mut *de })?;
-                de.expect(b'}', "after object key:value pair")?;
-                Ok(value)
-            }),
+            Some(b'{') => self.in_braces(|de| visitor.visit_enum(Tagged { de })),
             _ => Err(self.mismatch(&visitor)),
         }
     }
