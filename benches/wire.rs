@@ -395,6 +395,11 @@ fn main() {
         child(&args[i + 1], Path::new(&args[i + 2]));
         return;
     }
+    // `cargo bench --bench wire -- small`: the small hook's rows alone (for a profiler).
+    if args.iter().any(|a| a == "small") {
+        small_rows();
+        return;
+    }
     let request = generate_patches_request(5_000);
     let response = generate_patches_response(5_000);
 

@@ -119,6 +119,7 @@ pub const fn type_info(
         model,
         refs,
         shape,
+        field_map: shape::FieldMapCell::new(),
     }
 }
 

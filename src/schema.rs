@@ -47,6 +47,8 @@ pub struct TypeInfo {
     pub refs: &'static [fn() -> &'static TypeInfo],
     /// How the wire decoder reads the type.
     pub(crate) shape: shape::Shape,
+    /// Its fields in serde's order, once a decoding has asked.
+    pub(crate) field_map: shape::FieldMapCell,
 }
 
 /// The generator's model of one hook (the derive builds it; new fields may be added).

@@ -9,6 +9,8 @@
 //! says), the value is read by serde's ordinary rules. Construction is for derive expansions
 //! (through `__private`); the fields may change in any release.
 
+use std::sync::OnceLock;
+
 use super::TypeInfo;
 
 /// How values of one type are read.
@@ -32,7 +34,7 @@ pub enum Shape {
 /// The fields of a struct.
 #[derive(Debug)]
 pub struct StructShape {
-    /// In the order of serde's field list when no field has aliases.
+    /// The fields serde reads.
     pub fields: &'static [Field],
     /// The struct has a field of type `Time` (not an `Option`) and no `#[serde(default)]`:
     /// such a field is given Go's zero time when the message leaves it out.
@@ -118,14 +120,59 @@ fn node_by_value(node: &Node, owner: &'static TypeInfo) -> bool {
 }
 
 impl StructShape {
-    /// The field serde names `name`, at `index` in its field list: looked up at that index
-    /// first, where a derived struct has it.
-    #[inline]
-    pub(crate) fn field(&self, index: usize, name: &str) -> Option<&'static Field> {
+    /// The field serde names `name`.
+    pub(crate) fn field(&self, name: &str) -> Option<&'static Field> {
         let fields: &'static [Field] = self.fields;
-        match fields.get(index) {
-            Some(field) if field.name == name => Some(field),
-            _ => fields.iter().find(|field| field.name == name),
+        fields.iter().find(|field| field.name == name)
+    }
+}
+
+/// A struct's fields in the order of serde's field list (`deserialize_struct`'s `fields`), so
+/// that the decoder finds a field's shape by its index, without comparing names: built on the
+/// first decoding of the type, for the field list it was given.
+#[derive(Debug)]
+pub(crate) struct FieldMap {
+    /// The address of serde's field list this map is for.
+    list: usize,
+    /// For each of serde's fields, its shape.
+    fields: Box<[Option<&'static Field>]>,
+}
+
+/// Where a type keeps its [`FieldMap`] (in its [`TypeInfo`]).
+#[derive(Debug)]
+pub(crate) struct FieldMapCell(OnceLock<FieldMap>);
+
+impl FieldMapCell {
+    pub(crate) const fn new() -> Self {
+        FieldMapCell(OnceLock::new())
+    }
+}
+
+impl FieldMap {
+    fn new(shape: &StructShape, list: &'static [&'static str]) -> Self {
+        FieldMap {
+            list: list.as_ptr() as usize,
+            fields: list.iter().map(|name| shape.field(name)).collect(),
         }
+    }
+
+    /// The shape of serde's field `index`.
+    #[inline]
+    pub(crate) fn get(&self, index: usize) -> Option<&'static Field> {
+        self.fields.get(index).copied().flatten()
+    }
+}
+
+impl TypeInfo {
+    /// The map of this struct's fields for serde's field list `list`: the one kept, when it was
+    /// built for that list (serde passes the same list every time), else `None`.
+    #[inline]
+    pub(crate) fn field_map(
+        &'static self,
+        shape: &StructShape,
+        list: &'static [&'static str],
+    ) -> Option<&'static FieldMap> {
+        let map = self.field_map.0.get_or_init(|| FieldMap::new(shape, list));
+        (map.list == list.as_ptr() as usize).then_some(map)
     }
 }

@@ -524,7 +524,7 @@ impl<'de> de::Deserializer<'de> for Repeated<'_, 'de> {
         if at.is_empty() {
             return self.last().deserialize_struct(name, fields, visitor);
         }
-        let shape = self.de.take_next().fields();
+        let shape = self.de.take_next().fields(fields);
         self.de.careful_struct(fields, visitor, &at, None, shape)
     }
 

@@ -269,7 +269,7 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
         visitor: V,
     ) -> Result<V::Value> {
         let status = self.status_field.take();
-        let shape = self.take_next().fields();
+        let shape = self.take_next().fields(fields);
         match self.peek() {
             Some(b'n') => {
                 self.literal(b"null")?;

@@ -6,7 +6,7 @@
 //! value below it, is read by serde's ordinary rules.
 
 use crate::schema::TypeInfo;
-use crate::schema::shape::{Node, Shape, StructShape};
+use crate::schema::shape::{Field, FieldMap, Node, Shape, StructShape};
 
 /// What the next value is, as far as Go's rules go.
 #[derive(Clone, Copy, Debug, Default)]
@@ -41,14 +41,20 @@ impl Next {
     }
 
     /// A value of the type `node`, written in the shape of `owner`.
+    #[inline]
     pub(super) fn node(node: &'static Node, owner: &'static TypeInfo) -> Next {
         match node {
             Node::Scalar => Next::Plain,
-            Node::Ref(_) => owner.referenced(node).map_or(Next::Plain, Next::of),
+            Node::Ref(_) => Next::referenced(node, owner),
             Node::Option(inner) => Next::Option(inner, owner),
             Node::List(inner) => Next::List(inner, owner),
             Node::Map(inner) => Next::Map(inner, owner),
         }
+    }
+
+    /// A value of the type the reference `node` names.
+    fn referenced(node: &'static Node, owner: &'static TypeInfo) -> Next {
+        owner.referenced(node).map_or(Next::Plain, Next::of)
     }
 
     /// The root of a message of type `info` (serde's rules without one).
@@ -72,15 +78,20 @@ impl Next {
         }
     }
 
-    /// The struct this is, when it is one.
-    pub(super) fn fields(self) -> Option<Fields> {
-        match self {
-            Next::Struct(info) => match info.shape() {
-                Shape::Struct(shape) => Some(Fields { info, shape }),
-                _ => None,
-            },
-            _ => None,
-        }
+    /// The struct this is, when it is one, with serde's field list `list`.
+    #[inline]
+    pub(super) fn fields(self, list: &'static [&'static str]) -> Option<Fields> {
+        let Next::Struct(info) = self else {
+            return None;
+        };
+        let Shape::Struct(shape) = info.shape() else {
+            return None;
+        };
+        Some(Fields {
+            info,
+            shape,
+            map: info.field_map(shape, list),
+        })
     }
 }
 
@@ -89,51 +100,54 @@ impl Next {
 pub(super) struct Fields {
     info: &'static TypeInfo,
     shape: &'static StructShape,
+    /// Its fields by the index serde gives them (`None`: by their names).
+    map: Option<&'static FieldMap>,
 }
 
 impl Fields {
+    /// The shape of field `fields[index]`.
+    #[inline]
+    fn field(&self, index: usize, fields: &[&str]) -> Option<&'static Field> {
+        match self.map {
+            Some(map) => map.get(index),
+            None => self.shape.field(fields[index]),
+        }
+    }
+
     /// The field serde names `fields[index]`: what its value is.
     #[inline]
-    pub(super) fn next(
-        this: Option<Fields>,
-        index: usize,
-        fields: &'static [&'static str],
-    ) -> Next {
-        let Some(Fields { info, shape }) = this else {
-            return Next::Plain;
-        };
-        match shape.field(index, fields[index]) {
-            Some(field) => Next::node(&field.node, info),
+    pub(super) fn next(this: Option<Fields>, index: usize, fields: &[&str]) -> Next {
+        match this {
+            Some(this) => this
+                .field(index, fields)
+                .map_or(Next::Plain, |field| Next::node(&field.node, this.info)),
             None => Next::Plain,
         }
     }
 
     /// Go holds field `fields[index]` by value: a `null` leaves it as it is.
     pub(super) fn by_value(this: Option<Fields>, index: usize, fields: &[&str]) -> bool {
-        this.is_some_and(|Fields { info, shape }| {
-            shape
-                .field(index, fields[index])
-                .is_some_and(|field| field.held_by_value(info))
+        this.is_some_and(|this| {
+            this.field(index, fields)
+                .is_some_and(|field| field.held_by_value(this.info))
         })
     }
 
     /// The first of serde's `fields` that is a Go time (not an `Option`) and that `done` does
     /// not hold: Go leaves such a field at the zero time when the message does not set it,
     /// where the type's `Deserialize` (k8s-openapi's `Condition`) requires it.
+    #[inline]
     pub(super) fn missing_time(
         this: Option<Fields>,
         fields: &[&str],
         done: impl Fn(usize) -> bool,
     ) -> Option<usize> {
-        let Fields { info, shape } = this?;
-        if !shape.zero_times {
-            return None;
-        }
-        shape
-            .fields
-            .iter()
-            .filter(|field| field.is_time(info))
-            .filter_map(|field| fields.iter().position(|name| *name == field.name))
-            .find(|&index| !done(index))
+        let this = this.filter(|this| this.shape.zero_times)?;
+        (0..fields.len()).find(|&index| {
+            !done(index)
+                && this
+                    .field(index, fields)
+                    .is_some_and(|field| field.is_time(this.info))
+        })
     }
 }
