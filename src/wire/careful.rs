@@ -86,7 +86,9 @@ impl<'de> De<'de> {
                 at.retain(|&a| input[a] != b'n');
             }
         }
-        entries.retain(|(_, at)| !(at.len() == 1 && input[at[0]] == b'n'));
+        // A field set only to null keeps its zero value (null resets a pointer, slice or map
+        // to nil and leaves anything else as it is), as the struct decoded here starts at zero.
+        entries.retain(|(_, at)| at.iter().any(|&a| input[a] != b'n'));
         let mut zeros = ZeroTimes::new(fields, shape);
         for (f, _) in &entries {
             zeros.mark(*f);
