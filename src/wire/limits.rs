@@ -22,7 +22,8 @@ pub struct Limits {
     /// When decoding must give up.
     pub deadline: Option<Instant>,
     /// A budget shared with other decodings (of one server, or one client) that this one's
-    /// charges are also taken from; what it took is held by [`Decoded::hold`](super::Decoded::hold).
+    /// charges are also taken from; what it took is held by
+    /// [`Decoded::hold`](super::Decoded::hold).
     pub shared: Option<SharedBudget>,
 }
 
@@ -68,7 +69,8 @@ impl Limits {
 /// A memory budget shared by the decodings of one server (or one client), so that many
 /// messages decoding at once stay within it together, not just each within its own
 /// [`Limits::memory_budget`]. A decoding takes what it charges from it in steps of
-/// [`SharedBudget::STEP`] and is refused ([`DecodeErrorKind::OverBudget`](super::DecodeErrorKind::OverBudget)) at once, without
+/// [`SharedBudget::STEP`] and is refused
+/// ([`DecodeErrorKind::OverBudget`](super::DecodeErrorKind::OverBudget)) at once, without
 /// waiting, when the budget is used up; what it took is given back when its [`BudgetHold`]
 /// is dropped (the server drops it when the request's work is over). Cloning shares it.
 #[derive(Clone, Debug)]

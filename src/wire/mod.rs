@@ -53,13 +53,13 @@
 //! **Go's zero values in k8s-openapi types.** k8s-openapi's `Condition` refuses an object
 //! without `lastTransitionTime`, where Go leaves `time.Time{}`. The decoder supplies Go's zero
 //! time for a field declared as `Time` (not an `Option`) in a struct without
-//! `#[serde(default)]` when it is missing or `null`, so `{}` decodes as in Go. The other k8s-openapi
-//! types hook messages reach (`ObjectMeta`, `OwnerReference`, `ManagedFieldsEntry`,
+//! `#[serde(default)]` when it is missing or `null`, so `{}` decodes as in Go. The other
+//! k8s-openapi types hook messages reach (`ObjectMeta`, `OwnerReference`, `ManagedFieldsEntry`,
 //! `LabelSelector`, `LabelSelectorRequirement`, `NodeSystemInfo`, `NodeSwapStatus`, `Time`,
-//! `IntOrString`, `ByteString`) already default every field they
-//! require to the empty string. Encoding differs from Go on the way back: a zero time is
-//! written as `"0001-01-01T00:00:00Z"`, where Go's `metav1.Time` writes `null`; both decode to
-//! the zero time on either side, and Go's `IsZero` holds for it.
+//! `IntOrString`, `ByteString`) already default every field they require to the empty string.
+//! Encoding differs from Go on the way back: a zero time is written as
+//! `"0001-01-01T00:00:00Z"`, where Go's `metav1.Time` writes `null`; both decode to the zero
+//! time on either side, and Go's `IsZero` holds for it.
 //!
 //! A response's `status` is read once, here, as the raw string the extension wrote
 //! ([`Decoded::status`]), so that a missing or unknown status can be told from a decoding error.
