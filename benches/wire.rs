@@ -13,8 +13,8 @@ use std::process::Command;
 use std::time::Instant;
 
 use capi_runtime::hooks::v1alpha1::{
-    DiscoverVariables, DiscoverVariablesResponse, GeneratePatches, GeneratePatchesRequest,
-    GeneratePatchesResponse,
+    BeforeClusterCreate, BeforeClusterCreateRequest, DiscoverVariables, DiscoverVariablesResponse,
+    GeneratePatches, GeneratePatchesRequest, GeneratePatchesResponse,
 };
 use capi_runtime::wire;
 
@@ -252,10 +252,152 @@ fn careful_rows() {
     );
 }
 
+/// A BeforeClusterCreate request (a small hook) with a Cluster as a running management cluster
+/// holds it: metadata with times and managed fields, a topology, status conditions of both
+/// kinds (metav1 and the deprecated v1beta1 ones), replica counts.
+fn before_cluster_create_request() -> Vec<u8> {
+    let time = "2026-03-01T10:20:30Z";
+    let condition = |kind: &str| {
+        serde_json::json!({
+            "type": kind, "status": "True", "reason": "Ready", "message": "",
+            "observedGeneration": 3, "lastTransitionTime": time,
+        })
+    };
+    let v1beta1 = |kind: &str| serde_json::json!({ "type": kind, "status": "True", "severity": "", "lastTransitionTime": time });
+    let replicas = serde_json::json!({
+        "availableReplicas": 3, "desiredReplicas": 3, "readyReplicas": 3, "replicas": 3,
+        "upToDateReplicas": 3, "versions": [{ "version": "v1.36.0", "replicas": 3 }],
+    });
+    let conditions = [
+        "Available",
+        "InfrastructureReady",
+        "ControlPlaneAvailable",
+        "WorkersAvailable",
+        "TopologyReconciled",
+    ]
+    .map(condition);
+    let deprecated = ["Ready", "ControlPlaneReady", "InfrastructureReady"].map(v1beta1);
+    let body = serde_json::json!({
+        "apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1",
+        "kind": "BeforeClusterCreateRequest",
+        "settings": { "origin": "bench" },
+        "cluster": {
+            "apiVersion": "cluster.x-k8s.io/v1beta2",
+            "kind": "Cluster",
+            "metadata": {
+                "name": "c1", "namespace": "default", "generation": 3,
+                "uid": "0d5b3a9e-5f4c-4b43-9a63-0f2f6d1f0a11", "resourceVersion": "48213",
+                "creationTimestamp": time,
+                "labels": { "cluster.x-k8s.io/cluster-name": "c1", "topology.cluster.x-k8s.io/owned": "" },
+                "annotations": { "example.com/owner": "platform" },
+                "finalizers": ["cluster.cluster.x-k8s.io"],
+                "managedFields": [{
+                    "manager": "capi-topology", "operation": "Apply", "apiVersion": "cluster.x-k8s.io/v1beta2",
+                    "time": time, "fieldsType": "FieldsV1",
+                    "fieldsV1": { "f:spec": { "f:topology": { "f:version": {} } } },
+                }],
+            },
+            "spec": {
+                "clusterNetwork": {
+                    "apiServerPort": 6443,
+                    "pods": { "cidrBlocks": ["192.168.0.0/16"] },
+                    "services": { "cidrBlocks": ["10.128.0.0/12"] },
+                    "serviceDomain": "cluster.local",
+                },
+                "controlPlaneEndpoint": { "host": "172.18.0.3", "port": 6443 },
+                "controlPlaneRef": { "apiGroup": "controlplane.cluster.x-k8s.io", "kind": "KubeadmControlPlane", "name": "c1-cp" },
+                "infrastructureRef": { "apiGroup": "infrastructure.cluster.x-k8s.io", "kind": "DockerCluster", "name": "c1-infra" },
+                "topology": {
+                    "classRef": { "name": "quick-start" },
+                    "version": "v1.36.0",
+                    "controlPlane": { "replicas": 3, "metadata": { "labels": { "tier": "cp" } } },
+                    "workers": { "machineDeployments": [
+                        { "class": "default-worker", "name": "md-0", "replicas": 2 },
+                        { "class": "default-worker", "name": "md-1", "replicas": 2 },
+                    ] },
+                    "variables": [
+                        { "name": "imageRepository", "value": "registry.example.com" },
+                        { "name": "podSecurityStandard", "value": { "enabled": true, "audit": "restricted" } },
+                    ],
+                },
+            },
+            "status": {
+                "conditions": conditions,
+                "deprecated": { "v1beta1": { "conditions": deprecated } },
+                "initialization": { "infrastructureProvisioned": true, "controlPlaneInitialized": true },
+                "controlPlane": replicas,
+                "workers": replicas,
+                "observedGeneration": 3,
+                "phase": "Provisioned",
+            },
+        },
+    });
+    serde_json::to_vec(&body).unwrap()
+}
+
+/// Decode throughput of a small hook's request: many decodings per round, as a server sees
+/// them.
+fn small_rows() {
+    const ROUNDS: usize = 15;
+    const BATCH: usize = 2_000;
+    let body = before_cluster_create_request();
+    // The same message with one key repeated at the top: decoded again in the careful mode.
+    let mut repeated = body.clone();
+    repeated.splice(1..1, b"\"kind\":\"x\",".iter().copied());
+    let ours = |b: &[u8]| {
+        for _ in 0..BATCH {
+            drop(black_box(
+                wire::decode_request::<BeforeClusterCreate>(black_box(b)).unwrap(),
+            ));
+        }
+    };
+    let plain = |b: &[u8]| {
+        for _ in 0..BATCH {
+            drop(black_box(
+                serde_json::from_slice::<BeforeClusterCreateRequest>(black_box(b)).unwrap(),
+            ));
+        }
+    };
+    let (mut fast, mut careful, mut p) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        let once = |run: &dyn Fn(&[u8]), b: &[u8], into: &mut Vec<f64>| {
+            let start = Instant::now();
+            run(b);
+            into.push(mb_per_s(b.len() * BATCH, start.elapsed().as_secs_f64()));
+        };
+        let order: [usize; 3] = if round % 2 == 0 { [0, 1, 2] } else { [2, 1, 0] };
+        for which in order {
+            match which {
+                0 => once(&ours, &body, &mut fast),
+                1 => once(&ours, &repeated, &mut careful),
+                _ => once(&plain, &body, &mut p),
+            }
+        }
+    }
+    let (fast, careful, p) = (median(fast), median(careful), median(p));
+    println!(
+        "\n## a small hook: BeforeClusterCreate request ({} bytes), {BATCH} decodings per round, median of {ROUNDS} rounds\n",
+        body.len()
+    );
+    println!(
+        "| wire codec | wire codec, one key repeated (careful mode) | serde_json::from_slice | wire / serde_json |"
+    );
+    println!("|---:|---:|---:|---:|");
+    println!(
+        "| {fast:.0} MB/s | {careful:.0} MB/s | {p:.0} MB/s | {:.2} |",
+        fast / p
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "--child") {
         child(&args[i + 1], Path::new(&args[i + 2]));
+        return;
+    }
+    // `cargo bench --bench wire -- small`: the small hook's rows alone (for a profiler).
+    if args.iter().any(|a| a == "small") {
+        small_rows();
         return;
     }
     let request = generate_patches_request(5_000);
@@ -294,6 +436,7 @@ fn main() {
     );
 
     careful_rows();
+    small_rows();
 
     println!("\n## peak RSS growth while decoding (child process per run, body read first)\n");
     println!("| message | body | wire codec | outcome | serde_json::from_slice |");

@@ -105,16 +105,22 @@ where
     deserializer.deserialize_option(Optional(PhantomData))
 }
 
-/// The recorded model of a type, as `#[derive(Schema)]` writes it.
+/// What the wire decoder reads of a type (`#[derive(Schema)]` writes its shape).
+pub use crate::schema::shape;
+
+/// The recorded model and shape of a type, as `#[derive(Schema)]` writes them.
 pub const fn type_info(
     format: u32,
     model: &'static str,
     refs: &'static [fn() -> &'static TypeInfo],
+    shape: shape::Shape,
 ) -> TypeInfo {
     TypeInfo {
         format,
         model,
         refs,
+        shape,
+        field_map: shape::FieldMapCell::new(),
     }
 }
 

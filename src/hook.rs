@@ -128,6 +128,14 @@ pub trait Message:
     fn kind(&self) -> &str;
     /// Sets `apiVersion` and `kind`.
     fn set_type_meta(&mut self, api_version: &str, kind: &str);
+
+    /// The recorded model and wire shape of the message, by which the wire decoder reads it
+    /// with Go's rules (times, bytes, fields Go holds by value); `#[derive(Schema)]` writes
+    /// it. Without one the decoder reads the message by serde's ordinary rules for those.
+    #[doc(hidden)]
+    fn wire_info() -> Option<&'static crate::schema::TypeInfo> {
+        None
+    }
 }
 
 /// A hook request.

@@ -255,9 +255,11 @@ macro_rules! raw_type {
             }
 
             /// Decodes the value into `T` with the wire codec's rules (Go's `encoding/json`
-            /// into a Go type: key folding, numbers, times, base64; see [`crate::wire`]) and
-            /// its default [`Limits`]. The empty value decodes as `null`, which leaves a
-            /// struct at its zero value, as in Go.
+            /// into a Go type: key folding, numbers, repeated keys, `null`; see
+            /// [`crate::wire`]) and its default [`Limits`]. The empty value decodes as `null`,
+            /// which leaves a struct at its zero value, as in Go. Times and byte strings are
+            /// read by `T`'s own `Deserialize`: Go's rules for them need the shape
+            /// `#[derive(Schema)]` records, which [`Self::decode_described`] reads.
             pub fn decode<T: DeserializeOwned>(&self) -> Result<T, DecodeError> {
                 self.decode_with(&Limits::default()).map(|d| d.message)
             }
@@ -267,7 +269,18 @@ macro_rules! raw_type {
                 &self,
                 limits: &Limits,
             ) -> Result<Decoded<T>, DecodeError> {
-                wire::decode_embedded(self.as_json().as_bytes(), limits)
+                wire::decode_embedded(self.as_json().as_bytes(), limits, None)
+            }
+
+            /// [`Self::decode`] into a type that derives `Schema`, whose recorded shape also
+            /// gives Go's rules for times, byte strings and the fields Go holds by value.
+            pub fn decode_described<T: DeserializeOwned + Schema>(
+                &self,
+            ) -> Result<T, DecodeError> {
+                let limits = Limits::default();
+                let shape = Some(T::schema_info());
+                wire::decode_embedded(self.as_json().as_bytes(), &limits, shape)
+                    .map(|d| d.message)
             }
 
             /// The value as a `serde_json::Value` (`Null` for the empty value). A number

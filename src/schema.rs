@@ -10,6 +10,12 @@
 //! keeps the model too, for callers that generate a document from a catalog.
 //!
 //! [`Catalog::register_described`]: crate::Catalog::register_described
+//!
+//! Beside the model, the derive records the type's [`shape`]: what the wire decoder needs to
+//! read it with Go's rules (which fields Go holds by value, which are Go times or bytes).
+
+#[doc(hidden)]
+pub mod shape;
 
 /// A wire type the generator can describe: implemented by `#[derive(Schema)]`.
 pub trait Schema {
@@ -39,6 +45,10 @@ pub struct TypeInfo {
     pub model: &'static str,
     /// The referenced types.
     pub refs: &'static [fn() -> &'static TypeInfo],
+    /// How the wire decoder reads the type.
+    pub(crate) shape: shape::Shape,
+    /// Its fields in serde's order, once a decoding has asked.
+    pub(crate) field_map: shape::FieldMapCell,
 }
 
 /// The generator's model of one hook (the derive builds it; new fields may be added).

@@ -4,11 +4,14 @@
 // as the crate `k8s_openapi`, so a field typed `k8s_openapi::...::ObjectMeta` resolves here.
 // The shapes follow the upstream Kubernetes definitions that Cluster API vendors into its
 // OpenAPI document (optionality, defaults, list and map types); the words are ours.
-// `cargo xtask codegen` also turns it into the `Schema` impls of `src/generated/`.
+// `cargo xtask codegen` also turns it into the `Schema` impls of `src/generated/`, with the
+// shapes the wire decoder reads these types by: a field typed `String` here is one Go holds by
+// value (k8s-openapi's Rust type may read it as an `Option`), and `wire = "time"` / `"bytes"`
+// mark the types Go reads as `metav1.Time` and `[]byte`.
 
 /// Base64-encoded bytes.
 #[derive(Schema)]
-#[schema(name = "k8s_openapi.ByteString", opaque = r#"{"type": "string", "format": "byte"}"#, inline)]
+#[schema(name = "k8s_openapi.ByteString", opaque = r#"{"type": "string", "format": "byte"}"#, inline, wire = "bytes")]
 pub struct ByteString;
 
 pub mod apimachinery {
@@ -112,7 +115,7 @@ pub mod apimachinery {
 
                     /// A point in time, written as an RFC 3339 string with second precision.
                     #[derive(Schema)]
-                    #[schema(package = "k8s.io/apimachinery/pkg/apis/meta/v1", opaque = r#"{"type": "string", "format": "date-time"}"#)]
+                    #[schema(package = "k8s.io/apimachinery/pkg/apis/meta/v1", opaque = r#"{"type": "string", "format": "date-time"}"#, wire = "time")]
                     pub struct Time;
 
                     /// A reference to an owning object in the same namespace.

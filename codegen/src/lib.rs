@@ -55,6 +55,13 @@ pub use source::{InputError, InputErrors, SourceFile, read_crate};
 pub fn expand_schema(input: &syn::DeriveInput) -> TokenStream {
     let cx = Diagnostics::new();
     let parsed = parse::schema(&cx, None, input, false);
+    if let Some((_, span)) = parsed.as_ref().and_then(|p| p.wire.kind.as_ref()) {
+        cx.error(
+            None,
+            *span,
+            "`wire` is reserved for the runtime crate's descriptions of k8s-openapi types",
+        );
+    }
     match (cx.check(), parsed) {
         (Ok(()), Some(parsed)) => emit::rust::schema(&parsed),
         (Err(e), parsed) => {

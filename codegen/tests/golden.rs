@@ -350,3 +350,21 @@ pub struct PingResponse {
         b.render()
     );
 }
+
+/// `#[schema(wire = "...")]` tells the wire decoder that an opaque type is Go's `metav1.Time` or
+/// `[]byte`; only the runtime crate's descriptions of k8s-openapi's types may say so (the
+/// generator reads them), so the derive refuses it on an author's type.
+#[test]
+fn the_derive_refuses_wire_on_an_authors_type() {
+    let input: syn::DeriveInput = syn::parse_quote! {
+        #[derive(Schema)]
+        #[schema(package = "example.com/v1", opaque = r#"{"type": "string"}"#, wire = "time")]
+        pub struct Time(String);
+    };
+    let out = expand_schema(&input).to_string();
+    assert!(
+        out.contains("compile_error")
+            && out.contains("`wire` is reserved for the runtime crate's descriptions"),
+        "{out}"
+    );
+}

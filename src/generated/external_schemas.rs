@@ -19,6 +19,109 @@ mod k8s_openapi_apimachinery_pkg_apis_meta_v1 {
                         <OwnerReference as crate::schema::Schema>::schema_info,
                         <ManagedFieldsEntry as crate::schema::Schema>::schema_info,
                     ],
+                    crate::__private::shape::Shape::Struct(
+                        &crate::__private::shape::StructShape {
+                            fields: &[
+                                crate::__private::shape::Field {
+                                    name: "name",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "generateName",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "namespace",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "selfLink",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "uid",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "resourceVersion",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "generation",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "creationTimestamp",
+                                    node: crate::__private::shape::Node::Option(
+                                        &crate::__private::shape::Node::Ref(0),
+                                    ),
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "deletionTimestamp",
+                                    node: crate::__private::shape::Node::Option(
+                                        &crate::__private::shape::Node::Ref(0),
+                                    ),
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "deletionGracePeriodSeconds",
+                                    node: crate::__private::shape::Node::Option(
+                                        &crate::__private::shape::Node::Scalar,
+                                    ),
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "labels",
+                                    node: crate::__private::shape::Node::Map(
+                                        &crate::__private::shape::Node::Scalar,
+                                    ),
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "annotations",
+                                    node: crate::__private::shape::Node::Map(
+                                        &crate::__private::shape::Node::Scalar,
+                                    ),
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "ownerReferences",
+                                    node: crate::__private::shape::Node::List(
+                                        &crate::__private::shape::Node::Ref(1),
+                                    ),
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "finalizers",
+                                    node: crate::__private::shape::Node::List(
+                                        &crate::__private::shape::Node::Scalar,
+                                    ),
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "clusterName",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "managedFields",
+                                    node: crate::__private::shape::Node::List(
+                                        &crate::__private::shape::Node::Ref(2),
+                                    ),
+                                    by_value: false,
+                                },
+                            ],
+                            zero_times: false,
+                        },
+                    ),
                 );
                 &INFO
             }
@@ -35,6 +138,52 @@ mod k8s_openapi_apimachinery_pkg_apis_meta_v1 {
                         <Time as crate::schema::Schema>::schema_info,
                         <FieldsV1 as crate::schema::Schema>::schema_info,
                     ],
+                    crate::__private::shape::Shape::Struct(
+                        &crate::__private::shape::StructShape {
+                            fields: &[
+                                crate::__private::shape::Field {
+                                    name: "manager",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "operation",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "apiVersion",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "time",
+                                    node: crate::__private::shape::Node::Option(
+                                        &crate::__private::shape::Node::Ref(0),
+                                    ),
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "fieldsType",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "fieldsV1",
+                                    node: crate::__private::shape::Node::Option(
+                                        &crate::__private::shape::Node::Ref(1),
+                                    ),
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "subresource",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                            ],
+                            zero_times: false,
+                        },
+                    ),
                 );
                 &INFO
             }
@@ -48,6 +197,7 @@ mod k8s_openapi_apimachinery_pkg_apis_meta_v1 {
                     2u32,
                     r#"{"ident":"FieldsV1","component":"k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1","doc":["A field set encoded as a JSON object (the FieldsV1 format)."],"shape":{"opaque":{"schema":{"type":"object"}}}}"#,
                     &[],
+                    crate::__private::shape::Shape::Own,
                 );
                 &INFO
             }
@@ -61,6 +211,7 @@ mod k8s_openapi_apimachinery_pkg_apis_meta_v1 {
                     2u32,
                     r#"{"ident":"Time","component":"k8s.io.apimachinery.pkg.apis.meta.v1.Time","doc":["A point in time, written as an RFC 3339 string with second precision."],"shape":{"opaque":{"schema":{"format":"date-time","type":"string"}}}}"#,
                     &[],
+                    crate::__private::shape::Shape::Time,
                 );
                 &INFO
             }
@@ -74,6 +225,47 @@ mod k8s_openapi_apimachinery_pkg_apis_meta_v1 {
                     2u32,
                     r#"{"ident":"OwnerReference","component":"k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference","doc":["A reference to an owning object in the same namespace."],"shape":{"object":{"fields":[{"ident":"api_version","name":"apiVersion","ty":"string","doc":["API version of the owner."],"required":true},{"ident":"kind","name":"kind","ty":"string","doc":["Kind of the owner."],"required":true},{"ident":"name","name":"name","ty":"string","doc":["Name of the owner."],"required":true},{"ident":"uid","name":"uid","ty":"string","doc":["UID of the owner."],"required":true},{"ident":"controller","name":"controller","ty":{"option":"bool"},"doc":["True when the owner is the managing controller."],"required":false,"omit_empty":true},{"ident":"block_owner_deletion","name":"blockOwnerDeletion","ty":{"option":"bool"},"doc":["True when foreground deletion of the owner waits for this object."],"required":false,"omit_empty":true}]}},"map_type":"atomic"}"#,
                     &[],
+                    crate::__private::shape::Shape::Struct(
+                        &crate::__private::shape::StructShape {
+                            fields: &[
+                                crate::__private::shape::Field {
+                                    name: "apiVersion",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "kind",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "name",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "uid",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "controller",
+                                    node: crate::__private::shape::Node::Option(
+                                        &crate::__private::shape::Node::Scalar,
+                                    ),
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "blockOwnerDeletion",
+                                    node: crate::__private::shape::Node::Option(
+                                        &crate::__private::shape::Node::Scalar,
+                                    ),
+                                    by_value: false,
+                                },
+                            ],
+                            zero_times: false,
+                        },
+                    ),
                 );
                 &INFO
             }
@@ -87,6 +279,43 @@ mod k8s_openapi_apimachinery_pkg_apis_meta_v1 {
                     2u32,
                     r#"{"ident":"Condition","component":"k8s.io.apimachinery.pkg.apis.meta.v1.Condition","doc":["One aspect of an object's current state, in the standard Kubernetes form."],"shape":{"object":{"fields":[{"ident":"type","name":"type","ty":"string","doc":["Kind of condition, in CamelCase."],"required":true,"validation":{"maxLength":316,"pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}},{"ident":"status","name":"status","ty":"string","doc":["One of True, False or Unknown."],"required":true,"validation":{"enumValues":["True","False","Unknown"]}},{"ident":"observed_generation","name":"observedGeneration","ty":"int64","doc":["The generation the condition was computed for."],"required":false,"omit_empty":true,"validation":{"minimum":0}},{"ident":"last_transition_time","name":"lastTransitionTime","ty":{"named":{"path":"Time","id":0}},"doc":["When the status last changed."],"required":true},{"ident":"reason","name":"reason","ty":"string","doc":["Machine-readable CamelCase reason for the last transition."],"required":true,"validation":{"minLength":1,"maxLength":1024,"pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}},{"ident":"message","name":"message","ty":"string","doc":["Human-readable details about the transition."],"required":true,"validation":{"maxLength":32768}}]}}}"#,
                     &[<Time as crate::schema::Schema>::schema_info],
+                    crate::__private::shape::Shape::Struct(
+                        &crate::__private::shape::StructShape {
+                            fields: &[
+                                crate::__private::shape::Field {
+                                    name: "type",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "status",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "observedGeneration",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "lastTransitionTime",
+                                    node: crate::__private::shape::Node::Ref(0),
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "reason",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "message",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                            ],
+                            zero_times: true,
+                        },
+                    ),
                 );
                 &INFO
             }
@@ -100,6 +329,27 @@ mod k8s_openapi_apimachinery_pkg_apis_meta_v1 {
                     2u32,
                     r#"{"ident":"LabelSelector","component":"k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector","doc":["A label query: every requirement must hold (logical AND)."],"shape":{"object":{"fields":[{"ident":"match_labels","name":"matchLabels","ty":{"map":"string"},"doc":["Exact key/value matches, each equivalent to an `In` requirement with","one value."],"required":false,"omit_empty":true},{"ident":"match_expressions","name":"matchExpressions","ty":{"list":{"named":{"path":"LabelSelectorRequirement","id":0}}},"doc":["Set-based requirements."],"required":false,"omit_empty":true,"list_type":"atomic"}]}},"map_type":"atomic"}"#,
                     &[<LabelSelectorRequirement as crate::schema::Schema>::schema_info],
+                    crate::__private::shape::Shape::Struct(
+                        &crate::__private::shape::StructShape {
+                            fields: &[
+                                crate::__private::shape::Field {
+                                    name: "matchLabels",
+                                    node: crate::__private::shape::Node::Map(
+                                        &crate::__private::shape::Node::Scalar,
+                                    ),
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "matchExpressions",
+                                    node: crate::__private::shape::Node::List(
+                                        &crate::__private::shape::Node::Ref(0),
+                                    ),
+                                    by_value: false,
+                                },
+                            ],
+                            zero_times: false,
+                        },
+                    ),
                 );
                 &INFO
             }
@@ -113,6 +363,30 @@ mod k8s_openapi_apimachinery_pkg_apis_meta_v1 {
                     2u32,
                     r#"{"ident":"LabelSelectorRequirement","component":"k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement","doc":["A requirement on one label key."],"shape":{"object":{"fields":[{"ident":"key","name":"key","ty":"string","doc":["The label key."],"required":true},{"ident":"operator","name":"operator","ty":"string","doc":["How the key relates to the values: In, NotIn, Exists or DoesNotExist."],"required":true},{"ident":"values","name":"values","ty":{"list":"string"},"doc":["The values; empty for Exists and DoesNotExist."],"required":false,"omit_empty":true,"list_type":"atomic"}]}}}"#,
                     &[],
+                    crate::__private::shape::Shape::Struct(
+                        &crate::__private::shape::StructShape {
+                            fields: &[
+                                crate::__private::shape::Field {
+                                    name: "key",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "operator",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "values",
+                                    node: crate::__private::shape::Node::List(
+                                        &crate::__private::shape::Node::Scalar,
+                                    ),
+                                    by_value: false,
+                                },
+                            ],
+                            zero_times: false,
+                        },
+                    ),
                 );
                 &INFO
             }
@@ -129,6 +403,7 @@ mod k8s_openapi_apimachinery_pkg_runtime {
                     2u32,
                     r#"{"ident":"RawExtension","component":"k8s.io.apimachinery.pkg.runtime.RawExtension","doc":["An embedded object of any kind, kept as raw JSON."],"shape":{"opaque":{"schema":{"type":"object"}}},"crd_schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}"#,
                     &[],
+                    crate::__private::shape::Shape::Own,
                 );
                 &INFO
             }
@@ -145,6 +420,7 @@ mod k8s_openapi_apimachinery_pkg_util_intstr {
                     2u32,
                     r#"{"ident":"IntOrString","component":"k8s.io.apimachinery.pkg.util.intstr.IntOrString","doc":["A value that is either an integer or a string (for example a count or a","percentage)."],"shape":{"opaque":{"schema":{"format":"int-or-string","oneOf":[{"type":"integer"},{"type":"string"}],"x-kubernetes-v2-schema":{"format":"int-or-string","type":"string"}}}},"crd_schema":{"anyOf":[{"type":"integer"},{"type":"string"}],"x-kubernetes-int-or-string":true}}"#,
                     &[],
+                    crate::__private::shape::Shape::Own,
                 );
                 &INFO
             }
@@ -161,6 +437,7 @@ mod k8s_openapi_apiextensions_apiserver_pkg_apis_apiextensions_v1 {
                     2u32,
                     r#"{"ident":"JSON","component":"k8s.io.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON","doc":["Any JSON value."],"shape":{"opaque":{"schema":{}}},"crd_schema":{"x-kubernetes-preserve-unknown-fields":true}}"#,
                     &[],
+                    crate::__private::shape::Shape::Own,
                 );
                 &INFO
             }
@@ -177,6 +454,70 @@ mod k8s_openapi_api_core_v1 {
                     2u32,
                     r#"{"ident":"NodeSystemInfo","component":"k8s.io.api.core.v1.NodeSystemInfo","doc":["Facts about a node reported by its kubelet."],"shape":{"object":{"fields":[{"ident":"machine_id","name":"machineID","ty":"string","doc":["The machine ID from the host."],"required":true},{"ident":"system_uuid","name":"systemUUID","ty":"string","doc":["The system UUID from the host firmware."],"required":true},{"ident":"boot_id","name":"bootID","ty":"string","doc":["Identifier of the current boot."],"required":true},{"ident":"kernel_version","name":"kernelVersion","ty":"string","doc":["Kernel release reported by `uname -r`."],"required":true},{"ident":"os_image","name":"osImage","ty":"string","doc":["Operating system image description."],"required":true},{"ident":"container_runtime_version","name":"containerRuntimeVersion","ty":"string","doc":["Container runtime name and version."],"required":true},{"ident":"kubelet_version","name":"kubeletVersion","ty":"string","doc":["Kubelet version."],"required":true},{"ident":"kube_proxy_version","name":"kubeProxyVersion","ty":"string","doc":["Obsolete kube-proxy version field."],"required":true},{"ident":"operating_system","name":"operatingSystem","ty":"string","doc":["Operating system name, e.g. linux."],"required":true},{"ident":"architecture","name":"architecture","ty":"string","doc":["CPU architecture, e.g. amd64."],"required":true},{"ident":"swap","name":"swap","ty":{"option":{"named":{"path":"NodeSwapStatus","id":0}}},"doc":["Swap memory of the node."],"required":false,"omit_empty":true}]}}}"#,
                     &[<NodeSwapStatus as crate::schema::Schema>::schema_info],
+                    crate::__private::shape::Shape::Struct(
+                        &crate::__private::shape::StructShape {
+                            fields: &[
+                                crate::__private::shape::Field {
+                                    name: "machineID",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "systemUUID",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "bootID",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "kernelVersion",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "osImage",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "containerRuntimeVersion",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "kubeletVersion",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "kubeProxyVersion",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "operatingSystem",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "architecture",
+                                    node: crate::__private::shape::Node::Scalar,
+                                    by_value: false,
+                                },
+                                crate::__private::shape::Field {
+                                    name: "swap",
+                                    node: crate::__private::shape::Node::Option(
+                                        &crate::__private::shape::Node::Ref(0),
+                                    ),
+                                    by_value: false,
+                                },
+                            ],
+                            zero_times: false,
+                        },
+                    ),
                 );
                 &INFO
             }
@@ -190,6 +531,20 @@ mod k8s_openapi_api_core_v1 {
                     2u32,
                     r#"{"ident":"NodeSwapStatus","component":"k8s.io.api.core.v1.NodeSwapStatus","doc":["Swap memory of a node."],"shape":{"object":{"fields":[{"ident":"capacity","name":"capacity","ty":{"option":"int64"},"doc":["Total swap in bytes."],"required":false,"omit_empty":true}]}}}"#,
                     &[],
+                    crate::__private::shape::Shape::Struct(
+                        &crate::__private::shape::StructShape {
+                            fields: &[
+                                crate::__private::shape::Field {
+                                    name: "capacity",
+                                    node: crate::__private::shape::Node::Option(
+                                        &crate::__private::shape::Node::Scalar,
+                                    ),
+                                    by_value: false,
+                                },
+                            ],
+                            zero_times: false,
+                        },
+                    ),
                 );
                 &INFO
             }
@@ -206,6 +561,7 @@ mod k8s_openapi {
                     2u32,
                     r#"{"ident":"ByteString","component":"k8s_openapi.ByteString","doc":["Base64-encoded bytes."],"shape":{"opaque":{"schema":{"format":"byte","type":"string"},"inline":true}}}"#,
                     &[],
+                    crate::__private::shape::Shape::Bytes,
                 );
                 &INFO
             }
@@ -222,6 +578,7 @@ mod serde_json {
                     2u32,
                     r#"{"ident":"Value","component":"serde_json.Value","doc":["Any JSON value."],"shape":{"opaque":{"schema":{},"inline":true}}}"#,
                     &[],
+                    crate::__private::shape::Shape::Own,
                 );
                 &INFO
             }

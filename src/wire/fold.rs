@@ -49,6 +49,21 @@ pub(crate) fn resolve(key: &str, fields: &'static [&'static str]) -> Option<usiz
         .or_else(|| fields.iter().position(|f| eq_fold(key, f)))
 }
 
+/// The field `key` sets, and whether it is the status (read raw, also into a type that has
+/// no status field, such as a caller's own view of a response).
+pub(super) fn key_target(
+    key: &str,
+    fields: &'static [&'static str],
+    status: Option<&'static str>,
+) -> (Option<usize>, bool) {
+    let field = resolve(key, fields);
+    let is_status = status.is_some_and(|status| match field {
+        Some(f) => fields[f] == status,
+        None => eq_fold(key, status),
+    });
+    (field, is_status)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

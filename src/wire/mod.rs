@@ -19,9 +19,9 @@
 //! | a key sets the field with exactly that name, else the first field whose name is equal under Go's case folding (ASCII upper case; any other character folds to the smallest of its `unicode.SimpleFold` orbit, so `K` U+212A is `k` and `ſ` U+017F is `s`, while `ı` U+0131 and `İ` U+0130 match no ASCII letter) | the same, with Go's fold table (`cargo xtask go-tables`); map keys (labels, settings) are never folded | `field_names_fold_like_go`, `unicode_folding_like_go`; KeyFold |
 //! | unknown keys are ignored | the same (their values are still checked for syntax) | `unknown_fields_are_ignored` |
 //! | `null` has no effect on strings, numbers, bools and structs, and sets slices, maps and pointers to nil | the same: the field keeps its zero value; an `Option` stays `None` | `null_leaves_zero_values` |
-//! | a repeated key is applied again: scalars take the last value, repeated objects merge into the struct or map, a repeated array is decoded into the slice already held (element `i` into element `i`, so objects in it merge) and ends with the last length, a later `null` resets slices, maps and pointers but not values | the same, also when the repeats differ only in case. Every occurrence of a scalar is type-checked, as Go decodes each (`"n": 2.5, "n": 2` is refused for an integer). The fields Go holds by value ignore a later `null` even where this crate or k8s-openapi reads them as `Option`s (`port`, `patchType`, `ObjectMeta.name`, `Condition.reason`, ...): the decoder knows them from a table written from Cluster API's Go types (`value_table.rs`, `cargo xtask go-tables`, checked by the test command). A shorter repeat of an array only shortens the slice: the elements it cut off are decoded into again by a longer one after it, as Go's slice keeps them in its backing array; an empty array or `null` drops them | `repeated_keys_last_wins`; RepeatKey |
-//! | a `metav1.Time` is read with `time.Parse(time.RFC3339, ..)` (one-digit hours, `,` fractions, any number of fraction digits, zone offsets up to 24:60 accepted; lower-case `t`/`z`, leap seconds, missing seconds refused); `null` is the zero time, also when it repeats the key | the same ([`go::time::parse_rfc3339`](crate::go::time::parse_rfc3339), compared with Go over 2,584 texts in `testenv/tests/go_rules.rs`); times after 9999-12-30T22:00:00Z, which k8s-openapi's `Time` cannot hold, are refused | Time |
-//! | a `[]byte` is read from a string with `base64.StdEncoding` (line breaks skipped, non-zero trailing bits accepted, padding required) or from an array of numbers 0 to 255; `null` is nil | the same ([`go::base64::decode_std`](crate::go::base64::decode_std), compared with Go over 1,742 texts); nil and empty are one value here (`ByteString` has no nil) | Base64 |
+//! | a repeated key is applied again: scalars take the last value, repeated objects merge into the struct or map, a repeated array is decoded into the slice already held (element `i` into element `i`, so objects in it merge) and ends with the last length, a later `null` resets slices, maps and pointers but not values | the same, also when the repeats differ only in case. Every occurrence of a scalar is type-checked, as Go decodes each (`"n": 2.5, "n": 2` is refused for an integer). The fields Go holds by value ignore a later `null` even where this crate or k8s-openapi reads them as `Option`s (`port`, `patchType`, `ObjectMeta.name`, `Condition.reason`, ...): the decoder knows them from the shapes the types record (see below; a unit test, `shapes_against_go.rs`, compares them with a table written from Cluster API's Go types by `cargo xtask go-tables`). A shorter repeat of an array only shortens the slice: the elements it cut off are decoded into again by a longer one after it, as Go's slice keeps them in its backing array; an empty array or `null` drops them | `repeated_keys_last_wins`; RepeatKey |
+//! | a `metav1.Time` (a field declared as k8s-openapi's `Time`) is read with `time.Parse(time.RFC3339, ..)` (one-digit hours, `,` fractions, any number of fraction digits, zone offsets up to 24:60 accepted; lower-case `t`/`z`, leap seconds, missing seconds refused); `null` is the zero time, also when it repeats the key | the same ([`go::time::parse_rfc3339`](crate::go::time::parse_rfc3339), compared with Go over 2,584 texts in `testenv/tests/go_rules.rs`); times after 9999-12-30T22:00:00Z, which k8s-openapi's `Time` cannot hold, are refused | Time |
+//! | a `[]byte` (a field declared as k8s-openapi's `ByteString`) is read from a string with `base64.StdEncoding` (line breaks skipped, non-zero trailing bits accepted, padding required) or from an array of numbers 0 to 255; `null` is nil | the same ([`go::base64::decode_std`](crate::go::base64::decode_std), compared with Go over 1,742 texts); nil and empty are one value here (`ByteString` has no nil) | Base64 |
 //! | a nil slice or map (`null`) differs from an empty one (`[]`, `{}`), and an `omitzero` struct holding an empty slice is not zero | a `Vec` or map has no nil: both are empty, and written as empty or left out | NilEmpty (deliberate) |
 //! | a `null` element of a list of pointers (`ValidateTopologyRequest.items` is `[]*ValidateTopologyRequestItem`) stays a nil pointer | read as an empty item: a `Vec` of items has no nil, Cluster API never sends a null item, and a Go handler would dereference it | NilElement (deliberate) |
 //! | a raw value (`RawExtension`, `JSON`) keeps its bytes: key order, escapes, repeated keys, numbers of any size; a `null` leaves the bytes it had (nil at first), so a repeated key keeps its last value that is not `null`; writing it back writes those bytes, compacted | the same: [`crate::raw::RawExtension`] and [`crate::raw::Json`] hold the value's text as received (its syntax checked, its length charged to the budget), with a byte of invalid UTF-8 in a string as U+FFFD, and write it back without white space between tokens. Not so for `managedFields[].fieldsV1`, which k8s-openapi's `ObjectMeta` holds as a `serde_json::Value`: a number there beyond `f64`/`i64`/`u64` is rounded (or refused past `f64`'s range). That one is deliberate: `ObjectMeta` stays k8s-openapi's, so that it is kube's, and a real field set (`FieldsV1`) has only objects for leaves, never numbers | `tests/it/raw_values.rs`; UnknownKey (extreme numbers in raw objects), Number, RepeatKey; fieldsV1 explained apart |
@@ -37,15 +37,29 @@
 //! | the body must be one well-formed JSON value | the same (messages in Go's words) | `malformed_json_is_refused` |
 //! | nesting deeper than 10,000 is refused | nesting deeper than [`DEFAULT_MAX_DEPTH`] (128, as `serde_json`) is refused: deeper messages exist in no hook, and the limit bounds the stack the decoder takes (which it grows on the heap when the thread's runs short, so any thread can decode) | `deep_nesting_is_refused` |
 //!
+//! **Which values get Go's treatment.** Go's rules for times, byte strings, fields held by
+//! value and required times are not recognized by any name: each type records its shape with
+//! `#[derive(Schema)]` (its fields with their declared types, and `#[schema(by_value)]` on an
+//! `Option` field Go holds by value), this crate records those of the k8s-openapi types hook
+//! messages embed (`codegen/external/`, where `Time` and `ByteString` are marked as Go's), and
+//! the decoder walks the shapes from the message type's own (`Message::wire_info`) in step
+//! with the calls the types' `Deserialize` impls make. A field is held by value when it says
+//! so or when its declared type is a scalar, a struct or a string enum, not an `Option`, a
+//! list, a map or a type that reads its own JSON. Where there is no shape (a type without the
+//! derive, `RawExtension::decode` into such a type) or a `Deserialize` asks for something
+//! other than its shape, the value is read by serde's ordinary rules: an author's own `Time` or
+//! `Condition` is just a type of that name (`tests/it/wire_author_types.rs`).
+//!
 //! **Go's zero values in k8s-openapi types.** k8s-openapi's `Condition` refuses an object
 //! without `lastTransitionTime`, where Go leaves `time.Time{}`. The decoder supplies Go's zero
-//! time for it when it is missing or `null`, so `{}` decodes as in Go. The other k8s-openapi
-//! types hook messages reach (`ObjectMeta`, `OwnerReference`, `ManagedFieldsEntry`,
+//! time for a field declared as `Time` (not an `Option`) in a struct without
+//! `#[serde(default)]` when it is missing or `null`, so `{}` decodes as in Go. The other
+//! k8s-openapi types hook messages reach (`ObjectMeta`, `OwnerReference`, `ManagedFieldsEntry`,
 //! `LabelSelector`, `LabelSelectorRequirement`, `NodeSystemInfo`, `NodeSwapStatus`, `Time`,
-//! `IntOrString`, `ByteString`) already default every field they
-//! require to the empty string. Encoding differs from Go on the way back: a zero time is
-//! written as `"0001-01-01T00:00:00Z"`, where Go's `metav1.Time` writes `null`; both decode to
-//! the zero time on either side, and Go's `IsZero` holds for it.
+//! `IntOrString`, `ByteString`) already default every field they require to the empty string.
+//! Encoding differs from Go on the way back: a zero time is written as
+//! `"0001-01-01T00:00:00Z"`, where Go's `metav1.Time` writes `null`; both decode to the zero
+//! time on either side, and Go's `IsZero` holds for it.
 //!
 //! A response's `status` is read once, here, as the raw string the extension wrote
 //! ([`Decoded::status`]), so that a missing or unknown status can be told from a decoding error.
@@ -71,274 +85,32 @@
 //! nesting: a duplicate key at the top of a message whose schemas nest to the depth limit
 //! costs a few times a plain decoding, not the depth times (see `BENCHMARKS.md`).
 
+mod access;
+mod budget;
+mod careful;
 mod de;
+mod deserializer;
+mod error;
+mod fast;
 mod fold;
-
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
+mod go_types;
+mod limits;
+mod next;
+mod scan;
 
 use serde::de::DeserializeOwned;
 
 use crate::hook::{Hook, HookResponse, Message, ResponseStatus};
+use crate::schema::TypeInfo;
 
 #[cfg(test)]
 use fold::eq_fold;
 
-pub(crate) use de::{RAW_VALUE, push_lossy};
-
-/// The default memory budget of one decoded message: 256 MiB.
-pub const DEFAULT_MEMORY_BUDGET: usize = 256 << 20;
-
-/// The default nesting limit of a message.
-pub const DEFAULT_MAX_DEPTH: usize = 128;
-
-/// What one decoding may use.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub struct Limits {
-    /// Bytes the decoded value may take, as the decoder charges them (see the module docs).
-    pub memory_budget: usize,
-    /// How deeply arrays and objects may nest.
-    pub max_depth: usize,
-    /// When decoding must give up.
-    pub deadline: Option<Instant>,
-    /// A budget shared with other decodings (of one server, or one client) that this one's
-    /// charges are also taken from; what it took is held by [`Decoded::hold`].
-    pub shared: Option<SharedBudget>,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            memory_budget: DEFAULT_MEMORY_BUDGET,
-            max_depth: DEFAULT_MAX_DEPTH,
-            deadline: None,
-            shared: None,
-        }
-    }
-}
-
-impl Limits {
-    /// The default limits with another memory budget.
-    pub fn with_memory_budget(mut self, bytes: usize) -> Self {
-        self.memory_budget = bytes;
-        self
-    }
-
-    /// The default limits with another nesting limit. The decoder takes its stack from the
-    /// heap past what the thread has, up to about 15 KiB per level unoptimized (5 KiB
-    /// optimized), so the limit is what bounds that memory.
-    pub fn with_max_depth(mut self, depth: usize) -> Self {
-        self.max_depth = depth;
-        self
-    }
-
-    /// The limits with a deadline.
-    pub fn with_deadline(mut self, deadline: Instant) -> Self {
-        self.deadline = Some(deadline);
-        self
-    }
-
-    /// The limits with charges also taken from `shared`.
-    pub fn with_shared_budget(mut self, shared: SharedBudget) -> Self {
-        self.shared = Some(shared);
-        self
-    }
-}
-
-/// A memory budget shared by the decodings of one server (or one client), so that many
-/// messages decoding at once stay within it together, not just each within its own
-/// [`Limits::memory_budget`]. A decoding takes what it charges from it in steps of
-/// [`SharedBudget::STEP`] and is refused ([`DecodeErrorKind::OverBudget`]) at once, without
-/// waiting, when the budget is used up; what it took is given back when its [`BudgetHold`]
-/// is dropped (the server drops it when the request's work is over). Cloning shares it.
-#[derive(Clone, Debug)]
-pub struct SharedBudget(Arc<SharedInner>);
-
-#[derive(Debug)]
-struct SharedInner {
-    capacity: usize,
-    used: AtomicUsize,
-}
-
-impl SharedBudget {
-    /// How much a decoding takes from the shared budget at a time: 1 MiB.
-    pub const STEP: usize = 1 << 20;
-
-    /// A budget of `bytes`.
-    pub fn new(bytes: usize) -> Self {
-        SharedBudget(Arc::new(SharedInner {
-            capacity: bytes,
-            used: AtomicUsize::new(0),
-        }))
-    }
-
-    /// The bytes it holds in all.
-    pub fn capacity(&self) -> usize {
-        self.0.capacity
-    }
-
-    /// The bytes taken by decodings now.
-    pub fn in_use(&self) -> usize {
-        self.0.used.load(Ordering::Acquire)
-    }
-
-    /// Takes `bytes` if that many are free.
-    fn try_take(&self, bytes: usize) -> bool {
-        self.0
-            .used
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| {
-                used.checked_add(bytes)
-                    .filter(|&after| after <= self.0.capacity)
-            })
-            .is_ok()
-    }
-
-    fn give_back(&self, bytes: usize) {
-        self.0.used.fetch_sub(bytes, Ordering::AcqRel);
-    }
-}
-
-/// What a decoded message holds of a [`SharedBudget`]; given back when dropped. Empty when
-/// the decoding had no shared budget.
-#[derive(Debug, Default)]
-pub struct BudgetHold {
-    budget: Option<SharedBudget>,
-    bytes: usize,
-}
-
-impl BudgetHold {
-    fn new(budget: Option<SharedBudget>, bytes: usize) -> Self {
-        BudgetHold { budget, bytes }
-    }
-
-    /// The bytes held.
-    pub fn bytes(&self) -> usize {
-        self.bytes
-    }
-}
-
-impl Drop for BudgetHold {
-    fn drop(&mut self) {
-        if let Some(budget) = self.budget.take() {
-            budget.give_back(self.bytes);
-        }
-    }
-}
-
-/// What kind of problem a [`DecodeError`] is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum DecodeErrorKind {
-    /// The body is not well-formed JSON (or is empty).
-    Syntax,
-    /// A value has the wrong JSON type for its field, or a value the type does not accept.
-    Type,
-    /// A number that the field's type cannot hold (a fraction for an integer, out of range).
-    Number,
-    /// Something other than white space follows the value.
-    TrailingData,
-    /// Arrays and objects nest deeper than [`Limits::max_depth`].
-    TooDeep,
-    /// The decoded value would take more than [`Limits::memory_budget`].
-    OverBudget,
-    /// [`Limits::deadline`] passed while decoding.
-    Timeout,
-    /// The decoded message could not be converted to the caller's version of the hook.
-    Conversion,
-}
-
-/// Why a body could not be decoded: the kind, Go-style message, the JSON path of the value
-/// (`.items[3].object`, empty for the whole body) and the byte offset in the body.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}", self.render())]
-pub struct DecodeError {
-    kind: DecodeErrorKind,
-    message: String,
-    path: String,
-    offset: Option<usize>,
-    /// Refused because the [`SharedBudget`] was used up, not the message's own budget.
-    shared_budget: bool,
-}
-
-impl DecodeError {
-    /// An error of kind [`DecodeErrorKind::Conversion`] with this message.
-    #[cfg_attr(not(feature = "client"), allow(dead_code))]
-    pub(crate) fn new(message: impl Into<String>) -> Self {
-        DecodeError {
-            kind: DecodeErrorKind::Conversion,
-            message: message.into(),
-            path: String::new(),
-            offset: None,
-            shared_budget: false,
-        }
-    }
-
-    fn from_de(e: de::Error, input: &[u8], shared_budget: bool) -> Self {
-        DecodeError {
-            kind: e.kind(),
-            message: e.message().to_owned(),
-            path: e.path(input),
-            offset: e.offset(),
-            shared_budget,
-        }
-    }
-
-    /// The same error with another message (path and offset kept).
-    #[cfg_attr(not(feature = "client"), allow(dead_code))]
-    pub(crate) fn with_message(mut self, message: impl Into<String>) -> Self {
-        self.message = message.into();
-        self
-    }
-
-    fn render(&self) -> String {
-        let mut out = self.message.clone();
-        if !self.path.is_empty() {
-            out.push_str(&format!(" at {}", self.path));
-        }
-        if let Some(offset) = self.offset {
-            out.push_str(&format!(" (byte {offset})"));
-        }
-        out
-    }
-
-    /// The kind of problem.
-    pub fn kind(&self) -> DecodeErrorKind {
-        self.kind
-    }
-
-    /// The message alone, without path and offset.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-
-    /// The JSON path of the offending value, e.g. `.items[3].object` (empty: the whole body).
-    pub fn path(&self) -> &str {
-        &self.path
-    }
-
-    /// The byte offset in the body where the problem was found.
-    pub fn offset(&self) -> Option<usize> {
-        self.offset
-    }
-
-    /// True when the body was refused for a limit of this side (memory budget, nesting depth),
-    /// not because the peer wrote something Go would refuse.
-    pub fn is_limit(&self) -> bool {
-        matches!(
-            self.kind,
-            DecodeErrorKind::OverBudget | DecodeErrorKind::TooDeep
-        )
-    }
-
-    /// True when the body was refused ([`DecodeErrorKind::OverBudget`]) because the
-    /// [`SharedBudget`] was used up by other messages held at once, although the message
-    /// itself is within [`Limits::memory_budget`]: the same body may fit later.
-    pub fn is_shared_budget(&self) -> bool {
-        self.shared_budget
-    }
-}
+pub use error::{DecodeError, DecodeErrorKind};
+pub(crate) use go_types::RAW_VALUE;
+pub use limits::{BudgetHold, DEFAULT_MAX_DEPTH, DEFAULT_MEMORY_BUDGET, Limits, SharedBudget};
+use next::Next;
+pub(crate) use scan::push_lossy;
 
 /// A decoded message with what decoding it found out.
 #[derive(Debug)]
@@ -355,26 +127,29 @@ pub struct Decoded<T> {
     pub hold: BudgetHold,
 }
 
-/// Decodes `bytes` into any type with Go's rules (see the module docs). `status_field` names
-/// a field of the outermost object that is read as a raw string instead.
+/// Decodes `bytes` into any type with Go's rules (see the module docs), reading Go's types
+/// where `shape` (the model and shape of `T`, when it has one) says they are. `status_field`
+/// names a field of the outermost object that is read as a raw string instead.
 fn decode_with<T: DeserializeOwned>(
     bytes: &[u8],
     limits: &Limits,
     status_field: Option<&'static str>,
+    shape: Option<&'static TypeInfo>,
 ) -> Result<Decoded<T>, DecodeError> {
     // A response has a status field; it is read like Go's client reads it, with a stream
     // decoder that stops after the first value.
     let trailing_allowed = status_field.is_some();
     // An error carries whether it is the shared budget's refusal: an over-budget charge that is
     // still within the message's own budget. `Ok(None)`: the fast pass asked for the careful one.
-    let run = |careful: bool| -> Result<Option<Decoded<T>>, (de::Error, bool)> {
-        let mut de = de::De::new(bytes, limits.memory_budget, limits.max_depth, careful)
+    let run = |careful: bool| -> Result<Option<Decoded<T>>, (error::Error, bool)> {
+        let root = Next::root(shape);
+        let mut de = de::De::new(bytes, limits.memory_budget, limits.max_depth, careful, root)
             .with_deadline(limits.deadline)
             .with_shared(limits.shared.clone());
         if let Some(field) = status_field {
             de = de.with_status_field(field);
         }
-        let shared_refusal = |e: de::Error, de: &de::De<'_>| {
+        let shared_refusal = |e: error::Error, de: &de::De<'_>| {
             let shared = e.kind() == DecodeErrorKind::OverBudget
                 && limits.shared.is_some()
                 && de.charged() <= limits.memory_budget;
@@ -406,27 +181,29 @@ fn decode_with<T: DeserializeOwned>(
         Ok(Some(decoded)) => Ok(decoded),
         Err(e) => Err(e),
     };
-    decoded.map_err(|(e, shared)| DecodeError::from_de(e, bytes, shared))
+    decoded.map_err(|(e, shared)| DecodeError::from_de(e, shared))
 }
 
-/// Decodes any value with Go's rules; with a `status_field`, as a response (see
-/// [`decode_with`]); for the client's own views of messages (Discovery).
+/// Decodes any value with Go's rules, without a shape; with a `status_field`, as a response
+/// (see [`decode_with`]).
 #[cfg(test)]
 pub(crate) fn decode_value<T: DeserializeOwned>(
     bytes: &[u8],
     limits: &Limits,
     status_field: Option<&'static str>,
 ) -> Result<Decoded<T>, DecodeError> {
-    decode_with(bytes, limits, status_field)
+    decode_with(bytes, limits, status_field, None)
 }
 
 /// Decodes the text of an embedded raw value (`crate::raw`) into any type with Go's rules, as
-/// `json.Unmarshal` would (only white space may follow the value).
+/// `json.Unmarshal` would (only white space may follow the value), reading Go's types where
+/// `shape` says they are.
 pub(crate) fn decode_embedded<T: DeserializeOwned>(
     bytes: &[u8],
     limits: &Limits,
+    shape: Option<&'static TypeInfo>,
 ) -> Result<Decoded<T>, DecodeError> {
-    decode_with(bytes, limits, None)
+    decode_with(bytes, limits, None, shape)
 }
 
 /// Decodes a request body of hook `H` with the default [`Limits`], as Go's server helper does
@@ -440,7 +217,7 @@ pub fn decode_request_with<H: Hook>(
     bytes: &[u8],
     limits: &Limits,
 ) -> Result<Decoded<H::Request>, DecodeError> {
-    decode_with(bytes, limits, None)
+    decode_with(bytes, limits, None, H::Request::wire_info())
 }
 
 /// Decodes a response body of hook `H` with the default [`Limits`], as Go's client does: what
@@ -455,7 +232,8 @@ pub fn decode_response_with<H: Hook>(
     bytes: &[u8],
     limits: &Limits,
 ) -> Result<Decoded<H::Response>, DecodeError> {
-    let mut decoded = decode_with::<H::Response>(bytes, limits, Some("status"))?;
+    let mut decoded =
+        decode_with::<H::Response>(bytes, limits, Some("status"), H::Response::wire_info())?;
     if let Some(status) = parse_status(&decoded.status) {
         decoded.message.set_status(status);
     }
@@ -527,18 +305,24 @@ pub(crate) struct RawStatus(pub(crate) String);
 pub(crate) fn decode_response_raw<T: DeserializeOwned>(
     bytes: &[u8],
 ) -> Result<(T, RawStatus), DecodeError> {
-    decode_response_raw_with(bytes, &Limits::default())
-        .map(|(message, status, _)| (message, status))
+    decode_with::<T>(bytes, &Limits::default(), Some("status"), None)
+        .map(|decoded| (decoded.message, RawStatus(decoded.status)))
 }
 
-/// [`decode_response_raw`] within `limits`, with what it took of [`Limits::shared`].
-pub(crate) fn decode_response_raw_with<T: DeserializeOwned>(
+/// Decodes a response body into the message `T` within `limits` and returns it with the raw
+/// `status` (`T`'s own status field is left at its default) and what it took of
+/// [`Limits::shared`].
+pub(crate) fn decode_response_raw_with<T: Message>(
     bytes: &[u8],
     limits: &Limits,
 ) -> Result<(T, RawStatus, BudgetHold), DecodeError> {
-    let decoded = decode_with::<T>(bytes, limits, Some("status"))?;
+    let decoded = decode_with::<T>(bytes, limits, Some("status"), T::wire_info())?;
     Ok((decoded.message, RawStatus(decoded.status), decoded.hold))
 }
 
+#[cfg(test)]
+mod go_values;
+#[cfg(test)]
+mod shapes_against_go;
 #[cfg(test)]
 mod tests;

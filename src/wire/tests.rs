@@ -3,6 +3,7 @@
 //! `tests/it/wire_go_server.rs` and `tests/it/wire_go_client.rs`.
 
 use std::collections::BTreeMap;
+use std::time::Instant;
 
 use serde::Deserialize;
 
@@ -493,7 +494,7 @@ fn boxed_bytes(r: &DiscoverVariablesResponse) -> usize {
 fn boxed_schemas_are_charged_in_both_modes() {
     // serde's Box<T> allocates where the decoder cannot see it; the schemas' boxes go through
     // `__private::charged_box`, which the decoder charges (the two name the marker alike).
-    assert_eq!(de::CHARGED_BOX, crate::__private::CHARGED_BOX);
+    assert_eq!(budget::CHARGED_BOX, crate::__private::CHARGED_BOX);
     let size = std::mem::size_of::<JSONSchemaProps>();
     // Without a budget to stop it, the charge covers every box; the same in the careful mode
     // (a repeated key in the first variable).
@@ -759,9 +760,9 @@ fn scanned_bytes_stay_linear_in_the_careful_mode() {
 fn past_deadline<T>(
     body: &[u8],
     careful: bool,
-    f: impl FnOnce(&mut de::De<'_>) -> std::result::Result<T, de::Error>,
+    f: impl FnOnce(&mut de::De<'_>) -> std::result::Result<T, error::Error>,
 ) -> DecodeErrorKind {
-    let mut de = de::De::new(body, usize::MAX, DEFAULT_MAX_DEPTH, careful)
+    let mut de = de::De::new(body, usize::MAX, DEFAULT_MAX_DEPTH, careful, Next::Plain)
         .with_deadline(Some(Instant::now()));
     match f(&mut de) {
         Ok(_) => panic!("decoded past the deadline"),

@@ -152,3 +152,30 @@ fn serde_json_readers_keep_the_text_too() {
     );
     assert_eq!(request.items[0].variables[0].value.as_json(), "1e400");
 }
+
+/// `decode` reads times by the target type's own rules; `decode_described` into a type that
+/// derives `Schema` follows its recorded shape, with Go's rules for times (and the zero time of
+/// a `metav1.Condition` without `lastTransitionTime`, as Go leaves it).
+#[test]
+fn typed_views_take_gos_rules_for_times_from_the_types_shape() {
+    use capi_runtime::api::core::v1beta2::Cluster;
+
+    let raw: RawExtension = r#"{
+        "metadata": {"name": "c1", "creationTimestamp": "2026-01-01T10:00:00.5+01:00"},
+        "status": {"conditions": [{"type": "Ready", "status": "True"}]}
+    }"#
+    .parse()
+    .unwrap();
+    let cluster: Cluster = raw.decode_described().unwrap();
+    let created = cluster.metadata.creation_timestamp.unwrap();
+    assert_eq!(created.0.to_string(), "2026-01-01T09:00:00.5Z");
+    let condition = &cluster.status.conditions[0];
+    assert_eq!(
+        condition.last_transition_time.0.to_string(),
+        "0001-01-01T00:00:00Z"
+    );
+    // Without the shape, k8s-openapi's `Condition` requires its `lastTransitionTime`.
+    let e = raw.decode::<Cluster>().unwrap_err();
+    assert!(e.message().contains("lastTransitionTime"), "{e}");
+    assert_eq!(e.path(), ".status.conditions[0]");
+}

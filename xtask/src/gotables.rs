@@ -1,11 +1,14 @@
-//! `cargo xtask go-tables`: writes the tables of Go's Unicode rules from Go itself, through the
-//! oracle program `go-rules` (built by `cargo xtask testenv` from `interop/capi/`):
-//! `src/go/print_ranges.rs`, the code points `strconv.IsPrint` accepts (`-print-ranges`), and
+//! `cargo xtask go-tables`: writes the tables of Go's rules from Go itself, through the oracle
+//! program `go-rules` (built by `cargo xtask testenv` from `interop/capi/`):
+//! `src/go/print_ranges.rs`, the code points `strconv.IsPrint` accepts (`-print-ranges`),
 //! `src/wire/fold_table.rs`, the runes `encoding/json` folds when it matches a key to a field
-//! (`-print-folds`), and `src/wire/value_table.rs`, the fields of hook messages Go holds by
-//! value, which a `null` leaves as they are (`-print-values`). `--check` fails when a file differs. The oracle tests also compare
-//! the crate's `strconv.IsPrint` with Go over every code point
-//! (`interop/oracle/tests/go_rules.rs`) and the wire codec's key matching with Go's
+//! (`-print-folds`), and `src/wire/go_values.rs`, the fields of the struct types hook messages
+//! reach that Go holds by value, so that a `null` leaves them as they are (`-print-values`).
+//! `--check` fails when a file differs. The last table is not read by the decoder: the crate's
+//! types say which fields Go holds by value (`#[schema(by_value)]` and their field types), and
+//! a unit test (`src/wire/shapes_against_go.rs`) compares what they say with this table. The
+//! oracle tests also compare the crate's `strconv.IsPrint` with Go over every code
+//! point (`interop/oracle/tests/go_rules.rs`) and the wire codec's key matching with Go's
 //! (`interop/oracle/tests/go_wire.rs`), so the tables cannot go stale unnoticed when the Go pin moves.
 
 use std::path::Path;
@@ -13,11 +16,12 @@ use std::process::Command;
 
 const OUTPUT: &str = "src/go/print_ranges.rs";
 const FOLDS: &str = "src/wire/fold_table.rs";
-const VALUES: &str = "src/wire/value_table.rs";
+const VALUES: &str = "src/wire/go_values.rs";
 
 /// What `go-rules -print-values` writes for one struct type.
 #[derive(serde::Deserialize)]
 struct ValueFields {
+    package: String,
     #[serde(rename = "type")]
     name: String,
     fields: Vec<String>,
@@ -96,10 +100,10 @@ fn render_values(types: &[ValueFields]) -> String {
          //! The struct types hook messages reach, as Go's `encoding/json` sees them: each with its\n\
          //! JSON fields and the ones it holds by value (a string, number, bool or struct, not a\n\
          //! pointer, slice, map or type that reads JSON itself), which a `null` leaves as they\n\
-         //! are (read by the decoder of the module above).\n\n\
-         /// `(Go type name, its JSON fields, those held by value)`, sorted by name.\n\
+         //! are. The shapes of the crate's types are checked against it (`shapes_against_go.rs`).\n\n\
+         /// `(Go package, type name, its JSON fields, those held by value)`, sorted.\n\
          #[rustfmt::skip]\n\
-         pub(super) const VALUE_FIELDS: &[(&str, &[&str], &[&str])] = &[\n",
+         pub(super) const GO_VALUES: &[(&str, &str, &[&str], &[&str])] = &[\n",
     );
     let list = |names: &[String]| {
         names
@@ -110,7 +114,8 @@ fn render_values(types: &[ValueFields]) -> String {
     };
     for t in types {
         out.push_str(&format!(
-            "    ({:?},\n        &[{}],\n        &[{}]),\n",
+            "    ({:?}, {:?},\n        &[{}],\n        &[{}]),\n",
+            t.package,
             t.name,
             list(&t.fields),
             list(&t.values)

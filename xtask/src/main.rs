@@ -14,7 +14,7 @@
 //!   packaged generator and runs it (see `package.rs`).
 //! - `testenv` builds etcd and kube-apiserver for the tests from `interop/` (see `goenv.rs`).
 //! - `go-tables [--check]` writes the tables taken from Go: `src/go/print_ranges.rs`
-//!   (`strconv.IsPrint`), `src/wire/fold_table.rs` and `src/wire/value_table.rs` (see
+//!   (`strconv.IsPrint`), `src/wire/fold_table.rs` and `src/wire/go_values.rs` (see
 //!   `gotables.rs`); `test` checks them.
 //! - `bench <generator|derive>` runs the generator's benchmarks (see `bench.rs`).
 //! - `deny` checks security advisories (offline, against the RustSec snapshot beside the

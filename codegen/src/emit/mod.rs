@@ -9,3 +9,4 @@ pub mod object;
 pub mod openapi;
 pub mod rust;
 pub mod schemars;
+pub mod shape;

@@ -41,6 +41,7 @@ pub fn schema(input: &SchemaInput) -> TokenStream {
         quote_spanned!(*span=> <#path as #krate::schema::Schema>::schema_info)
     });
     let format = MODEL_FORMAT;
+    let shape = super::shape::shape(&krate, &def, &input.wire);
     let role = role_impl(&krate, &ident, &def);
     let object = object_impl(&krate, &ident, &def);
     quote! {
@@ -52,6 +53,7 @@ pub fn schema(input: &SchemaInput) -> TokenStream {
                         #format,
                         #model,
                         &[#(#refs),*],
+                        #shape,
                     );
                     &INFO
                 }
@@ -107,6 +109,11 @@ fn role_impl(krate: &TokenStream, ident: &TokenStream, def: &TypeDef) -> TokenSt
             fn set_type_meta(&mut self, api_version: &str, kind: &str) {
                 api_version.clone_into(&mut self.api_version);
                 kind.clone_into(&mut self.kind);
+            }
+            fn wire_info() -> ::core::option::Option<&'static #krate::schema::TypeInfo> {
+                ::core::option::Option::Some(
+                    <Self as #krate::schema::Schema>::schema_info(),
+                )
             }
         }
     };

@@ -37,6 +37,8 @@ pub struct ContainerAttrs {
     pub opaque: Option<serde_json::Value>,
     /// `inline`
     pub inline: Option<Span>,
+    /// `wire = "time" | "bytes"`, with where it was written
+    pub wire: Option<(String, Span)>,
     /// An attribute could not be parsed; checks that depend on it are skipped.
     pub malformed: bool,
     /// Type-level CRD validation markers, with the span of the first one.
@@ -78,6 +80,8 @@ pub struct FieldAttrs {
     pub validation: Validation,
     /// Span of each validation marker, by attribute name (for type checks).
     pub validation_spans: Vec<(&'static str, Span)>,
+    /// `by_value`
+    pub by_value: Option<Span>,
 }
 
 /// `#[hook(...)]` on a hook type.
@@ -137,6 +141,10 @@ pub fn container(
                     None => Ok(()),
                 },
                 INLINE => set_once(cx, file, &mut out.inline, span, span, INLINE),
+                WIRE => {
+                    let v = one_of(cx, file, &meta, WIRE_KINDS)?;
+                    set_once(cx, file, &mut out.wire, (v, span), span, WIRE)
+                }
                 CRD_SCHEMA => match json_lit(cx, file, &meta)? {
                     Some(v) => set_once(cx, file, &mut out.crd_schema, v, span, CRD_SCHEMA),
                     None => Ok(()),
@@ -186,6 +194,7 @@ pub fn field(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]) -
                 REQUIRED => set_once(cx, file, &mut out.required, span, span, REQUIRED),
                 OPTIONAL => set_once(cx, file, &mut out.optional, span, span, OPTIONAL),
                 NO_DEFAULT => set_once(cx, file, &mut out.no_default, span, span, NO_DEFAULT),
+                BY_VALUE => set_once(cx, file, &mut out.by_value, span, span, BY_VALUE),
                 DEFAULT => {
                     let lit: syn::Lit = meta.value()?.parse()?;
                     match lit_to_json(&lit) {

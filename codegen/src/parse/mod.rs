@@ -30,6 +30,29 @@ pub struct SchemaInput {
     pub def: TypeDef,
     /// `#[schema(crate = "...")]`
     pub krate: Option<syn::Path>,
+    /// What the wire decoder is told about the type (not part of the model).
+    pub wire: WireInput,
+}
+
+/// What the wire decoder is told about a type besides its model (see `emit::shape`).
+#[derive(Default)]
+pub struct WireInput {
+    /// `#[schema(wire = "...")]`, with where it was written.
+    pub kind: Option<(String, Span)>,
+    /// The fields serde reads, in the order of its field list.
+    pub fields: Vec<WireField>,
+    /// The type has `#[serde(default)]`: serde fills a field the message leaves out.
+    pub serde_default: bool,
+}
+
+/// A field serde reads.
+pub struct WireField {
+    /// The JSON name serde reads (its deserialize name).
+    pub name: String,
+    /// The Rust field name, without `r#`: the model's field of that name gives its type.
+    pub ident: String,
+    /// `#[schema(by_value)]`
+    pub by_value: bool,
 }
 
 /// A hook parsed from `#[derive(Hook)]`.
@@ -132,6 +155,21 @@ pub fn schema(
             "`inline` only applies together with `opaque = \"...\"`",
         );
     }
+    let mut wire = WireInput {
+        kind: attrs.wire.clone(),
+        fields: Vec::new(),
+        serde_default: !matches!(
+            container.attrs.default(),
+            serde_derive_internals::attr::Default::None
+        ),
+    };
+    if let (Some((_, span)), None) = (&attrs.wire, &attrs.opaque) {
+        cx.error(
+            file,
+            *span,
+            "`wire` only applies together with `opaque = \"...\"`",
+        );
+    }
     let shape = match &container.data {
         _ if attrs.opaque.is_some() => Some(Shape::Opaque {
             schema: attrs.opaque.clone().unwrap(),
@@ -145,7 +183,7 @@ pub fn schema(
                     "`enum` applies to enums of unit variants, not to structs",
                 );
             }
-            struct_shape(cx, file, input, &container, *style, fields)
+            struct_shape(cx, file, input, &container, *style, fields, &mut wire)
         }
         ast::Data::Enum(variants) => {
             if let Some(span) = attrs.request.or(attrs.response).or(attrs.retryable) {
@@ -229,6 +267,7 @@ pub fn schema(
     Some(SchemaInput {
         def,
         krate: attrs.krate,
+        wire,
     })
 }
 
@@ -239,6 +278,7 @@ fn struct_shape(
     container: &ast::Container<'_>,
     style: ast::Style,
     fields: &[ast::Field<'_>],
+    wire: &mut WireInput,
 ) -> Option<Shape> {
     let transparent = container.attrs.transparent();
     match style {
@@ -288,13 +328,30 @@ fn struct_shape(
                 "`#[crd(...)]` belongs on the root struct of a custom resource version, not on a field",
             );
         }
-        if f.attrs.skip_serializing() {
-            continue;
-        }
         let ident = match &f.member {
             syn::Member::Named(i) => unraw(i),
             syn::Member::Unnamed(_) => continue,
         };
+        if let Some(span) = fa.by_value
+            && !matches!(ty::parse_quiet(f.ty), Some(crate::model::Ty::Option(_)))
+        {
+            cx.error(
+                file,
+                span,
+                "`by_value` applies to an `Option` field; a field of any other type is held \
+                 by value already",
+            );
+        }
+        if !f.attrs.skip_deserializing() {
+            wire.fields.push(WireField {
+                name: f.attrs.name().deserialize_name().value.clone(),
+                ident: ident.clone(),
+                by_value: fa.by_value.is_some(),
+            });
+        }
+        if f.attrs.skip_serializing() {
+            continue;
+        }
         serde_attrs::field(cx, file, f);
         if f.attrs.serialize_with().is_some() {
             // Its type need not have a schema; nothing more to say about it.

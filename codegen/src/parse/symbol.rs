@@ -26,6 +26,11 @@ pub const CRATE: &str = "crate";
 pub const OPAQUE: &str = "opaque";
 /// An opaque schema is written in place rather than as a component.
 pub const INLINE: &str = "inline";
+/// How the wire decoder reads an opaque type: Go's `metav1.Time` or `[]byte` (only in this
+/// crate's descriptions of external types, `codegen/external/`).
+pub const WIRE: &str = "wire";
+/// Values accepted by `wire`.
+pub const WIRE_KINDS: &[&str] = &["time", "bytes"];
 
 /// The structural CRD schema of an opaque type.
 pub const CRD_SCHEMA: &str = "crd_schema";
@@ -48,6 +53,7 @@ pub const SCHEMA_CONTAINER: &[&str] = &[
     CRATE,
     OPAQUE,
     INLINE,
+    WIRE,
     CRD_SCHEMA,
     HUB,
     TO_HUB,
@@ -134,6 +140,8 @@ pub const PATCH_MERGE_KEY: &str = "patch_merge_key";
 pub const LIST_TYPE: &str = "list_type";
 /// `x-kubernetes-list-map-keys`.
 pub const LIST_MAP_KEYS: &str = "list_map_keys";
+/// Go holds the field by value although it is an `Option` here: a `null` leaves it as it is.
+pub const BY_VALUE: &str = "by_value";
 
 /// Every field attribute of `#[schema(...)]`, for suggestions.
 pub const SCHEMA_FIELD: &[&str] = &[
@@ -147,6 +155,7 @@ pub const SCHEMA_FIELD: &[&str] = &[
     MAP_TYPE,
     PATCH_STRATEGY,
     PATCH_MERGE_KEY,
+    BY_VALUE,
     MIN_LENGTH,
     MAX_LENGTH,
     MINIMUM,

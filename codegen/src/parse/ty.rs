@@ -98,7 +98,8 @@ fn parse_path(
     }
 }
 
-fn parse_quiet(ty: &syn::Type) -> Option<Ty> {
+/// [`parse`] without recording anything.
+pub fn parse_quiet(ty: &syn::Type) -> Option<Ty> {
     let cx = Diagnostics::new();
     let t = parse(&cx, None, ty);
     let _ = cx.check();

@@ -70,6 +70,35 @@ const _: () = {
                 2u32,
                 r#"{"ident":"GreetRequest","component":"example.com.golden.hooks.v1alpha1.GreetRequest","doc":["The request of Greet."],"shape":{"object":{"fields":[{"ident":"api_version","name":"apiVersion","ty":"string","doc":["apiVersion."],"required":false,"omit_empty":true},{"ident":"kind","name":"kind","ty":"string","doc":["kind."],"required":false,"omit_empty":true},{"ident":"settings","name":"settings","ty":{"map":"string"},"doc":["Settings."],"required":false,"omit_empty":true},{"ident":"who","name":"who","ty":"string","doc":["Who to greet."],"required":true}]}},"role":"request"}"#,
                 &[],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "apiVersion",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "kind",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "settings",
+                                node: ::capi_runtime::__private::shape::Node::Map(
+                                    &::capi_runtime::__private::shape::Node::Scalar,
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "who",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }
@@ -85,6 +114,13 @@ const _: () = {
         fn set_type_meta(&mut self, api_version: &str, kind: &str) {
             api_version.clone_into(&mut self.api_version);
             kind.clone_into(&mut self.kind);
+        }
+        fn wire_info() -> ::core::option::Option<
+            &'static ::capi_runtime::schema::TypeInfo,
+        > {
+            ::core::option::Option::Some(
+                <Self as ::capi_runtime::schema::Schema>::schema_info(),
+            )
         }
     }
     #[automatically_derived]
@@ -105,6 +141,38 @@ const _: () = {
                 2u32,
                 r#"{"ident":"GreetResponse","component":"example.com.golden.hooks.v1alpha1.GreetResponse","doc":["The response of Greet."],"shape":{"object":{"fields":[{"ident":"api_version","name":"apiVersion","ty":"string","doc":["apiVersion."],"required":false,"omit_empty":true},{"ident":"kind","name":"kind","ty":"string","doc":["kind."],"required":false,"omit_empty":true},{"ident":"status","name":"status","ty":{"named":{"path":"ResponseStatus","id":0}},"doc":["Outcome."],"required":true},{"ident":"message","name":"message","ty":"string","doc":["Message."],"required":false,"omit_empty":true},{"ident":"retry_after_seconds","name":"retryAfterSeconds","ty":"int32","doc":["Retry after this many seconds."],"required":true}]}},"role":"retryableResponse"}"#,
                 &[<ResponseStatus as ::capi_runtime::schema::Schema>::schema_info],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "apiVersion",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "kind",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "status",
+                                node: ::capi_runtime::__private::shape::Node::Ref(0),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "message",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "retryAfterSeconds",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }
@@ -120,6 +188,13 @@ const _: () = {
         fn set_type_meta(&mut self, api_version: &str, kind: &str) {
             api_version.clone_into(&mut self.api_version);
             kind.clone_into(&mut self.kind);
+        }
+        fn wire_info() -> ::core::option::Option<
+            &'static ::capi_runtime::schema::TypeInfo,
+        > {
+            ::core::option::Option::Some(
+                <Self as ::capi_runtime::schema::Schema>::schema_info(),
+            )
         }
     }
     #[automatically_derived]
@@ -170,6 +245,23 @@ const _: () = {
                 2u32,
                 r#"{"ident":"ListRequest","component":"example.com.golden.hooks.v1alpha1.ListRequest","doc":["The request of List: no settings."],"shape":{"object":{"fields":[{"ident":"api_version","name":"apiVersion","ty":"string","doc":["apiVersion."],"required":false,"omit_empty":true},{"ident":"kind","name":"kind","ty":"string","doc":["kind."],"required":false,"omit_empty":true}]}},"role":"request"}"#,
                 &[],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "apiVersion",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "kind",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }
@@ -185,6 +277,13 @@ const _: () = {
         fn set_type_meta(&mut self, api_version: &str, kind: &str) {
             api_version.clone_into(&mut self.api_version);
             kind.clone_into(&mut self.kind);
+        }
+        fn wire_info() -> ::core::option::Option<
+            &'static ::capi_runtime::schema::TypeInfo,
+        > {
+            ::core::option::Option::Some(
+                <Self as ::capi_runtime::schema::Schema>::schema_info(),
+            )
         }
     }
     #[automatically_derived]
@@ -205,6 +304,40 @@ const _: () = {
                 2u32,
                 r#"{"ident":"ListResponse","component":"example.com.golden.hooks.v1alpha1.ListResponse","doc":["The response of List."],"shape":{"object":{"fields":[{"ident":"api_version","name":"apiVersion","ty":"string","doc":["apiVersion."],"required":false,"omit_empty":true},{"ident":"kind","name":"kind","ty":"string","doc":["kind."],"required":false,"omit_empty":true},{"ident":"status","name":"status","ty":{"named":{"path":"ResponseStatus","id":0}},"doc":["Outcome."],"required":true},{"ident":"message","name":"message","ty":"string","doc":["Message."],"required":false,"omit_empty":true},{"ident":"names","name":"names","ty":{"list":"string"},"doc":["Names."],"required":false,"omit_empty":true}]}},"role":"response"}"#,
                 &[<ResponseStatus as ::capi_runtime::schema::Schema>::schema_info],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "apiVersion",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "kind",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "status",
+                                node: ::capi_runtime::__private::shape::Node::Ref(0),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "message",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "names",
+                                node: ::capi_runtime::__private::shape::Node::List(
+                                    &::capi_runtime::__private::shape::Node::Scalar,
+                                ),
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }
@@ -220,6 +353,13 @@ const _: () = {
         fn set_type_meta(&mut self, api_version: &str, kind: &str) {
             api_version.clone_into(&mut self.api_version);
             kind.clone_into(&mut self.kind);
+        }
+        fn wire_info() -> ::core::option::Option<
+            &'static ::capi_runtime::schema::TypeInfo,
+        > {
+            ::core::option::Option::Some(
+                <Self as ::capi_runtime::schema::Schema>::schema_info(),
+            )
         }
     }
     #[automatically_derived]

@@ -6,6 +6,7 @@ const _: () = {
                 2u32,
                 r#"{"ident":"Color","component":"example.com.golden.v1.Color","doc":["A color; the schema lists the values."],"shape":{"enum":{"variants":[{"name":"Blue","ident":"Blue","doc":["The color of the sky."]},{"name":"Green","ident":"Green","doc":["The color of grass."]}],"listed":true}}}"#,
                 &[],
+                ::capi_runtime::__private::shape::Shape::Value,
             );
             &INFO
         }
@@ -19,6 +20,7 @@ const _: () = {
                 2u32,
                 r#"{"ident":"Mode","component":"example.com.golden.v1.Mode","doc":["A mode; the schema is a plain string."],"shape":{"enum":{"variants":[{"name":"fast","ident":"Fast","doc":["Fast."]},{"name":"safe","ident":"Safe","doc":["Safe."]}],"listed":false}}}"#,
                 &[],
+                ::capi_runtime::__private::shape::Shape::Value,
             );
             &INFO
         }
@@ -35,6 +37,37 @@ const _: () = {
                     <Color as ::capi_runtime::schema::Schema>::schema_info,
                     <Mode as ::capi_runtime::schema::Schema>::schema_info,
                 ],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "color",
+                                node: ::capi_runtime::__private::shape::Node::Ref(0),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "mode",
+                                node: ::capi_runtime::__private::shape::Node::Ref(1),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "accent",
+                                node: ::capi_runtime::__private::shape::Node::Option(
+                                    &::capi_runtime::__private::shape::Node::Ref(0),
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "palette",
+                                node: ::capi_runtime::__private::shape::Node::List(
+                                    &::capi_runtime::__private::shape::Node::Ref(0),
+                                ),
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }

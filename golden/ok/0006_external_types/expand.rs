@@ -14,6 +14,61 @@ const _: () = {
                     <serde_json::Value as ::capi_runtime::schema::Schema>::schema_info,
                     <metav1::Condition as ::capi_runtime::schema::Schema>::schema_info,
                 ],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "metadata",
+                                node: ::capi_runtime::__private::shape::Node::Ref(0),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "created",
+                                node: ::capi_runtime::__private::shape::Node::Option(
+                                    &::capi_runtime::__private::shape::Node::Ref(1),
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "maxSurge",
+                                node: ::capi_runtime::__private::shape::Node::Option(
+                                    &::capi_runtime::__private::shape::Node::Ref(2),
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "object",
+                                node: ::capi_runtime::__private::shape::Node::Ref(3),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "data",
+                                node: ::capi_runtime::__private::shape::Node::Ref(4),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "extra",
+                                node: ::capi_runtime::__private::shape::Node::Ref(5),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "conditions",
+                                node: ::capi_runtime::__private::shape::Node::List(
+                                    &::capi_runtime::__private::shape::Node::Ref(6),
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "values",
+                                node: ::capi_runtime::__private::shape::Node::Map(
+                                    &::capi_runtime::__private::shape::Node::Ref(5),
+                                ),
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }

@@ -6,6 +6,9 @@ const _: () = {
                 2u32,
                 r#"{"ident":"Uid","component":"example.com.golden.v1.Uid","doc":["An identifier, written as its string."],"shape":{"transparent":{"ty":"string"}}}"#,
                 &[],
+                ::capi_runtime::__private::shape::Shape::Transparent(
+                    ::capi_runtime::__private::shape::Node::Scalar,
+                ),
             );
             &INFO
         }
@@ -19,6 +22,7 @@ const _: () = {
                 2u32,
                 r#"{"ident":"Duration","component":"example.com.golden.v1.Duration","doc":["A duration written as a string like \"10s\"."],"shape":{"opaque":{"schema":{"pattern":"^[0-9]+s$","type":"string"}}}}"#,
                 &[],
+                ::capi_runtime::__private::shape::Shape::Own,
             );
             &INFO
         }
@@ -32,6 +36,7 @@ const _: () = {
                 2u32,
                 r#"{"ident":"Percent","component":"example.Percent","doc":["A percentage, written in place."],"shape":{"opaque":{"schema":{"maximum":100,"minimum":0,"type":"integer"},"inline":true}}}"#,
                 &[],
+                ::capi_runtime::__private::shape::Shape::Own,
             );
             &INFO
         }
@@ -49,6 +54,35 @@ const _: () = {
                     <Duration as ::capi_runtime::schema::Schema>::schema_info,
                     <Percent as ::capi_runtime::schema::Schema>::schema_info,
                 ],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "uid",
+                                node: ::capi_runtime::__private::shape::Node::Ref(0),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "parent",
+                                node: ::capi_runtime::__private::shape::Node::Option(
+                                    &::capi_runtime::__private::shape::Node::Ref(0),
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "every",
+                                node: ::capi_runtime::__private::shape::Node::Ref(1),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "load",
+                                node: ::capi_runtime::__private::shape::Node::Ref(2),
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }

@@ -6,6 +6,18 @@ const _: () = {
                 2u32,
                 r#"{"ident":"Square","component":"example.com.golden.shapes.v1.Square","doc":["A square."],"shape":{"object":{"fields":[{"ident":"side","name":"side","ty":"int32","doc":["Side length."],"required":true}]}}}"#,
                 &[],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "side",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }
@@ -19,6 +31,23 @@ const _: () = {
                 2u32,
                 r#"{"ident":"Circle","component":"example.com.golden.shapes.v1.Circle","doc":["A circle."],"shape":{"object":{"fields":[{"ident":"radius","name":"radius","ty":"int32","doc":["Radius."],"required":true},{"ident":"bounds","name":"bounds","ty":{"named":{"path":"super::Square","id":0}},"doc":["A square around it, through `super`."],"required":true}]}}}"#,
                 &[<super::Square as ::capi_runtime::schema::Schema>::schema_info],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "radius",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "bounds",
+                                node: ::capi_runtime::__private::shape::Node::Ref(0),
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }
@@ -37,6 +66,33 @@ const _: () = {
                     <shapes::round::Circle as ::capi_runtime::schema::Schema>::schema_info,
                     <crate::shapes::Square as ::capi_runtime::schema::Schema>::schema_info,
                 ],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "square",
+                                node: ::capi_runtime::__private::shape::Node::Ref(0),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "disc",
+                                node: ::capi_runtime::__private::shape::Node::Ref(1),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "circle",
+                                node: ::capi_runtime::__private::shape::Node::Ref(2),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "other",
+                                node: ::capi_runtime::__private::shape::Node::Ref(3),
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }

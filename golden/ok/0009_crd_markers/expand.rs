@@ -10,6 +10,40 @@ const _: () = {
                     <WidgetSpec as ::capi_runtime::schema::Schema>::schema_info,
                     <WidgetStatus as ::capi_runtime::schema::Schema>::schema_info,
                 ],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "apiVersion",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "kind",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "metadata",
+                                node: ::capi_runtime::__private::shape::Node::Ref(0),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "spec",
+                                node: ::capi_runtime::__private::shape::Node::Ref(1),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "status",
+                                node: ::capi_runtime::__private::shape::Node::Option(
+                                    &::capi_runtime::__private::shape::Node::Ref(2),
+                                ),
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }
@@ -39,6 +73,84 @@ const _: () = {
                     <RawExtension as ::capi_runtime::schema::Schema>::schema_info,
                     <metav1::LabelSelector as ::capi_runtime::schema::Schema>::schema_info,
                 ],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "name",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "size",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "minSize",
+                                node: ::capi_runtime::__private::shape::Node::Option(
+                                    &::capi_runtime::__private::shape::Node::Scalar,
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "color",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "mode",
+                                node: ::capi_runtime::__private::shape::Node::Option(
+                                    &::capi_runtime::__private::shape::Node::Ref(0),
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "tags",
+                                node: ::capi_runtime::__private::shape::Node::List(
+                                    &::capi_runtime::__private::shape::Node::Scalar,
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "labels",
+                                node: ::capi_runtime::__private::shape::Node::Map(
+                                    &::capi_runtime::__private::shape::Node::Scalar,
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "parts",
+                                node: ::capi_runtime::__private::shape::Node::List(
+                                    &::capi_runtime::__private::shape::Node::Ref(1),
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "surge",
+                                node: ::capi_runtime::__private::shape::Node::Option(
+                                    &::capi_runtime::__private::shape::Node::Ref(2),
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "extra",
+                                node: ::capi_runtime::__private::shape::Node::Option(
+                                    &::capi_runtime::__private::shape::Node::Ref(3),
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "selector",
+                                node: ::capi_runtime::__private::shape::Node::Option(
+                                    &::capi_runtime::__private::shape::Node::Ref(4),
+                                ),
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }
@@ -52,6 +164,25 @@ const _: () = {
                 2u32,
                 r#"{"ident":"Part","component":"example.com.widgets.v1.Part","doc":["A part of a widget."],"shape":{"object":{"fields":[{"ident":"name","name":"name","ty":"string","doc":["Its name."],"required":true},{"ident":"made","name":"made","ty":{"option":{"named":{"path":"metav1::Time","id":0}}},"doc":["When it was made."],"required":false,"omit_empty":true}]}}}"#,
                 &[<metav1::Time as ::capi_runtime::schema::Schema>::schema_info],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "name",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "made",
+                                node: ::capi_runtime::__private::shape::Node::Option(
+                                    &::capi_runtime::__private::shape::Node::Ref(0),
+                                ),
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }
@@ -65,6 +196,7 @@ const _: () = {
                 2u32,
                 r#"{"ident":"Mode","component":"example.com.widgets.v1.Mode","doc":["How a widget behaves."],"shape":{"enum":{"variants":[{"name":"Fast","ident":"Fast","doc":["Quickly."]},{"name":"Safe","ident":"Safe","doc":["Carefully."]}],"listed":false}}}"#,
                 &[],
+                ::capi_runtime::__private::shape::Shape::Value,
             );
             &INFO
         }
@@ -78,6 +210,20 @@ const _: () = {
                 2u32,
                 r#"{"ident":"WidgetStatus","component":"example.com.widgets.v1.WidgetStatus","doc":["What a widget is."],"shape":{"object":{"fields":[{"ident":"conditions","name":"conditions","ty":{"list":{"named":{"path":"metav1::Condition","id":0}}},"doc":["Conditions."],"required":false,"omit_empty":true,"list_type":"map","list_map_keys":["type"],"validation":{"maxItems":8}}]}}}"#,
                 &[<metav1::Condition as ::capi_runtime::schema::Schema>::schema_info],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "conditions",
+                                node: ::capi_runtime::__private::shape::Node::List(
+                                    &::capi_runtime::__private::shape::Node::Ref(0),
+                                ),
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }
@@ -91,6 +237,25 @@ const _: () = {
                 2u32,
                 r#"{"ident":"Widget","component":"example.com.widgets.v1beta1.Widget","doc":["A widget, older version."],"shape":{"object":{"fields":[{"ident":"metadata","name":"metadata","ty":{"named":{"path":"metav1::ObjectMeta","id":0}},"doc":["Metadata."],"required":true},{"ident":"size","name":"size","ty":{"option":"int32"},"doc":["The size."],"required":false,"omit_empty":true}]}},"crd":{"group":"widgets.example.com","version":"v1beta1","plural":"widgets","shortNames":["wd","wdg"],"categories":["all","example"],"namespaced":true,"deprecated":true}}"#,
                 &[<metav1::ObjectMeta as ::capi_runtime::schema::Schema>::schema_info],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "metadata",
+                                node: ::capi_runtime::__private::shape::Node::Ref(0),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "size",
+                                node: ::capi_runtime::__private::shape::Node::Option(
+                                    &::capi_runtime::__private::shape::Node::Scalar,
+                                ),
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }

@@ -10,6 +10,63 @@ const _: () = {
                     <Part as ::capi_runtime::schema::Schema>::schema_info,
                     <super::v2::Gadget as ::capi_runtime::schema::Schema>::schema_info,
                 ],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "name",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "owner",
+                                node: ::capi_runtime::__private::shape::Node::Option(
+                                    &::capi_runtime::__private::shape::Node::Scalar,
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "count",
+                                node: ::capi_runtime::__private::shape::Node::Option(
+                                    &::capi_runtime::__private::shape::Node::Scalar,
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "motor",
+                                node: ::capi_runtime::__private::shape::Node::Option(
+                                    &::capi_runtime::__private::shape::Node::Ref(0),
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "parts",
+                                node: ::capi_runtime::__private::shape::Node::List(
+                                    &::capi_runtime::__private::shape::Node::Ref(1),
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "spares",
+                                node: ::capi_runtime::__private::shape::Node::Map(
+                                    &::capi_runtime::__private::shape::Node::Ref(1),
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "weight",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "legacy",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }
@@ -23,6 +80,23 @@ const _: () = {
                 2u32,
                 r#"{"ident":"Motor","component":"example.com.gadgets.v1alpha1.Motor","doc":["A motor."],"shape":{"object":{"fields":[{"ident":"watts","name":"watts","ty":"int64","doc":["Its power."],"required":true},{"ident":"kind","name":"kind","ty":{"named":{"path":"Drive","id":0}},"doc":["Its kind."],"required":true}]}}}"#,
                 &[<Drive as ::capi_runtime::schema::Schema>::schema_info],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "watts",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "kind",
+                                node: ::capi_runtime::__private::shape::Node::Ref(0),
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }
@@ -36,6 +110,18 @@ const _: () = {
                 2u32,
                 r#"{"ident":"Part","component":"example.com.gadgets.v1alpha1.Part","doc":["A part."],"shape":{"object":{"fields":[{"ident":"id","name":"id","ty":"string","doc":["Its id."],"required":true}]}}}"#,
                 &[],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "id",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }
@@ -49,6 +135,7 @@ const _: () = {
                 2u32,
                 r#"{"ident":"Drive","component":"example.com.gadgets.v1alpha1.Drive","doc":["How a motor drives."],"shape":{"enum":{"variants":[{"name":"Electric","ident":"Electric","doc":["Electric."]},{"name":"Steam","ident":"Steam","doc":["Steam."]}],"listed":false}}}"#,
                 &[],
+                ::capi_runtime::__private::shape::Shape::Value,
             );
             &INFO
         }
@@ -65,6 +152,59 @@ const _: () = {
                     <Motor as ::capi_runtime::schema::Schema>::schema_info,
                     <Part as ::capi_runtime::schema::Schema>::schema_info,
                 ],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "name",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "owner",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "count",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "motor",
+                                node: ::capi_runtime::__private::shape::Node::Ref(0),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "parts",
+                                node: ::capi_runtime::__private::shape::Node::List(
+                                    &::capi_runtime::__private::shape::Node::Ref(1),
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "spares",
+                                node: ::capi_runtime::__private::shape::Node::Map(
+                                    &::capi_runtime::__private::shape::Node::Ref(1),
+                                ),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "weight",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "notes",
+                                node: ::capi_runtime::__private::shape::Node::List(
+                                    &::capi_runtime::__private::shape::Node::Scalar,
+                                ),
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }
@@ -78,6 +218,23 @@ const _: () = {
                 2u32,
                 r#"{"ident":"Motor","component":"example.com.gadgets.v2.Motor","doc":["A motor."],"shape":{"object":{"fields":[{"ident":"watts","name":"watts","ty":"int64","doc":["Its power."],"required":true},{"ident":"kind","name":"kind","ty":{"named":{"path":"Drive","id":0}},"doc":["Its kind."],"required":true}]}}}"#,
                 &[<Drive as ::capi_runtime::schema::Schema>::schema_info],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "watts",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "kind",
+                                node: ::capi_runtime::__private::shape::Node::Ref(0),
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }
@@ -91,6 +248,18 @@ const _: () = {
                 2u32,
                 r#"{"ident":"Part","component":"example.com.gadgets.v2.Part","doc":["A part."],"shape":{"object":{"fields":[{"ident":"id","name":"id","ty":"string","doc":["Its id."],"required":true}]}}}"#,
                 &[],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "id",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }
@@ -104,6 +273,7 @@ const _: () = {
                 2u32,
                 r#"{"ident":"Drive","component":"example.com.gadgets.v2.Drive","doc":["How a motor drives."],"shape":{"enum":{"variants":[{"name":"Electric","ident":"Electric","doc":["Electric."]},{"name":"Steam","ident":"Steam","doc":["Steam."]}],"listed":false}}}"#,
                 &[],
+                ::capi_runtime::__private::shape::Shape::Value,
             );
             &INFO
         }

@@ -9,6 +9,35 @@ const _: () = {
                     <metav1::ObjectMeta as ::capi_runtime::schema::Schema>::schema_info,
                     <GizmoSpec as ::capi_runtime::schema::Schema>::schema_info,
                 ],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "apiVersion",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "kind",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "metadata",
+                                node: ::capi_runtime::__private::shape::Node::Ref(0),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "spec",
+                                node: ::capi_runtime::__private::shape::Node::Option(
+                                    &::capi_runtime::__private::shape::Node::Ref(1),
+                                ),
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }
@@ -32,6 +61,18 @@ const _: () = {
                 2u32,
                 r#"{"ident":"GizmoSpec","component":"example.com.gizmos.v1.GizmoSpec","doc":["What a gizmo should be."],"shape":{"object":{"fields":[{"ident":"count","name":"count","ty":"int32","doc":["How many."],"required":true}]}}}"#,
                 &[],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "count",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }
@@ -45,6 +86,23 @@ const _: () = {
                 2u32,
                 r#"{"ident":"Note","component":"example.com.gizmos.v1.Note","doc":["A note whose spec is a plain string."],"shape":{"object":{"fields":[{"ident":"metadata","name":"metadata","ty":{"named":{"path":"metav1::ObjectMeta","id":0}},"doc":["Metadata."],"required":true},{"ident":"spec","name":"spec","ty":"string","doc":["The text."],"required":true}]}},"crd":{"group":"gizmos.example.com","version":"v1","plural":"notes","namespaced":true,"storage":true}}"#,
                 &[<metav1::ObjectMeta as ::capi_runtime::schema::Schema>::schema_info],
+                ::capi_runtime::__private::shape::Shape::Struct(
+                    &::capi_runtime::__private::shape::StructShape {
+                        fields: &[
+                            ::capi_runtime::__private::shape::Field {
+                                name: "metadata",
+                                node: ::capi_runtime::__private::shape::Node::Ref(0),
+                                by_value: false,
+                            },
+                            ::capi_runtime::__private::shape::Field {
+                                name: "spec",
+                                node: ::capi_runtime::__private::shape::Node::Scalar,
+                                by_value: false,
+                            },
+                        ],
+                        zero_times: false,
+                    },
+                ),
             );
             &INFO
         }

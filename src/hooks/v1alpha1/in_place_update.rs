@@ -296,7 +296,7 @@ pub struct UpdateMachineResponse {
 pub struct Patch {
     /// How `patch` is encoded.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(required)]
+    #[schema(required, by_value)]
     pub patch_type: Option<PatchType>,
     /// The patch document, base64-encoded on the wire.
     #[serde(skip_serializing_if = "is_default")]

@@ -21,6 +21,7 @@ pub struct APIEndpoint {
     pub host: String,
     /// TCP port of the endpoint.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(by_value)]
     pub port: Option<i32>,
 }
 
@@ -132,6 +133,7 @@ pub struct ClusterInitializationStatus {
 pub struct ClusterNetwork {
     /// Port the API server binds to. When unset, `6443` is used.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(by_value)]
     pub api_server_port: Option<i32>,
     /// Address ranges that Pod IPs are taken from.
     #[serde(skip_serializing_if = "is_default")]
@@ -206,6 +208,7 @@ pub struct ClusterStatus {
     pub initialization: ClusterInitializationStatus,
     /// The `metadata.generation` that the controller most recently acted on.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(by_value)]
     pub observed_generation: Option<i64>,
     /// A rough summary of the Cluster's lifecycle stage: `Pending`, `Provisioning`, `Provisioned`,
     /// `Deleting`, `Failed` or `Unknown`. Conditions carry the detail.
@@ -295,6 +298,7 @@ pub struct StatusUpgradePlanVersion {
 pub struct StatusVersion {
     /// Number of Machines that run `version`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(by_value)]
     pub replicas: Option<i32>,
     /// A Kubernetes version, for example `v1.34.1`.
     #[serde(skip_serializing_if = "String::is_empty")]

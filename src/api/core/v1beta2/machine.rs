@@ -246,6 +246,7 @@ pub struct MachineStatus {
     pub node_ref: MachineNodeReference,
     /// The `metadata.generation` that the controller most recently acted on.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(by_value)]
     pub observed_generation: Option<i64>,
     /// A rough summary of the Machine's lifecycle stage, for example `Pending`, `Provisioning`,
     /// `Running` or `Deleting`. Conditions carry the detail.

@@ -114,6 +114,7 @@ pub struct MachineSetStatus {
     pub deprecated: Option<MachineSetDeprecatedStatus>,
     /// The `metadata.generation` that the controller most recently acted on.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(by_value)]
     pub observed_generation: Option<i64>,
     /// How many of the set's Machines have a true `Ready` condition.
     #[serde(skip_serializing_if = "Option::is_none")]
