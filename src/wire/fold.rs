@@ -6,7 +6,7 @@
 //! makes equal). So the Kelvin sign `K` (U+212A) folds to `K` and the long s `ſ` (U+017F) to
 //! `S`, while the dotless `ı` (U+0131) and the dotted `İ` (U+0130), which only Turkic folding
 //! relates to `i`, fold to themselves. The folds come from Go itself (`fold_table.rs`, written by
-//! `cargo xtask go-tables`); `testenv/tests/go_wire.rs` checks the matching against Go's.
+//! `cargo xtask go-tables`); `interop/oracle/tests/go_wire.rs` checks the matching against Go's.
 
 #[path = "fold_table.rs"]
 mod fold_table;

@@ -1076,7 +1076,7 @@ fn hook_messages_decode_and_encode_as_go_reads_them() {
 const KNOWN_HEADER: &str = "\
 # Differences from Go that the wire codec does not fix yet, in the test command's corpus (seed
 # 20261202, scale 1): mutation class, what differs, message, cases. Written by
-# `WIRE_KNOWN_UPDATE=1 cargo test -p capi-runtime-testenv --test go_wire`; never edit by hand.
+# `WIRE_KNOWN_UPDATE=1 cargo test -p capi-runtime-oracle --features external-tests --test go_wire`; never edit by hand.
 # Each line is a defect to fix (issue 18); the test fails when the list changes.
 ";
 
