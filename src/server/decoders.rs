@@ -9,7 +9,7 @@
 //! starts a new thread whenever none is idle at the moment of the call, grew to one thread per
 //! request in flight under load even when only as many decoded at once as there are cores.
 //! Each of those threads kept its own allocator arena with a decoded request's worth of memory
-//! in it (`BENCHMARKS.md`, "Decoding threads of its own").
+//! in it (`docs/benchmarks/history.md`, "Decoding threads of its own").
 
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc::{Receiver, Sender, channel};

@@ -88,7 +88,7 @@ pub const DEFAULT_MAX_DECODE_BYTES: usize = 512 << 20;
 /// realistic GeneratePatches request. Below it, the hop to a decoding thread costs more than
 /// the wait it spares the worker's other requests: measured with 406 KB GeneratePatches
 /// requests, decoding them on the decoding threads took a fifth more CPU per request and
-/// nearly twice the peak memory of decoding them in place (see `BENCHMARKS.md`).
+/// nearly twice the peak memory of decoding them in place (see `docs/benchmarks/history.md`).
 pub const DEFAULT_OFFLOAD_DECODE_BYTES: usize = 1 << 20;
 
 impl Default for Limits {

@@ -73,7 +73,7 @@
 //! up to the depth limit) its heap block. A message past the budget is refused with
 //! [`DecodeErrorKind::OverBudget`] as soon as the charge crosses it, so the memory actually
 //! held stays below the budget. A realistic 20 MiB GeneratePatches request (5,000 items) is
-//! charged far less (see `BENCHMARKS.md`).
+//! charged far less (see `docs/benchmarks/history.md`).
 //!
 //! **Time.** [`Limits::deadline`] makes decoding stop with [`DecodeErrorKind::Timeout`] once
 //! the deadline has passed (looked at every few thousand values produced, levels entered,
@@ -83,7 +83,7 @@
 //! **Repeated keys.** A message with a repeated struct key is decoded a second time in a
 //! careful mode (see `de.rs`), which reads no byte more than four times in all, whatever the
 //! nesting: a duplicate key at the top of a message whose schemas nest to the depth limit
-//! costs a few times a plain decoding, not the depth times (see `BENCHMARKS.md`).
+//! costs a few times a plain decoding, not the depth times (see `docs/benchmarks/history.md`).
 
 mod access;
 mod budget;
