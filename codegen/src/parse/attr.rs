@@ -45,6 +45,9 @@ pub struct ContainerAttrs {
     pub validation: Validation,
     /// Where the first type-level validation marker is.
     pub validation_span: Option<Span>,
+    /// The markers only a newtype takes at the type level (lengths, bounds, pattern, enum
+    /// values, item counts), with where each is.
+    pub newtype_markers: Vec<(&'static str, Span)>,
     /// `crd_schema = "<json>"`
     pub crd_schema: Option<serde_json::Value>,
     /// `hub = Type`
@@ -158,6 +161,16 @@ pub fn container(
                 MIN_PROPERTIES | MAX_PROPERTIES | X_VALIDATION => {
                     out.validation_span.get_or_insert(span);
                     validation::marker(cx, file, &meta, &key, &mut out.validation).map(|_| ())
+                }
+                // On a newtype, which has no field of its own to carry them.
+                MIN_LENGTH | MAX_LENGTH | MINIMUM | MAXIMUM | PATTERN | ENUM_VALUES | MIN_ITEMS
+                | MAX_ITEMS => {
+                    if let Some(name) =
+                        validation::marker(cx, file, &meta, &key, &mut out.validation)?
+                    {
+                        out.newtype_markers.push((name, span));
+                    }
+                    Ok(())
                 }
                 _ => {
                     let hint = if SCHEMA_FIELD.contains(&key.as_str()) {

@@ -95,3 +95,22 @@ fn edit_distance(a: &str, b: &str) -> usize {
     }
     prev[b.len()]
 }
+
+/// Where `key` is written inside the `#[name(...)]` attributes of `attrs`, if it is: for rules
+/// that judge a parsed value and point at the attribute that gave it.
+pub(crate) fn key_span(
+    attrs: &[syn::Attribute],
+    name: &str,
+    key: &str,
+) -> Option<proc_macro2::Span> {
+    let mut found = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident(name)) {
+        let _ = attr.parse_nested_meta(|meta| {
+            if found.is_none() && meta.path.is_ident(key) {
+                found = Some(syn::spanned::Spanned::span(&meta.path));
+            }
+            skip_value(&meta)
+        });
+    }
+    found
+}

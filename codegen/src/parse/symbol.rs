@@ -192,3 +192,14 @@ pub const HOOK_ATTRS: &[&str] = &[
 pub const LIST_TYPES: &[&str] = &["atomic", "set", "map"];
 /// Values accepted by `map_type`.
 pub const MAP_TYPES: &[&str] = &["atomic", "granular"];
+
+// Attributes of `#[variable(...)]` (besides `name`, `required` and `crate`).
+/// The attribute of `#[derive(Variable)]`.
+pub const VARIABLE: &str = "variable";
+/// A label of the variable's `x-metadata`.
+pub const LABEL: &str = "label";
+/// An annotation of the variable's `x-metadata`.
+pub const ANNOTATION: &str = "annotation";
+
+/// Every attribute of `#[variable(...)]`, for suggestions.
+pub const VARIABLE_ATTRS: &[&str] = &[NAME, REQUIRED, LABEL, ANNOTATION, CRATE];
