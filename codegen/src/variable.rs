@@ -88,7 +88,8 @@ pub fn check(
             "`#[crd(...)]` describes a custom resource, not a ClusterClass variable",
         );
     }
-    check_rules(cx, &def.validation.rules, def.span);
+    let rules_span = key_span(&input.attrs, SCHEMA, X_VALIDATION).unwrap_or(def.span);
+    check_rules(cx, &def.validation.rules, rules_span);
     match &def.shape {
         Shape::Opaque { schema, .. } => {
             let span = key_span(&input.attrs, SCHEMA, OPAQUE).unwrap_or(def.span);
@@ -110,7 +111,8 @@ pub fn check(
                         refuse(cx, span, &extension_name(key));
                     }
                 }
-                check_rules(cx, &field.validation.rules, field.span);
+                let rules_span = key_span(attrs, SCHEMA, X_VALIDATION).unwrap_or(field.span);
+                check_rules(cx, &field.validation.rules, rules_span);
                 if let DefaultRule::Value(value) = &field.default {
                     let span = key_span(attrs, SCHEMA, DEFAULT)
                         .or_else(|| key_span(attrs, SCHEMA, DEFAULT_JSON))
