@@ -64,6 +64,9 @@ pub trait Variable: VariableSchema + DeserializeOwned {
     /// The annotations of its schema's `x-metadata`
     /// (`#[variable(annotation(key = "...", value = "..."))]`).
     const ANNOTATIONS: &'static [(&'static str, &'static str)];
+    /// The description of its schema: the type's doc comment, which describes the variable
+    /// whatever the type's shape.
+    const DESCRIPTION: &'static str;
 
     /// The variable as a DiscoverVariables answer (or a ClusterClass) lists it: its name,
     /// `required`, and its schema with the `x-metadata` labels and annotations.
@@ -74,6 +77,9 @@ pub trait Variable: VariableSchema + DeserializeOwned {
                 .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
                 .collect()
         };
+        if !Self::DESCRIPTION.is_empty() {
+            Self::DESCRIPTION.clone_into(&mut schema.description);
+        }
         schema.x_metadata.labels = pairs(Self::LABELS);
         schema.x_metadata.annotations = pairs(Self::ANNOTATIONS);
         ClusterClassVariable {

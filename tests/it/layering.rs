@@ -98,6 +98,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "https",
             "signal",
             "api::runtime::validation",
+            // DiscoverVariables answered from the variables declared as types.
+            "api::core",
+            "variable",
         ],
     ),
     (
@@ -109,6 +112,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "api::runtime::validation",
             "raw",
             "wire",
+            // Variables read into the types that declare them.
+            "variable",
         ],
     ),
 ];

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 /// Where the Cluster's images come from.
-#[derive(Serialize, Deserialize, Variable)]
+#[derive(Debug, Serialize, Deserialize, Variable)]
 #[serde(rename_all = "camelCase")]
 #[variable(
     name = "registry",
@@ -41,7 +41,7 @@ pub struct Registry {
 }
 
 /// Credentials.
-#[derive(Serialize, Deserialize, Variable)]
+#[derive(Debug, Serialize, Deserialize, Variable)]
 #[serde(rename_all = "camelCase")]
 pub struct Auth {
     /// Name of the Secret that holds them.
@@ -49,19 +49,19 @@ pub struct Auth {
 }
 
 /// A Secret's name.
-#[derive(Serialize, Deserialize, Variable)]
+#[derive(Debug, Serialize, Deserialize, Variable)]
 #[schema(max_length = 63)]
 pub struct SecretName(pub String);
 
 /// A mirror.
-#[derive(Serialize, Deserialize, Variable)]
+#[derive(Debug, Serialize, Deserialize, Variable)]
 pub struct Mirror {
     /// Its URL.
     pub url: String,
 }
 
 /// A protocol.
-#[derive(Default, Serialize, Deserialize, Variable)]
+#[derive(Debug, Default, Serialize, Deserialize, Variable)]
 #[serde(rename_all = "lowercase")]
 pub enum Scheme {
     /// Plain HTTP.
@@ -154,4 +154,203 @@ fn a_part_of_a_variable_has_its_schema_and_no_name() {
     assert_eq!(schema["properties"]["secretName"]["maxLength"], 63);
     let newtype = serde_json::to_value(schema_of::<SecretName>()).unwrap();
     assert_eq!(newtype, json!({ "type": "string", "maxLength": 63 }));
+}
+
+/// A second variable, to see that the server lists both in their order.
+#[derive(Serialize, Deserialize, Variable)]
+#[variable(name = "proxy")]
+pub struct Proxy(pub String);
+
+#[cfg(feature = "server")]
+#[tokio::test]
+async fn the_server_answers_discover_variables_from_the_declared_types() {
+    use capi_runtime::hooks::v1alpha1::{
+        DiscoverVariables, DiscoverVariablesRequest, ResponseStatus,
+    };
+    use capi_runtime::server::Server;
+
+    // Declared before and after the handler: it answers with both.
+    let server = Server::builder()
+        .variable::<Registry>()
+        .discover_variables("discover-variables")
+        .unwrap()
+        .variable::<Proxy>()
+        .build();
+    let response = server
+        .in_process()
+        .call(
+            DiscoverVariables,
+            "discover-variables",
+            &DiscoverVariablesRequest::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.status, ResponseStatus::Success);
+    assert_eq!(
+        response.variables,
+        [Registry::definition(), Proxy::definition()]
+    );
+    assert_eq!(
+        serde_json::to_value(&response.variables[1]).unwrap(),
+        json!({
+            "name": "proxy",
+            "required": false,
+            "schema": { "openAPIV3Schema": {
+                "description": "A second variable, to see that the server lists both in their order.",
+                "type": "string",
+            } },
+        })
+    );
+}
+
+#[cfg(feature = "server")]
+#[test]
+fn a_variable_declared_twice_or_never_answered_is_refused_at_build() {
+    use capi_runtime::server::Server;
+
+    let twice = std::panic::catch_unwind(|| {
+        Server::builder()
+            .variable::<Registry>()
+            .variable::<Registry>()
+    });
+    let message = *twice.unwrap_err().downcast::<String>().unwrap();
+    assert!(
+        message.contains("the variable \"registry\" is declared twice"),
+        "{message}"
+    );
+
+    let unanswered = std::panic::catch_unwind(|| Server::builder().variable::<Proxy>().build());
+    let message = *unanswered.unwrap_err().downcast::<String>().unwrap();
+    assert!(
+        message.contains("variables are declared (proxy) but no handler answers DiscoverVariables"),
+        "{message}"
+    );
+}
+
+#[cfg(feature = "topology-mutation")]
+mod walker {
+    use capi_runtime::go::errors::chain;
+    use capi_runtime::hooks::v1alpha1::{
+        GeneratePatchesRequest, GeneratePatchesRequestItem, HolderReference, ResponseStatus,
+        Variable as RequestVariable,
+    };
+    use capi_runtime::raw::{Json, RawExtension};
+    use capi_runtime::topology_mutation::{
+        Template, TemplateContext, VariableError, Variables, Walker,
+    };
+    use serde::{Deserialize, Serialize};
+    use serde_json::{Value, json};
+
+    use super::Registry;
+
+    #[derive(Serialize, Deserialize, Default)]
+    struct MachineTemplate {
+        #[serde(default)]
+        spec: Spec,
+    }
+
+    #[derive(Serialize, Deserialize, Default)]
+    struct Spec {
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        image: String,
+    }
+
+    impl Template for MachineTemplate {
+        const GROUP: &'static str = "infrastructure.cluster.x-k8s.io";
+        const KIND: &'static str = "TestMachineTemplate";
+    }
+
+    fn set_image(t: &mut MachineTemplate, ctx: &TemplateContext<'_>) -> Result<(), VariableError> {
+        let registry: Registry = ctx.variable()?;
+        t.spec.image = format!("{}:{}/node", registry.host, registry.port.unwrap_or(443));
+        Ok(())
+    }
+
+    fn request(registry: Value) -> GeneratePatchesRequest {
+        GeneratePatchesRequest {
+            variables: vec![RequestVariable {
+                name: "registry".into(),
+                value: Json::from(registry),
+            }],
+            items: vec![GeneratePatchesRequestItem {
+                uid: "1".into(),
+                holder_reference: HolderReference {
+                    api_version: "cluster.x-k8s.io/v1beta2".into(),
+                    kind: "MachineDeployment".into(),
+                    namespace: "ns".into(),
+                    name: "md".into(),
+                    field_path: "spec.template.spec.infrastructureRef".into(),
+                },
+                object: RawExtension::from(json!({
+                    "apiVersion": "infrastructure.cluster.x-k8s.io/v1beta1",
+                    "kind": "TestMachineTemplate",
+                    "spec": {},
+                })),
+                variables: Vec::new(),
+            }],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_template_function_reads_a_variable_into_its_type() {
+        let walker = Walker::new().mutate(set_image);
+        let response = walker.generate_patches(&request(json!({
+            "host": "registry.example.com",
+            "port": 5000,
+            "scheme": "https",
+        })));
+        assert_eq!(
+            response.status,
+            ResponseStatus::Success,
+            "{}",
+            response.message
+        );
+        let patch: Value = serde_json::from_slice(&response.items[0].patch.0).unwrap();
+        assert_eq!(
+            patch,
+            json!([{ "op": "add", "path": "/spec/image", "value": "registry.example.com:5000/node" }])
+        );
+    }
+
+    #[test]
+    fn a_bad_value_fails_naming_the_variable_and_the_field() {
+        let walker = Walker::new().mutate(set_image);
+        let response = walker.generate_patches(&request(json!({
+            "host": "registry.example.com",
+            "port": "5000",
+            "scheme": "https",
+        })));
+        assert_eq!(response.status, ResponseStatus::Failure);
+        assert_eq!(
+            response.message,
+            "invalid value of variable \"registry\" at registry.port: invalid type: string \
+             \"5000\", expected i32"
+        );
+
+        let mut variables = Variables::default();
+        variables.insert(
+            "registry",
+            json!({ "host": "h", "scheme": "ftp", "mirrors": [{}] }),
+        );
+        let error = variables.variable::<Registry>().unwrap_err();
+        assert!(
+            matches!(
+                &error,
+                VariableError::Invalid { name: "registry", path, .. } if path == "registry.mirrors[0]"
+            ),
+            "{error:?}"
+        );
+        assert_eq!(
+            chain(&error).to_string(),
+            "invalid value of variable \"registry\" at registry.mirrors[0]: missing field `url`"
+        );
+    }
+
+    #[test]
+    fn a_missing_variable_is_not_found() {
+        let error = Variables::default().variable::<Registry>().unwrap_err();
+        assert!(error.is_not_found());
+        assert_eq!(error.to_string(), "variable \"registry\" does not exist");
+    }
 }

@@ -73,6 +73,7 @@ pub fn expand(input: &SchemaInput, var: &VariableAttrs) -> TokenStream {
             quote!(&[#(#items),*])
         };
         let (labels, annotations) = (pairs(&var.labels), pairs(&var.annotations));
+        let description = super::doc::crd(&input.def.doc);
         quote! {
             #[automatically_derived]
             impl #krate::variable::Variable for #ident {
@@ -80,6 +81,7 @@ pub fn expand(input: &SchemaInput, var: &VariableAttrs) -> TokenStream {
                 const REQUIRED: bool = #required;
                 const LABELS: &'static [(&'static str, &'static str)] = #labels;
                 const ANNOTATIONS: &'static [(&'static str, &'static str)] = #annotations;
+                const DESCRIPTION: &'static str = #description;
             }
         }
     });
@@ -114,6 +116,7 @@ pub fn fallback(input: &syn::DeriveInput, var: &VariableAttrs) -> TokenStream {
                 const REQUIRED: bool = false;
                 const LABELS: &'static [(&'static str, &'static str)] = &[];
                 const ANNOTATIONS: &'static [(&'static str, &'static str)] = &[];
+                const DESCRIPTION: &'static str = "";
             }
         }
     });
