@@ -3,12 +3,14 @@
 
 use std::collections::BTreeMap;
 
+use capi_runtime::Schema;
 use capi_runtime::variable::{Variable, schema_of};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 /// Where the Cluster's images come from.
-#[derive(Debug, Serialize, Deserialize, Variable)]
+#[derive(Debug, Serialize, Deserialize, Schema, Variable)]
+#[schema(package = "example.com/variables")]
 #[serde(rename_all = "camelCase")]
 #[variable(
     name = "registry",
@@ -41,7 +43,8 @@ pub struct Registry {
 }
 
 /// Credentials.
-#[derive(Debug, Serialize, Deserialize, Variable)]
+#[derive(Debug, Serialize, Deserialize, Schema, Variable)]
+#[schema(package = "example.com/variables")]
 #[serde(rename_all = "camelCase")]
 pub struct Auth {
     /// Name of the Secret that holds them.
@@ -49,19 +52,22 @@ pub struct Auth {
 }
 
 /// A Secret's name.
-#[derive(Debug, Serialize, Deserialize, Variable)]
+#[derive(Debug, Serialize, Deserialize, Schema, Variable)]
+#[schema(package = "example.com/variables")]
 #[schema(max_length = 63)]
 pub struct SecretName(pub String);
 
 /// A mirror.
-#[derive(Debug, Serialize, Deserialize, Variable)]
+#[derive(Debug, Serialize, Deserialize, Schema, Variable)]
+#[schema(package = "example.com/variables")]
 pub struct Mirror {
     /// Its URL.
     pub url: String,
 }
 
 /// A protocol.
-#[derive(Debug, Default, Serialize, Deserialize, Variable)]
+#[derive(Debug, Default, Serialize, Deserialize, Schema, Variable)]
+#[schema(package = "example.com/variables")]
 #[serde(rename_all = "lowercase")]
 pub enum Scheme {
     /// Plain HTTP.
@@ -157,7 +163,8 @@ fn a_part_of_a_variable_has_its_schema_and_no_name() {
 }
 
 /// A second variable, to see that the server lists both in their order.
-#[derive(Serialize, Deserialize, Variable)]
+#[derive(Serialize, Deserialize, Schema, Variable)]
+#[schema(package = "example.com/variables")]
 #[variable(name = "proxy")]
 pub struct Proxy(pub String);
 
@@ -353,4 +360,32 @@ mod walker {
         assert!(error.is_not_found());
         assert_eq!(error.to_string(), "variable \"registry\" does not exist");
     }
+}
+
+/// The schema a type declares is the CRD emitter's structural schema of that type, as the
+/// generator computes it from the source of this file: one model, one schema writer.
+#[test]
+fn the_schema_is_the_crd_emitters_of_the_same_type() {
+    let source = capi_runtime_codegen::SourceFile::in_crate(
+        "tests/it/variable_types.rs",
+        "lib.rs",
+        include_str!("variable_types.rs"),
+    );
+    let model = capi_runtime_codegen::load(&[source]).unwrap_or_else(|f| panic!("{f}"));
+    let crd = |ident: &str| {
+        let index = model
+            .types
+            .iter()
+            .position(|t| t.ident == ident)
+            .unwrap_or_else(|| panic!("no type {ident} in the model"));
+        let named = serde_json::from_value(json!({ "path": ident, "id": index })).unwrap();
+        capi_runtime_codegen::emit::crd::type_schema(&model, &named)
+    };
+    let ours = |schema| serde_json::to_value(schema).unwrap();
+    assert_eq!(ours(schema_of::<Registry>()), crd("Registry"));
+    assert_eq!(ours(schema_of::<Auth>()), crd("Auth"));
+    assert_eq!(ours(schema_of::<SecretName>()), crd("SecretName"));
+    assert_eq!(ours(schema_of::<Mirror>()), crd("Mirror"));
+    assert_eq!(ours(schema_of::<Scheme>()), crd("Scheme"));
+    assert_eq!(ours(schema_of::<Proxy>()), crd("Proxy"));
 }
