@@ -113,16 +113,29 @@ pub fn check(
                 }
                 let rules_span = key_span(attrs, SCHEMA, X_VALIDATION).unwrap_or(field.span);
                 check_rules(cx, &field.validation.rules, rules_span);
-                if let DefaultRule::Value(value) = &field.default {
-                    let span = key_span(attrs, SCHEMA, DEFAULT)
-                        .or_else(|| key_span(attrs, SCHEMA, DEFAULT_JSON))
-                        .unwrap_or(field.span);
+                let default = match &field.default {
+                    DefaultRule::Value(value) => Some(value),
+                    _ => None,
+                };
+                for (what, value, keys) in [
+                    ("default", default, [DEFAULT, DEFAULT_JSON]),
+                    (
+                        "example",
+                        field.validation.example.as_ref(),
+                        [EXAMPLE, EXAMPLE_JSON],
+                    ),
+                ] {
+                    let Some(value) = value else { continue };
                     if let Err(why) = fits(value, &field.ty, &field.validation) {
+                        let span = keys
+                            .iter()
+                            .find_map(|k| key_span(attrs, SCHEMA, k))
+                            .unwrap_or(field.span);
                         cx.error(
                             None,
                             span,
                             format!(
-                                "the default {value} of `{}` is not a valid value of its schema: \
+                                "the {what} {value} of `{}` is not a valid value of its schema: \
                                  {why}; Cluster API refuses the variable",
                                 field.name
                             ),
@@ -184,6 +197,18 @@ fn check_rules(cx: &Diagnostics, rules: &[Rule], span: Span) {
             Some("a rule's message must not contain line breaks")
         } else if rule.rule.trim().contains(['\n', '\r']) && message.is_none() {
             Some("a rule of several lines needs a `message`")
+        } else if rule
+            .message_expression
+            .as_ref()
+            .is_some_and(|m| m.trim().is_empty())
+        {
+            Some("a rule's message_expression must not be empty when it is given")
+        } else if rule
+            .field_path
+            .as_ref()
+            .is_some_and(|p| p.trim().is_empty() || p.contains(['\n', '\r']))
+        {
+            Some("a rule's field_path must be one line, not empty")
         } else {
             None
         };
@@ -195,6 +220,27 @@ fn check_rules(cx: &Diagnostics, rules: &[Rule], span: Span) {
             );
         }
     }
+}
+
+/// Whether the known external type `def` (an opaque schema) can be part of a variable: its
+/// structural schema holds only what Cluster API's `JSONSchemaProps` has, and says what its
+/// values are (a type, int-or-string, or unknown fields kept). `Time`, `IntOrString` or
+/// `RawExtension` can; `serde_json::Value`, whose schema is empty, cannot.
+pub fn accepts_external(def: &TypeDef) -> bool {
+    let Shape::Opaque { schema, .. } = &def.shape else {
+        return false;
+    };
+    let schema = def.crd_schema.as_ref().unwrap_or(schema);
+    let cx = Diagnostics::new();
+    check_opaque(&cx, schema, def.span, "");
+    let says_what = [
+        "type",
+        "x-kubernetes-int-or-string",
+        "x-kubernetes-preserve-unknown-fields",
+    ]
+    .iter()
+    .any(|k| schema.get(k).is_some());
+    cx.check().is_ok() && says_what
 }
 
 /// An opaque schema may hold only what Cluster API's `JSONSchemaProps` has.
@@ -313,12 +359,35 @@ fn fits(value: &Value, ty: &Ty, v: &Validation) -> Result<(), String> {
         (_, other) => return fail(format!("expected {}, found {}", noun(ty), kind(other))),
     }
     if let Some(n) = value.as_f64() {
-        if v.minimum.is_some_and(|m| n < m as f64) {
-            return fail(format!("it is below minimum {}", v.minimum.unwrap()));
+        if let Some(m) = v.minimum
+            && (n < m as f64 || (v.exclusive_minimum && n == m as f64))
+        {
+            let how = if v.exclusive_minimum {
+                "not above"
+            } else {
+                "below"
+            };
+            return fail(format!("it is {how} minimum {m}"));
         }
-        if v.maximum.is_some_and(|m| n > m as f64) {
-            return fail(format!("it is above maximum {}", v.maximum.unwrap()));
+        if let Some(m) = v.maximum
+            && (n > m as f64 || (v.exclusive_maximum && n == m as f64))
+        {
+            let how = if v.exclusive_maximum {
+                "not below"
+            } else {
+                "above"
+            };
+            return fail(format!("it is {how} maximum {m}"));
         }
+    }
+    if v.unique_items
+        && let Value::Array(items) = value
+        && items
+            .iter()
+            .enumerate()
+            .any(|(i, a)| items[..i].contains(a))
+    {
+        return fail("its items are not unique".into());
     }
     if !v.enum_values.is_empty() && !v.enum_values.contains(value) {
         return fail("it is not one of enum_values".into());

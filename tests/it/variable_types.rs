@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 
 use capi_runtime::Schema;
 use capi_runtime::variable::{Variable, schema_of};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -75,6 +77,39 @@ pub enum Scheme {
     /// HTTP over TLS.
     #[default]
     Https,
+}
+
+/// Limits of the Cluster's workers.
+#[derive(Debug, Serialize, Deserialize, Schema, Variable)]
+#[schema(package = "example.com/variables")]
+#[serde(rename_all = "camelCase")]
+#[variable(name = "limits")]
+#[schema(x_validation(
+    rule = "self.share < 1.0 || size(self.zones) > 1",
+    message_expression = "'a whole share needs zones, not ' + string(size(self.zones))",
+    reason = "FieldValueForbidden",
+    field_path = ".zones"
+))]
+pub struct Limits {
+    /// Share of the nodes, strictly between 0 and 1.
+    #[schema(minimum = 0, exclusive_minimum, maximum = 1, example = 0.5)]
+    pub share: f64,
+    /// Zones, each once.
+    #[serde(default)]
+    #[schema(unique_items, example_json = r#"["a", "b"]"#)]
+    pub zones: Vec<String>,
+    /// The port, by number or name.
+    pub port: IntOrString,
+    /// Until when.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub until: Option<Time>,
+    /// Settings passed on as they are.
+    #[serde(default)]
+    #[schema(preserve_unknown_fields)]
+    pub settings: BTreeMap<String, String>,
+    /// A serial, written in hex.
+    #[schema(format = "hex", pattern = "^[0-9a-f]+$")]
+    pub serial: String,
 }
 
 #[test]
@@ -388,4 +423,63 @@ fn the_schema_is_the_crd_emitters_of_the_same_type() {
     assert_eq!(ours(schema_of::<Mirror>()), crd("Mirror"));
     assert_eq!(ours(schema_of::<Scheme>()), crd("Scheme"));
     assert_eq!(ours(schema_of::<Proxy>()), crd("Proxy"));
+    assert_eq!(ours(schema_of::<Limits>()), crd("Limits"));
+}
+
+#[test]
+fn the_value_markers_and_known_external_types_are_written() {
+    assert_eq!(
+        serde_json::to_value(Limits::definition().schema.open_apiv3_schema).unwrap(),
+        json!({
+            "description": "Limits of the Cluster's workers.",
+            "type": "object",
+            "required": ["port", "serial", "settings", "share", "zones"],
+            "x-kubernetes-validations": [{
+                "rule": "self.share < 1.0 || size(self.zones) > 1",
+                "messageExpression": "'a whole share needs zones, not ' + string(size(self.zones))",
+                "reason": "FieldValueForbidden",
+                "fieldPath": ".zones",
+            }],
+            "properties": {
+                "share": {
+                    "description": "Share of the nodes, strictly between 0 and 1.",
+                    "type": "number",
+                    "format": "double",
+                    "minimum": 0,
+                    "exclusiveMinimum": true,
+                    "maximum": 1,
+                    "example": 0.5,
+                },
+                "zones": {
+                    "description": "Zones, each once.",
+                    "type": "array",
+                    "items": { "type": "string" },
+                    "uniqueItems": true,
+                    "example": ["a", "b"],
+                },
+                "port": {
+                    "description": "The port, by number or name.",
+                    "anyOf": [{ "type": "integer" }, { "type": "string" }],
+                    "x-kubernetes-int-or-string": true,
+                },
+                "until": {
+                    "description": "Until when.",
+                    "type": "string",
+                    "format": "date-time",
+                },
+                "settings": {
+                    "description": "Settings passed on as they are.",
+                    "type": "object",
+                    "additionalProperties": { "type": "string" },
+                    "x-kubernetes-preserve-unknown-fields": true,
+                },
+                "serial": {
+                    "description": "A serial, written in hex.",
+                    "type": "string",
+                    "format": "hex",
+                    "pattern": "^[0-9a-f]+$",
+                },
+            },
+        })
+    );
 }

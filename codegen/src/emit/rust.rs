@@ -371,7 +371,8 @@ pub(crate) fn respan(tokens: TokenStream, span: Span) -> TokenStream {
 
 /// The `Schema` impls of the known external types (k8s-openapi, serde_json), as one Rust file
 /// for the runtime crate: the derive expansion of each description in `external/`, placed in a
-/// module that imports the real type.
+/// module that imports the real type; and the `VariableSchema` impls of those that can be part
+/// of a ClusterClass variable (`crate::variable::accepts_external`).
 pub fn external_impls(files: &[(Vec<String>, syn::File)]) -> Result<String, crate::Errors> {
     let cx = crate::Diagnostics::new();
     let mut modules = Vec::new();
@@ -422,6 +423,9 @@ fn walk_external(
             parsed.krate = Some(syn::parse_quote!(crate));
             idents.push(parsed.def.ident.clone());
             impls.push(schema(&parsed));
+            if crate::variable::accepts_external(&parsed.def) {
+                impls.push(super::variable::expand(&parsed, &Default::default()));
+            }
         }
     }
     if !idents.is_empty() {

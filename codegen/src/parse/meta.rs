@@ -114,3 +114,29 @@ pub(crate) fn key_span(
     }
     found
 }
+
+/// `= "<json text>"`, parsed; a parse error is recorded at the literal.
+pub(super) fn json_lit(
+    cx: &Diagnostics,
+    file: Option<FileId>,
+    meta: &ParseNestedMeta<'_>,
+) -> syn::Result<Option<serde_json::Value>> {
+    let lit = lit_str(meta)?;
+    match serde_json::from_str(&lit.value()) {
+        Ok(v) => Ok(Some(v)),
+        Err(e) => {
+            cx.error(file, lit.span(), format!("invalid JSON: {e}"));
+            Ok(None)
+        }
+    }
+}
+
+pub(super) fn lit_to_json(lit: &syn::Lit) -> Option<serde_json::Value> {
+    Some(match lit {
+        syn::Lit::Str(s) => serde_json::Value::String(s.value()),
+        syn::Lit::Bool(b) => serde_json::Value::Bool(b.value),
+        syn::Lit::Int(i) => serde_json::Value::from(i.base10_parse::<i64>().ok()?),
+        syn::Lit::Float(f) => serde_json::Value::from(f.base10_parse::<f64>().ok()?),
+        _ => return None,
+    })
+}
