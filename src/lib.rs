@@ -32,6 +32,7 @@ pub mod hooks;
 pub mod catalog;
 pub mod wire;
 pub mod raw;
+pub mod variable;
 #[cfg(any(feature = "client", feature = "server"))]
 pub mod tls;
 #[cfg(any(feature = "client", feature = "server"))]

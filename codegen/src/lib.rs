@@ -40,6 +40,7 @@ pub mod parse;
 pub mod resolve;
 #[doc(hidden)]
 pub mod source;
+mod variable;
 
 use proc_macro2::TokenStream;
 
@@ -74,6 +75,27 @@ pub fn expand_schema(input: &syn::DeriveInput) -> TokenStream {
         }
         // serde's derive reports its own attribute errors; add nothing.
         (Ok(()), None) => emit::rust::schema_fallback(input, &None),
+    }
+}
+
+/// The expansion of `#[derive(Variable)]`: the impls of the variable traits, or the errors as
+/// `compile_error!` (besides impls that keep uses of the type from failing too).
+pub fn expand_variable(input: &syn::DeriveInput) -> TokenStream {
+    let cx = Diagnostics::new();
+    let var = parse::variable::variable(&cx, None, &input.attrs);
+    let parsed = parse::variable_schema(&cx, input);
+    if let Some(parsed) = &parsed {
+        variable::check(&cx, input, parsed, &var);
+    }
+    match (cx.check(), parsed) {
+        (Ok(()), Some(parsed)) => emit::variable::expand(&parsed, &var),
+        (Err(e), _) => {
+            let mut out = e.to_syn_error().into_compile_error();
+            out.extend(emit::variable::fallback(input, &var));
+            out
+        }
+        // serde's derive reports its own attribute errors; add nothing but the impls.
+        (Ok(()), None) => emit::variable::fallback(input, &var),
     }
 }
 

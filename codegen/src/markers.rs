@@ -9,13 +9,14 @@ use crate::model::{Model, Shape, Ty};
 pub enum Kind {
     /// `min_length`, `max_length`, `pattern`, `enum_values`
     String,
-    /// `minimum`, `maximum`
+    /// `minimum`, `maximum`, `exclusive_minimum`, `exclusive_maximum`
     Number,
-    /// `min_items`, `max_items`
+    /// `min_items`, `max_items`, `unique_items`
     List,
     /// `min_properties`, `max_properties`
     Object,
-    /// `x_validation`: any value.
+    /// `x_validation`, `format`, `example`, `preserve_unknown_fields`, `int_or_string`: any
+    /// value.
     Any,
 }
 
@@ -24,8 +25,8 @@ impl Kind {
     pub fn of(marker: &str) -> Kind {
         match marker {
             "min_length" | "max_length" | "pattern" | "enum_values" => Kind::String,
-            "minimum" | "maximum" => Kind::Number,
-            "min_items" | "max_items" => Kind::List,
+            "minimum" | "maximum" | "exclusive_minimum" | "exclusive_maximum" => Kind::Number,
+            "min_items" | "max_items" | "unique_items" => Kind::List,
             "min_properties" | "max_properties" => Kind::Object,
             _ => Kind::Any,
         }

@@ -15,7 +15,7 @@ use crate::diag::FileId;
 /// [`link_derived`](crate::resolve::link_derived) refuses models of any other version, so a
 /// derive and a generator from releases that disagree fail with a message rather than a wrong
 /// document.
-pub const MODEL_FORMAT: u32 = 2;
+pub const MODEL_FORMAT: u32 = 3;
 
 fn call_site() -> Span {
     Span::call_site()
@@ -101,6 +101,27 @@ pub struct Validation {
     /// `x-kubernetes-validations`: CEL rules with their messages.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<Rule>,
+    /// `exclusiveMinimum`: the value must be above `minimum`, not equal to it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub exclusive_minimum: bool,
+    /// `exclusiveMaximum`: the value must be below `maximum`, not equal to it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub exclusive_maximum: bool,
+    /// `uniqueItems`
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unique_items: bool,
+    /// `format`, written over the one the type implies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// `example`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub example: Option<serde_json::Value>,
+    /// `x-kubernetes-preserve-unknown-fields`
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub preserve_unknown_fields: bool,
+    /// `x-kubernetes-int-or-string`: an integer or a string, in place of the type's own.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub int_or_string: bool,
 }
 
 impl Validation {
@@ -119,6 +140,16 @@ pub struct Rule {
     /// The message shown when it fails.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// A CEL expression that computes the message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_expression: Option<String>,
+    /// The reason a failure reports: `FieldValueInvalid` (the API server's default),
+    /// `FieldValueRequired`, `FieldValueForbidden` or `FieldValueDuplicate`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The path, from the value the rule is on, of the field a failure is reported at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field_path: Option<String>,
 }
 
 /// The CRD markers of one version of a custom resource (its root type).

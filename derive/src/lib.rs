@@ -20,3 +20,12 @@ pub fn derive_hook(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     capi_runtime_codegen::expand_hook(&input).into()
 }
+
+/// Makes a type (struct, enum or newtype) part of a ClusterClass variable's schema, described
+/// with the same `#[schema(...)]` attributes as any type; with `#[variable(name = "...")]` it is
+/// the root of a variable. See the crate docs for every `#[variable(...)]` attribute.
+#[proc_macro_derive(Variable, attributes(schema, variable))]
+pub fn derive_variable(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    capi_runtime_codegen::expand_variable(&input).into()
+}

@@ -1,4 +1,4 @@
-//! Every diagnostic `#[derive(Schema)]` and `#[derive(Hook)]` can emit, as a compile-fail
+//! Every diagnostic `#[derive(Schema)]`, `#[derive(Hook)]` and `#[derive(Variable)]` can emit, as a compile-fail
 //! case with its expected compiler output in `ui/<case>.stderr`.
 //!
 //! After an intended change of a message, re-bless with `TRYBUILD=overwrite cargo test -p

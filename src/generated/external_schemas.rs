@@ -12,7 +12,7 @@ mod k8s_openapi_apimachinery_pkg_apis_meta_v1 {
         impl crate::schema::Schema for ObjectMeta {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::__private::type_info(
-                    2u32,
+                    3u32,
                     r#"{"ident":"ObjectMeta","component":"k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta","doc":["Metadata that every persisted Kubernetes object carries: identity,","labels and annotations, ownership and lifecycle bookkeeping."],"shape":{"object":{"fields":[{"ident":"name","name":"name","ty":"string","doc":["Unique name of the object within its namespace (or cluster-wide for","cluster-scoped kinds)."],"required":false,"omit_empty":true},{"ident":"generate_name","name":"generateName","ty":"string","doc":["Prefix the server completes into a unique name when `name` is empty."],"required":false,"omit_empty":true},{"ident":"namespace","name":"namespace","ty":"string","doc":["Namespace the object lives in; empty for cluster-scoped kinds."],"required":false,"omit_empty":true},{"ident":"self_link","name":"selfLink","ty":"string","doc":["Obsolete self link; servers no longer fill it in."],"required":false,"omit_empty":true},{"ident":"uid","name":"uid","ty":"string","doc":["Identifier the server assigns for the object's whole lifetime."],"required":false,"omit_empty":true},{"ident":"resource_version","name":"resourceVersion","ty":"string","doc":["Opaque version used for optimistic concurrency and watches."],"required":false,"omit_empty":true},{"ident":"generation","name":"generation","ty":"int64","doc":["Sequence number of the desired state, bumped by the server on spec","changes."],"required":false,"omit_empty":true},{"ident":"creation_timestamp","name":"creationTimestamp","ty":{"option":{"named":{"path":"Time","id":0}}},"doc":["When the object was created, set by the server."],"required":false,"omit_empty":true,"default":{"value":{}}},{"ident":"deletion_timestamp","name":"deletionTimestamp","ty":{"option":{"named":{"path":"Time","id":0}}},"doc":["When graceful deletion of the object was requested."],"required":false,"omit_empty":true},{"ident":"deletion_grace_period_seconds","name":"deletionGracePeriodSeconds","ty":{"option":"int64"},"doc":["Seconds the object is given to terminate gracefully once deleted."],"required":false,"omit_empty":true},{"ident":"labels","name":"labels","ty":{"map":"string"},"doc":["Key/value pairs used to select and group objects."],"required":false,"omit_empty":true},{"ident":"annotations","name":"annotations","ty":{"map":"string"},"doc":["Key/value pairs for arbitrary non-identifying metadata."],"required":false,"omit_empty":true},{"ident":"owner_references","name":"ownerReferences","ty":{"list":{"named":{"path":"OwnerReference","id":1}}},"doc":["Objects this one depends on; garbage collection follows these."],"required":false,"omit_empty":true,"patch_strategy":"merge","patch_merge_key":"uid"},{"ident":"finalizers","name":"finalizers","ty":{"list":"string"},"doc":["Conditions that must be cleared before the object is removed."],"required":false,"omit_empty":true,"patch_strategy":"merge"},{"ident":"cluster_name","name":"clusterName","ty":"string","doc":["Obsolete field kept for compatibility; always empty."],"required":false,"omit_empty":true},{"ident":"managed_fields","name":"managedFields","ty":{"list":{"named":{"path":"ManagedFieldsEntry","id":2}}},"doc":["Which field managers own which fields, for server-side apply."],"required":false,"omit_empty":true}]}}}"#,
                     &[
                         <Time as crate::schema::Schema>::schema_info,
@@ -132,7 +132,7 @@ mod k8s_openapi_apimachinery_pkg_apis_meta_v1 {
         impl crate::schema::Schema for ManagedFieldsEntry {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::__private::type_info(
-                    2u32,
+                    3u32,
                     r#"{"ident":"ManagedFieldsEntry","component":"k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry","doc":["One field manager's ownership record of part of an object."],"shape":{"object":{"fields":[{"ident":"manager","name":"manager","ty":"string","doc":["The workflow that manages the fields."],"required":false,"omit_empty":true},{"ident":"operation","name":"operation","ty":"string","doc":["The kind of operation that produced the entry: Apply or Update."],"required":false,"omit_empty":true},{"ident":"api_version","name":"apiVersion","ty":"string","doc":["The API version the field set is expressed in."],"required":false,"omit_empty":true},{"ident":"time","name":"time","ty":{"option":{"named":{"path":"Time","id":0}}},"doc":["When the entry was last changed."],"required":false,"omit_empty":true},{"ident":"fields_type","name":"fieldsType","ty":"string","doc":["Format of `fieldsV1`; only \"FieldsV1\" exists."],"required":false,"omit_empty":true},{"ident":"fields_v1","name":"fieldsV1","ty":{"option":{"named":{"path":"FieldsV1","id":1}}},"doc":["The set of fields, in the FieldsV1 format."],"required":false,"omit_empty":true},{"ident":"subresource","name":"subresource","ty":"string","doc":["The subresource the operation was made through, if any."],"required":false,"omit_empty":true}]}}}"#,
                     &[
                         <Time as crate::schema::Schema>::schema_info,
@@ -194,7 +194,7 @@ mod k8s_openapi_apimachinery_pkg_apis_meta_v1 {
         impl crate::schema::Schema for FieldsV1 {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::__private::type_info(
-                    2u32,
+                    3u32,
                     r#"{"ident":"FieldsV1","component":"k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1","doc":["A field set encoded as a JSON object (the FieldsV1 format)."],"shape":{"opaque":{"schema":{"type":"object"}}}}"#,
                     &[],
                     crate::__private::shape::Shape::Own,
@@ -205,10 +205,22 @@ mod k8s_openapi_apimachinery_pkg_apis_meta_v1 {
     };
     const _: () = {
         #[automatically_derived]
+        impl crate::variable::VariableSchema for FieldsV1 {
+            fn schema_part() -> &'static crate::variable::SchemaPart {
+                static PART: crate::variable::SchemaPart = crate::variable::SchemaPart::new(
+                    r#"{"type":"object"}"#,
+                    &[],
+                );
+                &PART
+            }
+        }
+    };
+    const _: () = {
+        #[automatically_derived]
         impl crate::schema::Schema for Time {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::__private::type_info(
-                    2u32,
+                    3u32,
                     r#"{"ident":"Time","component":"k8s.io.apimachinery.pkg.apis.meta.v1.Time","doc":["A point in time, written as an RFC 3339 string with second precision."],"shape":{"opaque":{"schema":{"format":"date-time","type":"string"}}}}"#,
                     &[],
                     crate::__private::shape::Shape::Time,
@@ -219,10 +231,22 @@ mod k8s_openapi_apimachinery_pkg_apis_meta_v1 {
     };
     const _: () = {
         #[automatically_derived]
+        impl crate::variable::VariableSchema for Time {
+            fn schema_part() -> &'static crate::variable::SchemaPart {
+                static PART: crate::variable::SchemaPart = crate::variable::SchemaPart::new(
+                    r#"{"format":"date-time","type":"string"}"#,
+                    &[],
+                );
+                &PART
+            }
+        }
+    };
+    const _: () = {
+        #[automatically_derived]
         impl crate::schema::Schema for OwnerReference {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::__private::type_info(
-                    2u32,
+                    3u32,
                     r#"{"ident":"OwnerReference","component":"k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference","doc":["A reference to an owning object in the same namespace."],"shape":{"object":{"fields":[{"ident":"api_version","name":"apiVersion","ty":"string","doc":["API version of the owner."],"required":true},{"ident":"kind","name":"kind","ty":"string","doc":["Kind of the owner."],"required":true},{"ident":"name","name":"name","ty":"string","doc":["Name of the owner."],"required":true},{"ident":"uid","name":"uid","ty":"string","doc":["UID of the owner."],"required":true},{"ident":"controller","name":"controller","ty":{"option":"bool"},"doc":["True when the owner is the managing controller."],"required":false,"omit_empty":true},{"ident":"block_owner_deletion","name":"blockOwnerDeletion","ty":{"option":"bool"},"doc":["True when foreground deletion of the owner waits for this object."],"required":false,"omit_empty":true}]}},"map_type":"atomic"}"#,
                     &[],
                     crate::__private::shape::Shape::Struct(
@@ -276,7 +300,7 @@ mod k8s_openapi_apimachinery_pkg_apis_meta_v1 {
         impl crate::schema::Schema for Condition {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::__private::type_info(
-                    2u32,
+                    3u32,
                     r#"{"ident":"Condition","component":"k8s.io.apimachinery.pkg.apis.meta.v1.Condition","doc":["One aspect of an object's current state, in the standard Kubernetes form."],"shape":{"object":{"fields":[{"ident":"type","name":"type","ty":"string","doc":["Kind of condition, in CamelCase."],"required":true,"validation":{"maxLength":316,"pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"}},{"ident":"status","name":"status","ty":"string","doc":["One of True, False or Unknown."],"required":true,"validation":{"enumValues":["True","False","Unknown"]}},{"ident":"observed_generation","name":"observedGeneration","ty":"int64","doc":["The generation the condition was computed for."],"required":false,"omit_empty":true,"validation":{"minimum":0}},{"ident":"last_transition_time","name":"lastTransitionTime","ty":{"named":{"path":"Time","id":0}},"doc":["When the status last changed."],"required":true},{"ident":"reason","name":"reason","ty":"string","doc":["Machine-readable CamelCase reason for the last transition."],"required":true,"validation":{"minLength":1,"maxLength":1024,"pattern":"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"}},{"ident":"message","name":"message","ty":"string","doc":["Human-readable details about the transition."],"required":true,"validation":{"maxLength":32768}}]}}}"#,
                     &[<Time as crate::schema::Schema>::schema_info],
                     crate::__private::shape::Shape::Struct(
@@ -326,7 +350,7 @@ mod k8s_openapi_apimachinery_pkg_apis_meta_v1 {
         impl crate::schema::Schema for LabelSelector {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::__private::type_info(
-                    2u32,
+                    3u32,
                     r#"{"ident":"LabelSelector","component":"k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector","doc":["A label query: every requirement must hold (logical AND)."],"shape":{"object":{"fields":[{"ident":"match_labels","name":"matchLabels","ty":{"map":"string"},"doc":["Exact key/value matches, each equivalent to an `In` requirement with","one value."],"required":false,"omit_empty":true},{"ident":"match_expressions","name":"matchExpressions","ty":{"list":{"named":{"path":"LabelSelectorRequirement","id":0}}},"doc":["Set-based requirements."],"required":false,"omit_empty":true,"list_type":"atomic"}]}},"map_type":"atomic"}"#,
                     &[<LabelSelectorRequirement as crate::schema::Schema>::schema_info],
                     crate::__private::shape::Shape::Struct(
@@ -360,7 +384,7 @@ mod k8s_openapi_apimachinery_pkg_apis_meta_v1 {
         impl crate::schema::Schema for LabelSelectorRequirement {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::__private::type_info(
-                    2u32,
+                    3u32,
                     r#"{"ident":"LabelSelectorRequirement","component":"k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement","doc":["A requirement on one label key."],"shape":{"object":{"fields":[{"ident":"key","name":"key","ty":"string","doc":["The label key."],"required":true},{"ident":"operator","name":"operator","ty":"string","doc":["How the key relates to the values: In, NotIn, Exists or DoesNotExist."],"required":true},{"ident":"values","name":"values","ty":{"list":"string"},"doc":["The values; empty for Exists and DoesNotExist."],"required":false,"omit_empty":true,"list_type":"atomic"}]}}}"#,
                     &[],
                     crate::__private::shape::Shape::Struct(
@@ -400,12 +424,24 @@ mod k8s_openapi_apimachinery_pkg_runtime {
         impl crate::schema::Schema for RawExtension {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::__private::type_info(
-                    2u32,
+                    3u32,
                     r#"{"ident":"RawExtension","component":"k8s.io.apimachinery.pkg.runtime.RawExtension","doc":["An embedded object of any kind, kept as raw JSON."],"shape":{"opaque":{"schema":{"type":"object"}}},"crd_schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}"#,
                     &[],
                     crate::__private::shape::Shape::Own,
                 );
                 &INFO
+            }
+        }
+    };
+    const _: () = {
+        #[automatically_derived]
+        impl crate::variable::VariableSchema for RawExtension {
+            fn schema_part() -> &'static crate::variable::SchemaPart {
+                static PART: crate::variable::SchemaPart = crate::variable::SchemaPart::new(
+                    r#"{"type":"object","x-kubernetes-preserve-unknown-fields":true}"#,
+                    &[],
+                );
+                &PART
             }
         }
     };
@@ -417,12 +453,24 @@ mod k8s_openapi_apimachinery_pkg_util_intstr {
         impl crate::schema::Schema for IntOrString {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::__private::type_info(
-                    2u32,
+                    3u32,
                     r#"{"ident":"IntOrString","component":"k8s.io.apimachinery.pkg.util.intstr.IntOrString","doc":["A value that is either an integer or a string (for example a count or a","percentage)."],"shape":{"opaque":{"schema":{"format":"int-or-string","oneOf":[{"type":"integer"},{"type":"string"}],"x-kubernetes-v2-schema":{"format":"int-or-string","type":"string"}}}},"crd_schema":{"anyOf":[{"type":"integer"},{"type":"string"}],"x-kubernetes-int-or-string":true}}"#,
                     &[],
                     crate::__private::shape::Shape::Own,
                 );
                 &INFO
+            }
+        }
+    };
+    const _: () = {
+        #[automatically_derived]
+        impl crate::variable::VariableSchema for IntOrString {
+            fn schema_part() -> &'static crate::variable::SchemaPart {
+                static PART: crate::variable::SchemaPart = crate::variable::SchemaPart::new(
+                    r#"{"anyOf":[{"type":"integer"},{"type":"string"}],"x-kubernetes-int-or-string":true}"#,
+                    &[],
+                );
+                &PART
             }
         }
     };
@@ -434,12 +482,24 @@ mod k8s_openapi_apiextensions_apiserver_pkg_apis_apiextensions_v1 {
         impl crate::schema::Schema for JSON {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::__private::type_info(
-                    2u32,
+                    3u32,
                     r#"{"ident":"JSON","component":"k8s.io.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON","doc":["Any JSON value."],"shape":{"opaque":{"schema":{}}},"crd_schema":{"x-kubernetes-preserve-unknown-fields":true}}"#,
                     &[],
                     crate::__private::shape::Shape::Own,
                 );
                 &INFO
+            }
+        }
+    };
+    const _: () = {
+        #[automatically_derived]
+        impl crate::variable::VariableSchema for JSON {
+            fn schema_part() -> &'static crate::variable::SchemaPart {
+                static PART: crate::variable::SchemaPart = crate::variable::SchemaPart::new(
+                    r#"{"x-kubernetes-preserve-unknown-fields":true}"#,
+                    &[],
+                );
+                &PART
             }
         }
     };
@@ -451,7 +511,7 @@ mod k8s_openapi_api_core_v1 {
         impl crate::schema::Schema for NodeSystemInfo {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::__private::type_info(
-                    2u32,
+                    3u32,
                     r#"{"ident":"NodeSystemInfo","component":"k8s.io.api.core.v1.NodeSystemInfo","doc":["Facts about a node reported by its kubelet."],"shape":{"object":{"fields":[{"ident":"machine_id","name":"machineID","ty":"string","doc":["The machine ID from the host."],"required":true},{"ident":"system_uuid","name":"systemUUID","ty":"string","doc":["The system UUID from the host firmware."],"required":true},{"ident":"boot_id","name":"bootID","ty":"string","doc":["Identifier of the current boot."],"required":true},{"ident":"kernel_version","name":"kernelVersion","ty":"string","doc":["Kernel release reported by `uname -r`."],"required":true},{"ident":"os_image","name":"osImage","ty":"string","doc":["Operating system image description."],"required":true},{"ident":"container_runtime_version","name":"containerRuntimeVersion","ty":"string","doc":["Container runtime name and version."],"required":true},{"ident":"kubelet_version","name":"kubeletVersion","ty":"string","doc":["Kubelet version."],"required":true},{"ident":"kube_proxy_version","name":"kubeProxyVersion","ty":"string","doc":["Obsolete kube-proxy version field."],"required":true},{"ident":"operating_system","name":"operatingSystem","ty":"string","doc":["Operating system name, e.g. linux."],"required":true},{"ident":"architecture","name":"architecture","ty":"string","doc":["CPU architecture, e.g. amd64."],"required":true},{"ident":"swap","name":"swap","ty":{"option":{"named":{"path":"NodeSwapStatus","id":0}}},"doc":["Swap memory of the node."],"required":false,"omit_empty":true}]}}}"#,
                     &[<NodeSwapStatus as crate::schema::Schema>::schema_info],
                     crate::__private::shape::Shape::Struct(
@@ -528,7 +588,7 @@ mod k8s_openapi_api_core_v1 {
         impl crate::schema::Schema for NodeSwapStatus {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::__private::type_info(
-                    2u32,
+                    3u32,
                     r#"{"ident":"NodeSwapStatus","component":"k8s.io.api.core.v1.NodeSwapStatus","doc":["Swap memory of a node."],"shape":{"object":{"fields":[{"ident":"capacity","name":"capacity","ty":{"option":"int64"},"doc":["Total swap in bytes."],"required":false,"omit_empty":true}]}}}"#,
                     &[],
                     crate::__private::shape::Shape::Struct(
@@ -558,12 +618,24 @@ mod k8s_openapi {
         impl crate::schema::Schema for ByteString {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::__private::type_info(
-                    2u32,
+                    3u32,
                     r#"{"ident":"ByteString","component":"k8s_openapi.ByteString","doc":["Base64-encoded bytes."],"shape":{"opaque":{"schema":{"format":"byte","type":"string"},"inline":true}}}"#,
                     &[],
                     crate::__private::shape::Shape::Bytes,
                 );
                 &INFO
+            }
+        }
+    };
+    const _: () = {
+        #[automatically_derived]
+        impl crate::variable::VariableSchema for ByteString {
+            fn schema_part() -> &'static crate::variable::SchemaPart {
+                static PART: crate::variable::SchemaPart = crate::variable::SchemaPart::new(
+                    r#"{"format":"byte","type":"string"}"#,
+                    &[],
+                );
+                &PART
             }
         }
     };
@@ -575,7 +647,7 @@ mod serde_json {
         impl crate::schema::Schema for Value {
             fn schema_info() -> &'static crate::schema::TypeInfo {
                 static INFO: crate::schema::TypeInfo = crate::__private::type_info(
-                    2u32,
+                    3u32,
                     r#"{"ident":"Value","component":"serde_json.Value","doc":["Any JSON value."],"shape":{"opaque":{"schema":{},"inline":true}}}"#,
                     &[],
                     crate::__private::shape::Shape::Own,

@@ -17,10 +17,13 @@ use super::error::ServerError;
 use super::handler::{Endpoint, Handler, HandlerOptions};
 use super::intake::Limits;
 use super::metrics::Metrics;
+use super::variables::DeclaredVariables;
 use crate::api::runtime::validation::{self, FieldPath};
 use crate::catalog::{Catalog, HookId, gvh_to_path};
 use crate::hook::Hook;
+use crate::hooks::v1alpha1::DiscoverVariables;
 use crate::https::{HostOptions, Timeouts, TlsFiles};
+use crate::variable::Variable;
 
 /// The port the server listens on unless told otherwise, as upstream.
 pub const DEFAULT_PORT: u16 = 9443;
@@ -64,6 +67,7 @@ pub struct ServerBuilder<S = ()> {
     metrics: Metrics,
     exposed: Option<Arc<Registry>>,
     handlers: BTreeMap<String, (Advertised, MethodRouter)>,
+    variables: DeclaredVariables,
     state: Arc<S>,
 }
 
@@ -111,6 +115,7 @@ impl ServerBuilder {
             metrics: Metrics::new(),
             exposed: None,
             handlers: BTreeMap::new(),
+            variables: DeclaredVariables::default(),
             state: Arc::new(()),
         }
     }
@@ -173,6 +178,7 @@ impl ServerBuilder {
             metrics: self.metrics,
             exposed: self.exposed,
             handlers: self.handlers,
+            variables: self.variables,
             state: Arc::new(state),
         }
     }
@@ -351,6 +357,56 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         Ok(self)
     }
 
+    /// Declares the ClusterClass variable `V` (a type with `#[derive(Variable)]` and
+    /// `#[variable(name = "...")]`): the handler [`discover_variables`](Self::discover_variables)
+    /// registers answers with its definition, schema and all, so the schema is written once,
+    /// as the type.
+    ///
+    /// ```no_run
+    /// use capi_runtime::server::Server;
+    /// use capi_runtime::variable::Variable;
+    /// use serde::{Deserialize, Serialize};
+    ///
+    /// /// The registry the Cluster's images come from.
+    /// #[derive(Serialize, Deserialize, Variable)]
+    /// #[variable(name = "registry", required)]
+    /// pub struct Registry {
+    ///     /// Its host name.
+    ///     #[schema(min_length = 1)]
+    ///     pub host: String,
+    /// }
+    ///
+    /// # fn main() -> Result<(), capi_runtime::server::ServerError> {
+    /// let server = Server::builder()
+    ///     .variable::<Registry>()
+    ///     .discover_variables("discover-variables")?
+    ///     .build();
+    /// # let _ = server;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// When a variable of the same name is declared already (Cluster API refuses a class
+    /// whose variables share a name).
+    #[must_use]
+    pub fn variable<V: Variable>(mut self) -> Self {
+        self.variables.declare::<V>();
+        self
+    }
+
+    /// Registers a DiscoverVariables handler under `options` that answers with every variable
+    /// declared with [`variable`](Self::variable), before or after this call, in the order
+    /// they were declared. Fails as [`handle`](Self::handle) does.
+    pub fn discover_variables(
+        mut self,
+        options: impl Into<HandlerOptions>,
+    ) -> Result<Self, ServerError> {
+        let handler = self.variables.handler();
+        self.handle(DiscoverVariables, options, handler)
+    }
+
     /// The Discovery response the server will give, for inspection before building.
     pub fn discovery(&self) -> crate::hooks::v1alpha1::DiscoveryResponse {
         discovery_response(self.handlers.values().map(|(a, _)| a))
@@ -364,8 +420,14 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     }
 
     /// Builds the server. Nothing is read or bound yet; see [`Server::start`].
+    ///
+    /// # Panics
+    ///
+    /// When variables were declared with [`variable`](Self::variable) but no
+    /// [`discover_variables`](Self::discover_variables) handler answers with them.
     pub fn build(self) -> Server {
         let discovery = self.discovery();
+        self.variables.finish();
         let mut tls = TlsFiles::new(
             self.cert_dir.join(&self.cert_name),
             self.cert_dir.join(&self.key_name),

@@ -98,6 +98,7 @@ mod metrics;
 mod output;
 mod router;
 mod serve;
+mod variables;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

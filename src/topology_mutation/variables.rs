@@ -10,7 +10,8 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::hooks::v1alpha1::{BUILTINS_NAME, Builtins, Variable};
+use crate::hooks::v1alpha1::{BUILTINS_NAME, Builtins, Variable as RequestVariable};
+use crate::variable::Variable;
 
 /// Why a variable could not be read. A decoding error is the [`source`](std::error::Error::source)
 /// (Go's message, cause included, is [`chain(&err)`](crate::go::errors::chain)).
@@ -54,6 +55,18 @@ pub enum VariableError {
         /// The value as JSON text.
         raw: String,
     },
+    /// The value of a variable declared as a type ([`Variables::variable`]) does not fit
+    /// that type; the path names the field, as Cluster API's messages do, and the decoder's
+    /// error says why.
+    #[error("invalid value of variable \"{name}\" at {path}")]
+    Invalid {
+        /// The variable's name.
+        name: &'static str,
+        /// The path of the bad field from the variable's name, e.g. `registry.mirrors[0].url`.
+        path: String,
+        /// The decoder's error.
+        source: serde_json::Error,
+    },
     /// The value holds a number that a `serde_json::Value` cannot (beyond `f64`'s range), so
     /// the variable cannot be read as JSON.
     #[error("variable \"{name}\" cannot be read as JSON")]
@@ -82,7 +95,7 @@ pub struct Variables(BTreeMap<String, Value>);
 impl Variables {
     /// The variables of a request list; a later duplicate replaces an earlier one. Fails for
     /// a value whose numbers a `serde_json::Value` cannot hold.
-    pub fn from_list(list: &[Variable]) -> Result<Variables, VariableError> {
+    pub fn from_list(list: &[RequestVariable]) -> Result<Variables, VariableError> {
         list.iter()
             .map(|v| match v.value.to_value() {
                 Ok(value) => Ok((v.name.clone(), value)),
@@ -203,6 +216,29 @@ impl Variables {
             raw: value.to_string(),
             type_name: std::any::type_name::<T>(),
             source,
+        })
+    }
+
+    /// The variable `V` declares (see [`crate::variable`]), read into its type. A missing
+    /// variable is [`VariableError::NotFound`] (see [`VariableError::is_not_found`]); a value
+    /// that does not fit the type is [`VariableError::Invalid`], naming the variable and the
+    /// path of the bad field.
+    pub fn variable<V: Variable>(&self) -> Result<V, VariableError> {
+        let value = self
+            .raw(V::NAME)
+            .ok_or_else(|| VariableError::NotFound(V::NAME.to_string()))?;
+        serde_path_to_error::deserialize(value).map_err(|e| {
+            let at = e.path().to_string();
+            let path = match at.as_str() {
+                "." => V::NAME.to_string(),
+                _ if at.starts_with('[') => format!("{}{at}", V::NAME),
+                _ => format!("{}.{at}", V::NAME),
+            };
+            VariableError::Invalid {
+                name: V::NAME,
+                path,
+                source: e.into_inner(),
+            }
         })
     }
 

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::error::WalkError;
 use super::patch;
-use super::variables::Variables;
+use super::variables::{VariableError, Variables};
 use crate::api::runtime::validation::parse_group_version;
 use crate::go::errors::{BoxError, chain};
 use crate::hooks::v1alpha1::{
@@ -55,6 +55,13 @@ impl TemplateContext<'_> {
     /// `group/version/kind/namespace/name` of the holder, for logs.
     pub fn holder_ref(&self) -> String {
         holder_ref(self.holder)
+    }
+
+    /// The variable `V` declares, read into its type ([`Variables::variable`]): a function
+    /// returns its error with `?`, and the Failure message names the variable and the path of
+    /// the bad field.
+    pub fn variable<V: crate::variable::Variable>(&self) -> Result<V, VariableError> {
+        self.variables.variable::<V>()
     }
 }
 

@@ -28,6 +28,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &["go", "schema", "hook", "conversion", "generated"],
     ),
     ("object", &["__private"]),
+    // ClusterClass variables declared as Rust types: their schema parts, assembled into the
+    // `ClusterClassVariable` of `api::core`.
+    ("variable", &["api::core"]),
     // `api/mod.rs` only declares its two halves, which are checked apart.
     ("api", &[]),
     // The raw JSON field types decode their text with the wire codec.
@@ -95,6 +98,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "https",
             "signal",
             "api::runtime::validation",
+            // DiscoverVariables answered from the variables declared as types.
+            "api::core",
+            "variable",
         ],
     ),
     (
@@ -106,6 +112,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "api::runtime::validation",
             "raw",
             "wire",
+            // Variables read into the types that declare them.
+            "variable",
         ],
     ),
 ];

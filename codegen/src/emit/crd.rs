@@ -414,6 +414,32 @@ fn apply(schema: &mut Map<String, Value>, v: &Validation) {
     if !v.enum_values.is_empty() {
         schema.insert("enum".into(), json!(v.enum_values));
     }
+    let flags = [
+        ("exclusiveMinimum", v.exclusive_minimum),
+        ("exclusiveMaximum", v.exclusive_maximum),
+        ("uniqueItems", v.unique_items),
+        (
+            "x-kubernetes-preserve-unknown-fields",
+            v.preserve_unknown_fields,
+        ),
+    ];
+    for (key, set) in flags {
+        if set {
+            schema.insert(key.into(), json!(true));
+        }
+    }
+    if v.int_or_string {
+        // An integer or a string: no single type (a structural schema allows none beside it).
+        schema.remove("type");
+        schema.remove("format");
+        schema.insert("x-kubernetes-int-or-string".into(), json!(true));
+    }
+    if let Some(f) = &v.format {
+        schema.insert("format".into(), json!(f));
+    }
+    if let Some(e) = &v.example {
+        schema.insert("example".into(), e.clone());
+    }
     if !v.rules.is_empty() {
         let rules: Vec<Value> = v
             .rules
@@ -421,8 +447,15 @@ fn apply(schema: &mut Map<String, Value>, v: &Validation) {
             .map(|r| {
                 let mut m = Map::new();
                 m.insert("rule".into(), json!(r.rule));
-                if let Some(msg) = &r.message {
-                    m.insert("message".into(), json!(msg));
+                for (key, value) in [
+                    ("message", &r.message),
+                    ("messageExpression", &r.message_expression),
+                    ("reason", &r.reason),
+                    ("fieldPath", &r.field_path),
+                ] {
+                    if let Some(value) = value {
+                        m.insert(key.into(), json!(value));
+                    }
                 }
                 Value::Object(m)
             })

@@ -10,3 +10,4 @@ pub mod openapi;
 pub mod rust;
 pub mod schemars;
 pub mod shape;
+pub mod variable;

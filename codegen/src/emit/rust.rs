@@ -10,7 +10,7 @@ use quote::{format_ident, quote, quote_spanned};
 use crate::model::{HookDef, MODEL_FORMAT, Role, TypeDef};
 use crate::parse::{HookInput, RETRY_FIELD, SETTINGS_FIELD, SchemaInput};
 
-fn krate(path: &Option<syn::Path>) -> TokenStream {
+pub(crate) fn krate(path: &Option<syn::Path>) -> TokenStream {
     match path {
         Some(p) => quote!(#p),
         None => quote!(::capi_runtime),
@@ -22,19 +22,7 @@ pub fn schema(input: &SchemaInput) -> TokenStream {
     let krate = krate(&input.krate);
     let ident = format_ident!("{}", input.def.ident, span = input.def.span);
     let ident = raw_if_needed(&ident);
-    // Number the references in order of first appearance; the model stores the number.
-    let mut def: TypeDef = input.def.clone();
-    let mut paths: Vec<(String, Span)> = Vec::new();
-    def.for_each_named_mut(&mut |n| {
-        let local = match paths.iter().position(|(p, _)| *p == n.path) {
-            Some(i) => i,
-            None => {
-                paths.push((n.path.clone(), n.span));
-                paths.len() - 1
-            }
-        };
-        n.id = Some(local);
-    });
+    let (def, paths) = numbered(&input.def);
     let model = raw_str(&serde_json::to_string(&def).expect("model serializes"));
     let refs = paths.iter().map(|(p, span)| {
         let path = respan(p.parse::<TokenStream>().unwrap_or_default(), *span);
@@ -62,6 +50,24 @@ pub fn schema(input: &SchemaInput) -> TokenStream {
             #object
         };
     }
+}
+
+/// A copy of `def` whose references are numbered in order of first appearance (the number
+/// is what the model stores), with the path and span of each number.
+pub(crate) fn numbered(def: &TypeDef) -> (TypeDef, Vec<(String, Span)>) {
+    let mut def = def.clone();
+    let mut paths: Vec<(String, Span)> = Vec::new();
+    def.for_each_named_mut(&mut |n| {
+        let local = match paths.iter().position(|(p, _)| *p == n.path) {
+            Some(i) => i,
+            None => {
+                paths.push((n.path.clone(), n.span));
+                paths.len() - 1
+            }
+        };
+        n.id = Some(local);
+    });
+    (def, paths)
 }
 
 /// For the root type of a custom resource version: its identity, and kube's `Resource` when
@@ -326,7 +332,7 @@ fn krate_from_attrs(
     krate(&None)
 }
 
-fn raw_if_needed(ident: &syn::Ident) -> TokenStream {
+pub(crate) fn raw_if_needed(ident: &syn::Ident) -> TokenStream {
     let s = ident.to_string();
     if syn::parse_str::<syn::Ident>(&s).is_ok() {
         quote!(#ident)
@@ -347,7 +353,7 @@ pub(crate) fn raw_str(s: &str) -> TokenStream {
         .expect("a raw string literal always lexes")
 }
 
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+pub(crate) fn respan(tokens: TokenStream, span: Span) -> TokenStream {
     tokens
         .into_iter()
         .map(|mut tt| {
@@ -365,7 +371,8 @@ fn respan(tokens: TokenStream, span: Span) -> TokenStream {
 
 /// The `Schema` impls of the known external types (k8s-openapi, serde_json), as one Rust file
 /// for the runtime crate: the derive expansion of each description in `external/`, placed in a
-/// module that imports the real type.
+/// module that imports the real type; and the `VariableSchema` impls of those that can be part
+/// of a ClusterClass variable (`crate::variable::accepts_external`).
 pub fn external_impls(files: &[(Vec<String>, syn::File)]) -> Result<String, crate::Errors> {
     let cx = crate::Diagnostics::new();
     let mut modules = Vec::new();
@@ -416,6 +423,9 @@ fn walk_external(
             parsed.krate = Some(syn::parse_quote!(crate));
             idents.push(parsed.def.ident.clone());
             impls.push(schema(&parsed));
+            if crate::variable::accepts_external(&parsed.def) {
+                impls.push(super::variable::expand(&parsed, &Default::default()));
+            }
         }
     }
     if !idents.is_empty() {

@@ -5,10 +5,11 @@
 //! type or several types live in `check.rs`.
 
 use proc_macro2::Span;
-use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 
-use super::meta::{ident_of, lit_str, one_of, skip_value, string_list, suggest};
+use super::meta::{
+    ident_of, json_lit, lit_str, lit_to_json, one_of, skip_value, string_list, suggest,
+};
 use super::symbol::*;
 use super::validation;
 use crate::diag::{Diagnostics, FileId};
@@ -45,6 +46,9 @@ pub struct ContainerAttrs {
     pub validation: Validation,
     /// Where the first type-level validation marker is.
     pub validation_span: Option<Span>,
+    /// The markers only a newtype takes at the type level (lengths, bounds, pattern, enum
+    /// values, item counts), with where each is.
+    pub newtype_markers: Vec<(&'static str, Span)>,
     /// `crd_schema = "<json>"`
     pub crd_schema: Option<serde_json::Value>,
     /// `hub = Type`
@@ -155,9 +159,26 @@ pub fn container(
                 }
                 TO_HUB => set_once(cx, file, &mut out.to_hub, lit_str(&meta)?, span, TO_HUB),
                 FROM_HUB => set_once(cx, file, &mut out.from_hub, lit_str(&meta)?, span, FROM_HUB),
-                MIN_PROPERTIES | MAX_PROPERTIES | X_VALIDATION => {
+                MIN_PROPERTIES
+                | MAX_PROPERTIES
+                | X_VALIDATION
+                | FORMAT
+                | EXAMPLE
+                | EXAMPLE_JSON
+                | PRESERVE_UNKNOWN_FIELDS
+                | INT_OR_STRING => {
                     out.validation_span.get_or_insert(span);
                     validation::marker(cx, file, &meta, &key, &mut out.validation).map(|_| ())
+                }
+                // On a newtype, which has no field of its own to carry them.
+                MIN_LENGTH | MAX_LENGTH | MINIMUM | MAXIMUM | PATTERN | ENUM_VALUES | MIN_ITEMS
+                | MAX_ITEMS | EXCLUSIVE_MINIMUM | EXCLUSIVE_MAXIMUM | UNIQUE_ITEMS => {
+                    if let Some(name) =
+                        validation::marker(cx, file, &meta, &key, &mut out.validation)?
+                    {
+                        out.newtype_markers.push((name, span));
+                    }
+                    Ok(())
                 }
                 _ => {
                     let hint = if SCHEMA_FIELD.contains(&key.as_str()) {
@@ -180,6 +201,7 @@ pub fn container(
             cx.push(file, e);
         }
     }
+    validation::check_bounds(cx, file, &out.validation, attrs_span(attrs));
     out
 }
 
@@ -236,8 +258,25 @@ pub fn field(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]) -
                     let v = one_of(cx, file, &meta, MAP_TYPES)?;
                     set_once(cx, file, &mut out.map_type, v, span, MAP_TYPE)
                 }
-                MIN_LENGTH | MAX_LENGTH | MINIMUM | MAXIMUM | PATTERN | ENUM_VALUES | MIN_ITEMS
-                | MAX_ITEMS | MIN_PROPERTIES | MAX_PROPERTIES | X_VALIDATION => {
+                MIN_LENGTH
+                | MAX_LENGTH
+                | MINIMUM
+                | MAXIMUM
+                | PATTERN
+                | ENUM_VALUES
+                | MIN_ITEMS
+                | MAX_ITEMS
+                | MIN_PROPERTIES
+                | MAX_PROPERTIES
+                | X_VALIDATION
+                | EXCLUSIVE_MINIMUM
+                | EXCLUSIVE_MAXIMUM
+                | UNIQUE_ITEMS
+                | FORMAT
+                | EXAMPLE
+                | EXAMPLE_JSON
+                | PRESERVE_UNKNOWN_FIELDS
+                | INT_OR_STRING => {
                     if let Some(name) =
                         validation::marker(cx, file, &meta, &key, &mut out.validation)?
                     {
@@ -267,6 +306,7 @@ pub fn field(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]) -
             cx.push(file, e);
         }
     }
+    validation::check_bounds(cx, file, &out.validation, attrs_span(attrs));
     if let (Some(a), Some(_)) = (out.required, out.optional) {
         cx.error(file, a, "a field cannot be both `required` and `optional`");
     }
@@ -389,32 +429,6 @@ fn set_once<T>(
         *slot = Some(value);
     }
     Ok(())
-}
-
-/// `= "<json text>"`, parsed; a parse error is recorded at the literal.
-fn json_lit(
-    cx: &Diagnostics,
-    file: Option<FileId>,
-    meta: &ParseNestedMeta<'_>,
-) -> syn::Result<Option<serde_json::Value>> {
-    let lit = lit_str(meta)?;
-    match serde_json::from_str(&lit.value()) {
-        Ok(v) => Ok(Some(v)),
-        Err(e) => {
-            cx.error(file, lit.span(), format!("invalid JSON: {e}"));
-            Ok(None)
-        }
-    }
-}
-
-fn lit_to_json(lit: &syn::Lit) -> Option<serde_json::Value> {
-    Some(match lit {
-        syn::Lit::Str(s) => serde_json::Value::String(s.value()),
-        syn::Lit::Bool(b) => serde_json::Value::Bool(b.value),
-        syn::Lit::Int(i) => serde_json::Value::from(i.base10_parse::<i64>().ok()?),
-        syn::Lit::Float(f) => serde_json::Value::from(f.base10_parse::<f64>().ok()?),
-        _ => return None,
-    })
 }
 
 fn attrs_span(attrs: &[syn::Attribute]) -> Span {

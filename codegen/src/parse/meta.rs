@@ -95,3 +95,48 @@ fn edit_distance(a: &str, b: &str) -> usize {
     }
     prev[b.len()]
 }
+
+/// Where `key` is written inside the `#[name(...)]` attributes of `attrs`, if it is: for rules
+/// that judge a parsed value and point at the attribute that gave it.
+pub(crate) fn key_span(
+    attrs: &[syn::Attribute],
+    name: &str,
+    key: &str,
+) -> Option<proc_macro2::Span> {
+    let mut found = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident(name)) {
+        let _ = attr.parse_nested_meta(|meta| {
+            if found.is_none() && meta.path.is_ident(key) {
+                found = Some(syn::spanned::Spanned::span(&meta.path));
+            }
+            skip_value(&meta)
+        });
+    }
+    found
+}
+
+/// `= "<json text>"`, parsed; a parse error is recorded at the literal.
+pub(super) fn json_lit(
+    cx: &Diagnostics,
+    file: Option<FileId>,
+    meta: &ParseNestedMeta<'_>,
+) -> syn::Result<Option<serde_json::Value>> {
+    let lit = lit_str(meta)?;
+    match serde_json::from_str(&lit.value()) {
+        Ok(v) => Ok(Some(v)),
+        Err(e) => {
+            cx.error(file, lit.span(), format!("invalid JSON: {e}"));
+            Ok(None)
+        }
+    }
+}
+
+pub(super) fn lit_to_json(lit: &syn::Lit) -> Option<serde_json::Value> {
+    Some(match lit {
+        syn::Lit::Str(s) => serde_json::Value::String(s.value()),
+        syn::Lit::Bool(b) => serde_json::Value::Bool(b.value),
+        syn::Lit::Int(i) => serde_json::Value::from(i.base10_parse::<i64>().ok()?),
+        syn::Lit::Float(f) => serde_json::Value::from(f.base10_parse::<f64>().ok()?),
+        _ => return None,
+    })
+}

@@ -11,8 +11,10 @@ mod serde_attrs;
 pub mod symbol;
 pub mod ty;
 mod validation;
+pub mod variable;
 
 pub use hook::hook;
+pub(crate) use meta::key_span;
 
 use proc_macro2::Span;
 use serde_derive_internals::{Ctxt, Derive, ast, attr::TagType};
@@ -84,6 +86,23 @@ pub fn schema(
     input: &syn::DeriveInput,
     report_serde_errors: bool,
 ) -> Option<SchemaInput> {
+    parse_schema(cx, file, input, report_serde_errors, true)
+}
+
+/// Parses the input of `#[derive(Variable)]`: the same `#[schema(...)]` attributes as
+/// [`schema`], except that no component name is needed (a variable's schema is written in
+/// place, never as a component), so `package` may be left out.
+pub fn variable_schema(cx: &Diagnostics, input: &syn::DeriveInput) -> Option<SchemaInput> {
+    parse_schema(cx, None, input, false, false)
+}
+
+fn parse_schema(
+    cx: &Diagnostics,
+    file: Option<FileId>,
+    input: &syn::DeriveInput,
+    report_serde_errors: bool,
+    component_required: bool,
+) -> Option<SchemaInput> {
     let attrs = attr::container(cx, file, &input.attrs);
     let ident = unraw(&input.ident);
     if !input.generics.params.is_empty() {
@@ -105,6 +124,7 @@ pub fn schema(
             name.value()
         }
         (None, None) if attrs.malformed => String::new(),
+        (None, None) if !component_required => ident.clone(),
         (None, None) => {
             cx.error(
                 file,
@@ -225,6 +245,20 @@ pub fn schema(
             span,
             "`min_properties`/`max_properties` apply to objects, not to enums",
         );
+    }
+    match &shape {
+        Shape::Transparent { ty } => {
+            checked_validation(cx, file, ty, Validation::default(), &attrs.newtype_markers);
+        }
+        _ => {
+            for (name, span) in &attrs.newtype_markers {
+                cx.error(
+                    file,
+                    *span,
+                    format!("`{name}` on a type applies to a newtype only; put it on the field"),
+                );
+            }
+        }
     }
     let conversion = match (attrs.hub, &attrs.to_hub, &attrs.from_hub) {
         (Some(hub), _, _) => Some(Conversion {

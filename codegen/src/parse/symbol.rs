@@ -61,6 +61,14 @@ pub const SCHEMA_CONTAINER: &[&str] = &[
     MIN_PROPERTIES,
     MAX_PROPERTIES,
     X_VALIDATION,
+    EXCLUSIVE_MINIMUM,
+    EXCLUSIVE_MAXIMUM,
+    UNIQUE_ITEMS,
+    FORMAT,
+    EXAMPLE,
+    EXAMPLE_JSON,
+    PRESERVE_UNKNOWN_FIELDS,
+    INT_OR_STRING,
 ];
 
 // CRD validation markers, on fields (and some on types).
@@ -86,6 +94,29 @@ pub const MIN_PROPERTIES: &str = "min_properties";
 pub const MAX_PROPERTIES: &str = "max_properties";
 /// `x-kubernetes-validations`
 pub const X_VALIDATION: &str = "x_validation";
+/// `exclusiveMinimum`
+pub const EXCLUSIVE_MINIMUM: &str = "exclusive_minimum";
+/// `exclusiveMaximum`
+pub const EXCLUSIVE_MAXIMUM: &str = "exclusive_maximum";
+/// `uniqueItems`
+pub const UNIQUE_ITEMS: &str = "unique_items";
+/// `format`
+pub const FORMAT: &str = "format";
+/// `example`, given as a literal.
+pub const EXAMPLE: &str = "example";
+/// `example`, given as JSON text.
+pub const EXAMPLE_JSON: &str = "example_json";
+/// `x-kubernetes-preserve-unknown-fields`
+pub const PRESERVE_UNKNOWN_FIELDS: &str = "preserve_unknown_fields";
+/// `x-kubernetes-int-or-string`
+pub const INT_OR_STRING: &str = "int_or_string";
+/// The reasons a CEL rule may give (`x_validation(reason = ...)`).
+pub const RULE_REASONS: &[&str] = &[
+    "FieldValueInvalid",
+    "FieldValueRequired",
+    "FieldValueForbidden",
+    "FieldValueDuplicate",
+];
 
 /// The attribute of CRD root types.
 pub const CRD: &str = "crd";
@@ -167,6 +198,14 @@ pub const SCHEMA_FIELD: &[&str] = &[
     MIN_PROPERTIES,
     MAX_PROPERTIES,
     X_VALIDATION,
+    EXCLUSIVE_MINIMUM,
+    EXCLUSIVE_MAXIMUM,
+    UNIQUE_ITEMS,
+    FORMAT,
+    EXAMPLE,
+    EXAMPLE_JSON,
+    PRESERVE_UNKNOWN_FIELDS,
+    INT_OR_STRING,
 ];
 
 // Attributes of `#[hook(...)]`.
@@ -192,3 +231,14 @@ pub const HOOK_ATTRS: &[&str] = &[
 pub const LIST_TYPES: &[&str] = &["atomic", "set", "map"];
 /// Values accepted by `map_type`.
 pub const MAP_TYPES: &[&str] = &["atomic", "granular"];
+
+// Attributes of `#[variable(...)]` (besides `name`, `required` and `crate`).
+/// The attribute of `#[derive(Variable)]`.
+pub const VARIABLE: &str = "variable";
+/// A label of the variable's `x-metadata`.
+pub const LABEL: &str = "label";
+/// An annotation of the variable's `x-metadata`.
+pub const ANNOTATION: &str = "annotation";
+
+/// Every attribute of `#[variable(...)]`, for suggestions.
+pub const VARIABLE_ATTRS: &[&str] = &[NAME, REQUIRED, LABEL, ANNOTATION, CRATE];

@@ -4,7 +4,7 @@ use serde::Serialize;
 #[derive(Serialize, Schema)]
 #[schema(package = "example.com/ui/v1")]
 pub struct Thing {
-    #[schema(x_validation(rule = "size(self) < 3", reason = "FieldValueInvalid"))]
+    #[schema(x_validation(rule = "size(self) < 3", severity = "high"))]
     pub name: String,
 }
 

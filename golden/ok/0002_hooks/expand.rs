@@ -21,7 +21,7 @@ const _: () = {
     impl ::capi_runtime::schema::HookSchema for Greet {
         fn hook_info() -> &'static ::capi_runtime::schema::HookInfo {
             static INFO: ::capi_runtime::schema::HookInfo = ::capi_runtime::__private::hook_info(
-                2u32,
+                3u32,
                 r#"{"ident":"Greet","name":"Greet","group":"golden.example.com","version":"v1alpha1","request":{"path":"GreetRequest"},"response":{"path":"GreetResponse"},"tags":["Greetings"],"summary":"Greets","doc":["Asks the extension to greet.","","A longer description that spans","two lines."]}"#,
                 <GreetRequest as ::capi_runtime::schema::Schema>::schema_info,
                 <GreetResponse as ::capi_runtime::schema::Schema>::schema_info,
@@ -53,7 +53,7 @@ const _: () = {
     impl ::capi_runtime::schema::HookSchema for List {
         fn hook_info() -> &'static ::capi_runtime::schema::HookInfo {
             static INFO: ::capi_runtime::schema::HookInfo = ::capi_runtime::__private::hook_info(
-                2u32,
+                3u32,
                 r#"{"ident":"List","name":"List","group":"golden.example.com","version":"v1alpha1","request":{"path":"ListRequest"},"response":{"path":"ListResponse"},"summary":"Lists what the extension can do.","doc":["Lists what the extension can do."],"singleton":true,"deprecated":true}"#,
                 <ListRequest as ::capi_runtime::schema::Schema>::schema_info,
                 <ListResponse as ::capi_runtime::schema::Schema>::schema_info,
@@ -67,7 +67,7 @@ const _: () = {
     impl ::capi_runtime::schema::Schema for GreetRequest {
         fn schema_info() -> &'static ::capi_runtime::schema::TypeInfo {
             static INFO: ::capi_runtime::schema::TypeInfo = ::capi_runtime::__private::type_info(
-                2u32,
+                3u32,
                 r#"{"ident":"GreetRequest","component":"example.com.golden.hooks.v1alpha1.GreetRequest","doc":["The request of Greet."],"shape":{"object":{"fields":[{"ident":"api_version","name":"apiVersion","ty":"string","doc":["apiVersion."],"required":false,"omit_empty":true},{"ident":"kind","name":"kind","ty":"string","doc":["kind."],"required":false,"omit_empty":true},{"ident":"settings","name":"settings","ty":{"map":"string"},"doc":["Settings."],"required":false,"omit_empty":true},{"ident":"who","name":"who","ty":"string","doc":["Who to greet."],"required":true}]}},"role":"request"}"#,
                 &[],
                 ::capi_runtime::__private::shape::Shape::Struct(
@@ -138,7 +138,7 @@ const _: () = {
     impl ::capi_runtime::schema::Schema for GreetResponse {
         fn schema_info() -> &'static ::capi_runtime::schema::TypeInfo {
             static INFO: ::capi_runtime::schema::TypeInfo = ::capi_runtime::__private::type_info(
-                2u32,
+                3u32,
                 r#"{"ident":"GreetResponse","component":"example.com.golden.hooks.v1alpha1.GreetResponse","doc":["The response of Greet."],"shape":{"object":{"fields":[{"ident":"api_version","name":"apiVersion","ty":"string","doc":["apiVersion."],"required":false,"omit_empty":true},{"ident":"kind","name":"kind","ty":"string","doc":["kind."],"required":false,"omit_empty":true},{"ident":"status","name":"status","ty":{"named":{"path":"ResponseStatus","id":0}},"doc":["Outcome."],"required":true},{"ident":"message","name":"message","ty":"string","doc":["Message."],"required":false,"omit_empty":true},{"ident":"retry_after_seconds","name":"retryAfterSeconds","ty":"int32","doc":["Retry after this many seconds."],"required":true}]}},"role":"retryableResponse"}"#,
                 &[<ResponseStatus as ::capi_runtime::schema::Schema>::schema_info],
                 ::capi_runtime::__private::shape::Shape::Struct(
@@ -242,7 +242,7 @@ const _: () = {
     impl ::capi_runtime::schema::Schema for ListRequest {
         fn schema_info() -> &'static ::capi_runtime::schema::TypeInfo {
             static INFO: ::capi_runtime::schema::TypeInfo = ::capi_runtime::__private::type_info(
-                2u32,
+                3u32,
                 r#"{"ident":"ListRequest","component":"example.com.golden.hooks.v1alpha1.ListRequest","doc":["The request of List: no settings."],"shape":{"object":{"fields":[{"ident":"api_version","name":"apiVersion","ty":"string","doc":["apiVersion."],"required":false,"omit_empty":true},{"ident":"kind","name":"kind","ty":"string","doc":["kind."],"required":false,"omit_empty":true}]}},"role":"request"}"#,
                 &[],
                 ::capi_runtime::__private::shape::Shape::Struct(
@@ -301,7 +301,7 @@ const _: () = {
     impl ::capi_runtime::schema::Schema for ListResponse {
         fn schema_info() -> &'static ::capi_runtime::schema::TypeInfo {
             static INFO: ::capi_runtime::schema::TypeInfo = ::capi_runtime::__private::type_info(
-                2u32,
+                3u32,
                 r#"{"ident":"ListResponse","component":"example.com.golden.hooks.v1alpha1.ListResponse","doc":["The response of List."],"shape":{"object":{"fields":[{"ident":"api_version","name":"apiVersion","ty":"string","doc":["apiVersion."],"required":false,"omit_empty":true},{"ident":"kind","name":"kind","ty":"string","doc":["kind."],"required":false,"omit_empty":true},{"ident":"status","name":"status","ty":{"named":{"path":"ResponseStatus","id":0}},"doc":["Outcome."],"required":true},{"ident":"message","name":"message","ty":"string","doc":["Message."],"required":false,"omit_empty":true},{"ident":"names","name":"names","ty":{"list":"string"},"doc":["Names."],"required":false,"omit_empty":true}]}},"role":"response"}"#,
                 &[<ResponseStatus as ::capi_runtime::schema::Schema>::schema_info],
                 ::capi_runtime::__private::shape::Shape::Struct(

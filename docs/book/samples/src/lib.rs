@@ -10,3 +10,4 @@ pub mod quickstart;
 pub mod state;
 pub mod topology;
 pub mod upgrade_plan;
+pub mod variables;

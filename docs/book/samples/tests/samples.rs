@@ -12,7 +12,7 @@ use capi_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use capi_runtime::registry::Registry;
 use capi_runtime::server::RunningServer;
 use capi_runtime_book_samples::{
-    client, in_place, lifecycle, quickstart, state, topology, upgrade_plan,
+    client, in_place, lifecycle, quickstart, state, topology, upgrade_plan, variables,
 };
 use serde_json::json;
 
@@ -469,6 +469,88 @@ async fn discover_variables_declares_the_image_repository() {
     assert_eq!(
         schema.default.as_ref().map(|d| d.as_json()),
         Some("\"registry.k8s.io\"")
+    );
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn variables_declared_as_types_are_discovered_and_read() {
+    let certs = pki::certs();
+    let (server, client, _) = start_and_discover(
+        variables::register(builder(&certs)).unwrap().build(),
+        "vars",
+        &certs,
+    )
+    .await;
+    let for_class = ForObject::new("default", "my-class");
+    let response = client
+        .call_extension::<DiscoverVariables>(
+            "discover-variables.vars",
+            &DiscoverVariablesRequest::default(),
+            &for_class,
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.status, ResponseStatus::Success);
+    let [variable] = response.variables.as_slice() else {
+        panic!("one variable: {:?}", response.variables);
+    };
+    assert_eq!(variable.name, "registry");
+    assert_eq!(variable.required, Some(true));
+    let schema = &variable.schema.open_apiv3_schema;
+    assert_eq!(schema.required, ["host"]);
+    assert_eq!(schema.properties["port"].maximum, Some(65535));
+    assert_eq!(
+        schema.properties["mirrors"]
+            .items
+            .as_ref()
+            .unwrap()
+            .description,
+        "Another registry holding the same images."
+    );
+
+    let patches = |registry: serde_json::Value| {
+        serde_json::from_value::<GeneratePatchesRequest>(json!({
+            "variables": [{ "name": "registry", "value": registry }],
+            "items": [{
+                "uid": "1",
+                "holderReference": { "apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "MachineDeployment",
+                                     "namespace": "default", "name": "md-0", "fieldPath": "spec.infrastructureRef" },
+                "object": { "apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2",
+                            "kind": "DockerMachineTemplate", "spec": {} },
+            }],
+        }))
+        .unwrap()
+    };
+    let call = |request: GeneratePatchesRequest| {
+        let client = &client;
+        let for_class = &for_class;
+        async move {
+            client
+                .call_extension::<GeneratePatches>("generate-patches.vars", &request, for_class)
+                .await
+        }
+    };
+    let response = call(patches(json!({ "host": "registry.example.com" })))
+        .await
+        .unwrap();
+    let patch: serde_json::Value = serde_json::from_slice(&response.items[0].patch.0).unwrap();
+    assert_eq!(
+        patch,
+        json!([{ "op": "add", "path": "/spec/template",
+                 "value": { "spec": { "customImage": "registry.example.com:443/node" } } }])
+    );
+    // A value Cluster API would have refused: the Failure names the variable and the field.
+    let error = call(patches(
+        json!({ "host": "registry.example.com", "port": "https" }),
+    ))
+    .await
+    .unwrap_err();
+    assert!(
+        error.to_string().contains(
+            "invalid value of variable \"registry\" at registry.port: invalid type: string \"https\""
+        ),
+        "{error}"
     );
     server.shutdown().await.unwrap();
 }

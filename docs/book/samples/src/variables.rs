@@ -1,0 +1,64 @@
+//! Variables declared as Rust types: the type is the schema Cluster API checks a Cluster's
+//! value against, the answer to DiscoverVariables, and what a template function reads.
+
+// ANCHOR: types
+use capi_runtime::variable::Variable;
+use serde::{Deserialize, Serialize};
+
+/// The registry the node images are pulled from.
+#[derive(Debug, Serialize, Deserialize, Variable)]
+#[serde(rename_all = "camelCase")]
+#[variable(name = "registry", required)]
+pub struct Registry {
+    /// Host name of the registry.
+    #[schema(min_length = 1, pattern = "^[a-z0-9.-]+$")]
+    pub host: String,
+    /// Port of the registry, 443 unless set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1, maximum = 65535, default = 443)]
+    pub port: Option<i32>,
+    /// Other registries holding the same images, tried in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schema(max_items = 4)]
+    pub mirrors: Vec<Mirror>,
+}
+
+/// Another registry holding the same images.
+#[derive(Debug, Serialize, Deserialize, Variable)]
+pub struct Mirror {
+    /// Its host name.
+    #[schema(min_length = 1)]
+    pub host: String,
+}
+// ANCHOR_END: types
+
+// ANCHOR: serve
+use capi_runtime::hooks::v1alpha1::GeneratePatches;
+use capi_runtime::server::{ServerBuilder, ServerError};
+use capi_runtime::topology_mutation::{TemplateContext, VariableError, Walker};
+
+use crate::topology::DockerMachineTemplate;
+
+/// Points the machines at the registry: `ctx.variable()` reads the value into `Registry`.
+fn use_registry(
+    template: &mut DockerMachineTemplate,
+    ctx: &TemplateContext<'_>,
+) -> Result<(), VariableError> {
+    let registry: Registry = ctx.variable()?;
+    let port = registry.port.unwrap_or(443);
+    template.spec.template.spec.custom_image = format!("{}:{port}/node", registry.host);
+    Ok(())
+}
+
+/// DiscoverVariables answered from the type, and GeneratePatches reading through it.
+pub fn register(builder: ServerBuilder) -> Result<ServerBuilder, ServerError> {
+    let walker = Walker::new().mutate(use_registry);
+    builder
+        .variable::<Registry>()
+        .discover_variables("discover-variables")?
+        .handle(GeneratePatches, "generate-patches", move |request| {
+            let response = walker.generate_patches(&request);
+            async move { response }
+        })
+}
+// ANCHOR_END: serve
