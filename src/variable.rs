@@ -47,6 +47,11 @@ pub use capi_runtime_derive::Variable;
 
 /// A type that can be (part of) the value of a ClusterClass variable: implemented by
 /// `#[derive(Variable)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be part of a ClusterClass variable",
+    label = "this type has no variable schema",
+    note = "add `#[derive(Variable)]` to `{Self}` (every type a variable holds derives it)"
+)]
 pub trait VariableSchema {
     /// The type's part of the schema (assembled by [`schema_of`]).
     fn schema_part() -> &'static SchemaPart;

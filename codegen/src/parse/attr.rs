@@ -8,7 +8,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 
 use super::meta::{
-    ident_of, json_lit, lit_str, lit_to_json, one_of, skip_value, string_list, suggest,
+    ident_of, json_lit, lit_str, lit_to_json, one_of, set_once, skip_value, string_list, suggest,
 };
 use super::symbol::*;
 use super::validation;
@@ -413,22 +413,6 @@ pub fn reject(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute], 
             format!("`#[{name}(...)]` is not supported on {what}"),
         );
     }
-}
-
-fn set_once<T>(
-    cx: &Diagnostics,
-    file: Option<FileId>,
-    slot: &mut Option<T>,
-    value: T,
-    span: Span,
-    name: &str,
-) -> syn::Result<()> {
-    if slot.is_some() {
-        cx.error(file, span, format!("duplicate attribute `{name}`"));
-    } else {
-        *slot = Some(value);
-    }
-    Ok(())
 }
 
 fn attrs_span(attrs: &[syn::Attribute]) -> Span {

@@ -1,7 +1,8 @@
 //! Small readers of attribute syntax shared by the `#[schema(...)]`, `#[hook(...)]` and
-//! `#[crd(...)]` grammars: one key's name, a string value, a list of strings, a value to skip
+//! `#[crd(...)]` grammars: one key's name, a string value, a list of strings, a key given once, a value to skip
 //! after an unknown key, and the "did you mean" hint.
 
+use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 
 use crate::diag::{Diagnostics, FileId};
@@ -11,6 +12,24 @@ pub(super) fn ident_of(meta: &ParseNestedMeta<'_>) -> String {
         .get_ident()
         .map(|i| i.to_string())
         .unwrap_or_else(|| quote::quote!(#(meta.path)).to_string().replace(' ', ""))
+}
+
+/// Stores `value` in `slot` unless a value is there already, which is a "duplicate attribute"
+/// error (the first value stays).
+pub(super) fn set_once<T>(
+    cx: &Diagnostics,
+    file: Option<FileId>,
+    slot: &mut Option<T>,
+    value: T,
+    span: Span,
+    name: &str,
+) -> syn::Result<()> {
+    if slot.is_some() {
+        cx.error(file, span, format!("duplicate attribute `{name}`"));
+    } else {
+        *slot = Some(value);
+    }
+    Ok(())
 }
 
 pub(super) fn lit_str(meta: &ParseNestedMeta<'_>) -> syn::Result<syn::LitStr> {

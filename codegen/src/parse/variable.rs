@@ -5,7 +5,7 @@
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 
-use super::meta::{ident_of, lit_str, skip_value, suggest};
+use super::meta::{ident_of, lit_str, set_once, skip_value, suggest};
 use super::symbol::{ANNOTATION, CRATE, LABEL, NAME, REQUIRED, VARIABLE, VARIABLE_ATTRS};
 use crate::diag::{Diagnostics, FileId};
 
@@ -37,9 +37,7 @@ pub fn variable(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]
             match key.as_str() {
                 NAME => {
                     let lit = lit_str(&meta)?;
-                    if out.name.replace(lit).is_some() {
-                        cx.error(file, span, "duplicate attribute `name`");
-                    }
+                    set_once(cx, file, &mut out.name, lit, span, NAME)?;
                 }
                 REQUIRED => {
                     if std::mem::replace(&mut out.required, true) {
@@ -78,9 +76,7 @@ pub fn variable(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]
                 }
                 CRATE => {
                     let path = lit_str(&meta)?.parse::<syn::Path>()?;
-                    if out.krate.replace(path).is_some() {
-                        cx.error(file, span, "duplicate attribute `crate`");
-                    }
+                    set_once(cx, file, &mut out.krate, path, span, CRATE)?;
                 }
                 _ => {
                     skip_value(&meta)?;
