@@ -379,7 +379,7 @@ fn external_schema_impls() -> Result<String, Failure> {
         })?;
         files.push((src.module.clone(), ast));
     }
-    emit::rust::external_impls(&files).map_err(|errors| Failure { errors, paths })
+    emit::external::impls(&files).map_err(|errors| Failure { errors, paths })
 }
 
 /// A loaded input: the checked model and the display paths of its files.

@@ -5,6 +5,7 @@ pub mod canonical;
 pub mod conversion;
 pub mod crd;
 pub mod doc;
+pub mod external;
 pub mod object;
 pub mod openapi;
 pub mod rust;
