@@ -1,5 +1,6 @@
 //! Topology mutation for the sample ClusterClass (`clusterclass.yaml`): the variables the
-//! extension declares, the patches it makes, and the checks it runs.
+//! extension declares (each a type with `#[derive(Variable)]`, e.g. [`ImageRepository`]), the
+//! patches it makes, and the checks it runs.
 //!
 //! * DockerClusterTemplate: the load balancer image comes from the `imageRepository` variable.
 //! * DockerMachineTemplate: machines run `<imageRepository>/node:<version>`, the version being
@@ -14,27 +15,66 @@
 
 use std::collections::BTreeMap;
 
-use capi_runtime::api::core::v1beta2::{
-    ClusterClassVariable, ClusterClassVariableMetadata, JSONSchemaProps, ValidationRule,
-    VariableSchema, VariableSchemaMetadata,
-};
 use capi_runtime::go::errors::BoxError;
 use capi_runtime::hooks::v1alpha1::DiscoverVariablesResponse;
 use capi_runtime::raw::Json;
 use capi_runtime::topology_mutation::{Template, TemplateContext, VariableError, Walker, paths};
+use capi_runtime::variable::Variable;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+// The variables, each declared once as a type: `#[derive(Variable)]` writes its schema (from
+// the doc comments and `#[schema(...)]` markers), `definition()` is what DiscoverVariables
+// lists, and `ctx.variable::<T>()` reads a Cluster's value into it.
+
+/// How many control-plane machines may be added during a rollout, as a number or a percentage.
+#[derive(Clone, Debug, Serialize, Deserialize, Variable)]
+#[variable(name = "kubeadmControlPlaneMaxSurge")]
+#[schema(
+    example = "0",
+    x_validation(
+        rule = r#"self == "" || self.matches('^[0-9]+%?$')"#,
+        message_expression = r#"'"' + self + '" is neither a number nor a percentage'"#
+    )
+)]
+pub struct MaxSurge(pub String);
+
+/// Extra files written onto every node.
+#[derive(Clone, Debug, Serialize, Deserialize, Variable)]
+#[variable(name = "files")]
+pub struct Files(pub Vec<File>);
+
+/// Extra commands every node runs before kubeadm.
+#[derive(Clone, Debug, Serialize, Deserialize, Variable)]
+#[variable(name = "preKubeadmCommands")]
+pub struct PreKubeadmCommands(pub Vec<String>);
+
+/// Annotations added to the KubeadmConfigTemplates.
+#[derive(Clone, Debug, Serialize, Deserialize, Variable)]
+#[variable(name = "kubeadmConfigTemplateAnnotations")]
+pub struct ConfigTemplateAnnotations(pub BTreeMap<String, String>);
+
+/// The registry of the node and load balancer images.
+#[derive(Clone, Debug, Serialize, Deserialize, Variable)]
+#[variable(
+    name = "imageRepository",
+    required,
+    label(key = "example.invalid/variable", value = "image"),
+    annotation(key = "example.invalid/owner", value = "test-extension")
+)]
+#[schema(example = "kindest")]
+pub struct ImageRepository(pub String);
+
 /// The variable naming the image registry.
-pub const IMAGE_REPOSITORY: &str = "imageRepository";
+pub const IMAGE_REPOSITORY: &str = ImageRepository::NAME;
 /// The variable with the control plane's rollout surge.
-pub const MAX_SURGE: &str = "kubeadmControlPlaneMaxSurge";
+pub const MAX_SURGE: &str = MaxSurge::NAME;
 /// The variable with extra files for every node.
-pub const FILES: &str = "files";
+pub const FILES: &str = Files::NAME;
 /// The variable with extra commands run before kubeadm.
-pub const PRE_KUBEADM_COMMANDS: &str = "preKubeadmCommands";
+pub const PRE_KUBEADM_COMMANDS: &str = PreKubeadmCommands::NAME;
 /// The variable with annotations for KubeadmConfigTemplates.
-pub const CONFIG_TEMPLATE_ANNOTATIONS: &str = "kubeadmConfigTemplateAnnotations";
+pub const CONFIG_TEMPLATE_ANNOTATIONS: &str = ConfigTemplateAnnotations::NAME;
 /// The rollout strategy type the surge belongs to.
 pub const ROLLING_UPDATE: &str = "RollingUpdate";
 /// The holder kind of control-plane machine templates.
@@ -118,12 +158,12 @@ impl Template for KubeadmConfigTemplate {
 }
 
 /// A file written onto a node, as the `files` variable holds it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, Variable)]
 #[serde(rename_all = "camelCase")]
 pub struct File {
     /// Where the file goes.
     pub path: String,
-    /// Its content.
+    /// The content of the file.
     pub content: String,
     /// `base64` when the content is encoded.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -132,15 +172,13 @@ pub struct File {
 
 /// The image repository; required by the ClusterClass, so its absence is an error.
 fn image_repository(ctx: &TemplateContext<'_>) -> Result<String, VariableError> {
-    ctx.variables.get_string(IMAGE_REPOSITORY)
+    Ok(ctx.variable::<ImageRepository>()?.0)
 }
 
-/// A variable that may be absent: absent reads as `None`, anything else malformed is an error.
-fn optional<T: serde::de::DeserializeOwned>(
-    ctx: &TemplateContext<'_>,
-    name: &str,
-) -> Result<Option<T>, VariableError> {
-    match ctx.variables.get_into(name) {
+/// A variable that may be absent: absent reads as `None`, a value that does not fit its type
+/// is an error.
+fn optional<V: Variable>(ctx: &TemplateContext<'_>) -> Result<Option<V>, VariableError> {
+    match ctx.variable::<V>() {
         Ok(v) => Ok(Some(v)),
         Err(e) if e.is_not_found() => Ok(None),
         Err(e) => Err(e),
@@ -169,7 +207,7 @@ fn add_files_and_commands(
     spec: &mut Value,
     ctx: &TemplateContext<'_>,
 ) -> Result<(), VariableError> {
-    if let Some(files) = optional::<Vec<File>>(ctx, FILES)? {
+    if let Some(Files(files)) = optional(ctx)? {
         let list = &mut spec["files"];
         if !list.is_array() {
             *list = json!([]);
@@ -181,7 +219,7 @@ fn add_files_and_commands(
                 .map(|f| serde_json::to_value(f).expect("a File serializes")),
         );
     }
-    if let Some(commands) = optional::<Vec<String>>(ctx, PRE_KUBEADM_COMMANDS)? {
+    if let Some(PreKubeadmCommands(commands)) = optional(ctx)? {
         let list = &mut spec["preKubeadmCommands"];
         if !list.is_array() {
             *list = json!([]);
@@ -213,7 +251,7 @@ pub fn walker() -> Walker {
             |object, ctx| {
                 let spec = &mut object["spec"]["template"]["spec"];
                 add_files_and_commands(&mut spec["kubeadmConfigSpec"], ctx)?;
-                if let Some(surge) = optional::<String>(ctx, MAX_SURGE)?.filter(|s| !s.is_empty()) {
+                if let Some(MaxSurge(surge)) = optional::<MaxSurge>(ctx)?.filter(|MaxSurge(s)| !s.is_empty()) {
                     // v1beta2 moved v1beta1's `rolloutStrategy` to `rollout.strategy`.
                     let strategy = &mut spec["rollout"]["strategy"];
                     strategy["type"] = ROLLING_UPDATE.into();
@@ -232,9 +270,7 @@ pub fn walker() -> Walker {
             let args =
                 &mut spec["joinConfiguration"]["nodeRegistration"]["kubeletExtraArgs"];
             append_arg(args, "node-labels", &format!("kubernetesVersion={}", version.replace('+', "_")));
-            if let Some(annotations) =
-                optional::<BTreeMap<String, String>>(ctx, CONFIG_TEMPLATE_ANNOTATIONS)?
-            {
+            if let Some(ConfigTemplateAnnotations(annotations)) = optional(ctx)? {
                 t.metadata.annotations.extend(annotations);
             }
             Ok::<_, VariableError>(())
@@ -272,86 +308,20 @@ fn surge_value(surge: &str) -> Value {
         .map_or_else(|_| Value::from(surge), Value::from)
 }
 
-/// The variables the patches read, with their schemas.
+/// The variables the patches read, with their schemas, in the order DiscoverVariables lists
+/// them.
 pub fn discover_variables() -> DiscoverVariablesResponse {
-    let string = |description: &str| JSONSchemaProps {
-        r#type: "string".into(),
-        description: description.into(),
-        ..Default::default()
-    };
-    let mut max_surge = string(
-        "How many control-plane machines may be added during a rollout, as a number or a percentage.",
-    );
-    max_surge.r#default = Some(Json::from(json!("")));
-    max_surge.example = Some(Json::from(json!("0")));
-    max_surge.x_kubernetes_validations = vec![ValidationRule {
-        rule: "self == \"\" || self.matches('^[0-9]+%?$')".into(),
-        message_expression: "'\"' + self + '\" is neither a number nor a percentage'".into(),
-        ..Default::default()
-    }];
-    let mut file = JSONSchemaProps {
-        r#type: "object".into(),
-        required: vec!["path".into(), "content".into()],
-        ..Default::default()
-    };
-    file.properties = [
-        ("path".to_string(), string("Where the file goes.")),
-        ("content".to_string(), string("The content of the file.")),
-        (
-            "contentFormat".to_string(),
-            string("`base64` when the content is encoded."),
-        ),
-    ]
-    .into();
-    let mut image_repository = string("The registry of the node and load balancer images.");
-    image_repository.example = Some(Json::from(json!("kindest")));
-    image_repository.x_metadata = VariableSchemaMetadata {
-        labels: [("example.invalid/variable".to_string(), "image".to_string())].into(),
-        annotations: [(
-            "example.invalid/owner".to_string(),
-            "test-extension".to_string(),
-        )]
-        .into(),
-    };
-    let variable = |name: &str, required: bool, schema: JSONSchemaProps| ClusterClassVariable {
-        name: name.into(),
-        required: Some(required),
-        schema: VariableSchema {
-            open_apiv3_schema: schema,
-        },
-        deprecated_v1_beta1_metadata: ClusterClassVariableMetadata::default(),
-    };
+    let mut max_surge = MaxSurge::definition();
+    // `#[schema(default = ...)]` belongs on a field, and a newtype's field takes no
+    // `#[schema(...)]`: the empty default (upstream's variable has it too) is set here.
+    max_surge.schema.open_apiv3_schema.r#default = Some(Json::from(json!("")));
     let mut response = DiscoverVariablesResponse::success();
     response.variables = vec![
-        variable(MAX_SURGE, false, max_surge),
-        variable(
-            FILES,
-            false,
-            JSONSchemaProps {
-                r#type: "array".into(),
-                items: Some(Box::new(file)),
-                ..Default::default()
-            },
-        ),
-        variable(
-            PRE_KUBEADM_COMMANDS,
-            false,
-            JSONSchemaProps {
-                r#type: "array".into(),
-                items: Some(Box::new(string("A shell command."))),
-                ..Default::default()
-            },
-        ),
-        variable(
-            CONFIG_TEMPLATE_ANNOTATIONS,
-            false,
-            JSONSchemaProps {
-                r#type: "object".into(),
-                additional_properties: Some(Box::new(string("An annotation value."))),
-                ..Default::default()
-            },
-        ),
-        variable(IMAGE_REPOSITORY, true, image_repository),
+        max_surge,
+        Files::definition(),
+        PreKubeadmCommands::definition(),
+        ConfigTemplateAnnotations::definition(),
+        ImageRepository::definition(),
     ];
     response
 }
