@@ -116,6 +116,10 @@ pub struct Validation {
     /// `example`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub example: Option<serde_json::Value>,
+    /// `default`, set on a newtype only: the value a use of it gets when the use gives none (a
+    /// field's own default is [`Field::default`], which takes precedence).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<serde_json::Value>,
     /// `x-kubernetes-preserve-unknown-fields`
     #[serde(default, skip_serializing_if = "is_false")]
     pub preserve_unknown_fields: bool,

@@ -117,36 +117,61 @@ pub fn check(
                     DefaultRule::Value(value) => Some(value),
                     _ => None,
                 };
-                for (what, value, keys) in [
-                    ("default", default, [DEFAULT, DEFAULT_JSON]),
-                    (
-                        "example",
-                        field.validation.example.as_ref(),
-                        [EXAMPLE, EXAMPLE_JSON],
-                    ),
-                ] {
-                    let Some(value) = value else { continue };
-                    if let Err(why) = fits(value, &field.ty, &field.validation) {
-                        let span = keys
-                            .iter()
-                            .find_map(|k| key_span(attrs, SCHEMA, k))
-                            .unwrap_or(field.span);
-                        cx.error(
-                            None,
-                            span,
-                            format!(
-                                "the {what} {value} of `{}` is not a valid value of its schema: \
-                                 {why}; Cluster API refuses the variable",
-                                field.name
-                            ),
-                        );
-                    }
-                }
+                let of = format!("of `{}`", field.name);
+                check_values(
+                    cx,
+                    attrs,
+                    field.span,
+                    &of,
+                    default,
+                    &field.ty,
+                    &field.validation,
+                );
             }
         }
-        Shape::Enum { .. } | Shape::Transparent { .. } => {}
+        // A newtype's type-level default and example are values of the newtype's own schema.
+        Shape::Transparent { ty } => {
+            let of = format!("of `{}`", def.ident);
+            let v = &def.validation;
+            check_values(cx, &input.attrs, def.span, &of, v.default.as_ref(), ty, v);
+        }
+        Shape::Enum { .. } => {}
     }
     check_no_self(cx, def);
+}
+
+/// A default and an example (`v.example`) must be valid values of the schema of type `ty` with
+/// the markers `v`; each one that is not is reported at its attribute in `attrs` (else at
+/// `span`). `of` names the owner in the message.
+fn check_values(
+    cx: &Diagnostics,
+    attrs: &[syn::Attribute],
+    span: Span,
+    of: &str,
+    default: Option<&Value>,
+    ty: &Ty,
+    v: &Validation,
+) {
+    for (what, value, keys) in [
+        ("default", default, [DEFAULT, DEFAULT_JSON]),
+        ("example", v.example.as_ref(), [EXAMPLE, EXAMPLE_JSON]),
+    ] {
+        let Some(value) = value else { continue };
+        if let Err(why) = fits(value, ty, v) {
+            let span = keys
+                .iter()
+                .find_map(|k| key_span(attrs, SCHEMA, k))
+                .unwrap_or(span);
+            cx.error(
+                None,
+                span,
+                format!(
+                    "the {what} {value} {of} is not a valid value of its schema: {why}; Cluster \
+                     API refuses the variable"
+                ),
+            );
+        }
+    }
 }
 
 /// The name of the variable and what only the root of a variable may say.

@@ -1,6 +1,7 @@
 // The value markers beyond lengths and bounds: exclusive bounds, unique items, format, example,
 // the preserve-unknown-fields and int-or-string flags, and every key of a CEL rule; on fields
-// and, for a newtype, on the type.
+// and, for a newtype, on the type, where a default is written too (a field's own default is
+// written over it).
 use capi_runtime::Schema;
 use serde::{Deserialize, Serialize};
 
@@ -43,9 +44,19 @@ pub struct GadgetSpec {
     pub extra: std::collections::BTreeMap<String, String>,
     /// A port by number or name.
     pub port: Port,
+    /// How heavy it is: the weight's own default.
+    pub weight: Weight,
+    /// How heavy its case is: a default of its own.
+    #[schema(default = 1)]
+    pub case_weight: Weight,
 }
 
 /// A port number or name.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
 #[schema(package = "example.com/gadgets/v1", int_or_string, pattern = "^[0-9a-z-]+$")]
 pub struct Port(pub String);
+
+/// A weight, at least 1.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Schema)]
+#[schema(package = "example.com/gadgets/v1", minimum = 1, default = 3)]
+pub struct Weight(pub i32);

@@ -112,6 +112,28 @@ pub struct Limits {
     pub serial: String,
 }
 
+/// How many nodes a rollout may add, as a number or a percentage.
+#[derive(Debug, Serialize, Deserialize, Schema, Variable)]
+#[schema(package = "example.com/variables")]
+#[variable(name = "surge")]
+#[schema(max_length = 4, default = "1")]
+pub struct Surge(pub String);
+
+/// How a rollout proceeds.
+#[derive(Debug, Serialize, Deserialize, Schema, Variable)]
+#[schema(package = "example.com/variables")]
+#[serde(rename_all = "camelCase")]
+#[variable(name = "rollout")]
+pub struct Rollout {
+    /// The workers' surge: the surge's own default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub surge: Option<Surge>,
+    /// The control plane's surge, with a default of its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(default = "0")]
+    pub control_plane_surge: Option<Surge>,
+}
+
 #[test]
 fn a_type_declares_its_cluster_class_variable() {
     let variable = Registry::definition();
@@ -424,6 +446,8 @@ fn the_schema_is_the_crd_emitters_of_the_same_type() {
     assert_eq!(ours(schema_of::<Scheme>()), crd("Scheme"));
     assert_eq!(ours(schema_of::<Proxy>()), crd("Proxy"));
     assert_eq!(ours(schema_of::<Limits>()), crd("Limits"));
+    assert_eq!(ours(schema_of::<Surge>()), crd("Surge"));
+    assert_eq!(ours(schema_of::<Rollout>()), crd("Rollout"));
 }
 
 #[test]
@@ -478,6 +502,42 @@ fn the_value_markers_and_known_external_types_are_written() {
                     "type": "string",
                     "format": "hex",
                     "pattern": "^[0-9a-f]+$",
+                },
+            },
+        })
+    );
+}
+
+/// A newtype's type-level default is the default at the root of its variable, and of a field
+/// that holds it; a field's own default is written over it.
+#[test]
+fn a_newtype_default_stands_unless_a_field_gives_its_own() {
+    assert_eq!(
+        serde_json::to_value(Surge::definition().schema.open_apiv3_schema).unwrap(),
+        json!({
+            "description": "How many nodes a rollout may add, as a number or a percentage.",
+            "type": "string",
+            "maxLength": 4,
+            "default": "1",
+        })
+    );
+    assert_eq!(
+        serde_json::to_value(Rollout::definition().schema.open_apiv3_schema).unwrap(),
+        json!({
+            "description": "How a rollout proceeds.",
+            "type": "object",
+            "properties": {
+                "surge": {
+                    "description": "The workers' surge: the surge's own default.",
+                    "type": "string",
+                    "maxLength": 4,
+                    "default": "1",
+                },
+                "controlPlaneSurge": {
+                    "description": "The control plane's surge, with a default of its own.",
+                    "type": "string",
+                    "maxLength": 4,
+                    "default": "0",
                 },
             },
         })

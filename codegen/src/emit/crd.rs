@@ -440,6 +440,9 @@ fn apply(schema: &mut Map<String, Value>, v: &Validation) {
     if let Some(e) = &v.example {
         schema.insert("example".into(), e.clone());
     }
+    if let Some(d) = &v.default {
+        schema.insert("default".into(), d.clone());
+    }
     if !v.rules.is_empty() {
         let rules: Vec<Value> = v
             .rules

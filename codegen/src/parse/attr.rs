@@ -170,6 +170,17 @@ pub fn container(
                     out.validation_span.get_or_insert(span);
                     validation::marker(cx, file, &meta, &key, &mut out.validation).map(|_| ())
                 }
+                // A newtype's own default: what a field holding it gets when it gives none.
+                DEFAULT | DEFAULT_JSON => {
+                    if let Some(v) = default_value(cx, file, &meta, &key)? {
+                        let had = out.validation.default.is_some();
+                        set_once(cx, file, &mut out.validation.default, v, span, &key)?;
+                        if !had {
+                            out.newtype_markers.push((DEFAULT, span));
+                        }
+                    }
+                    Ok(())
+                }
                 // On a newtype, which has no field of its own to carry them.
                 MIN_LENGTH | MAX_LENGTH | MINIMUM | MAXIMUM | PATTERN | ENUM_VALUES | MIN_ITEMS
                 | MAX_ITEMS | EXCLUSIVE_MINIMUM | EXCLUSIVE_MAXIMUM | UNIQUE_ITEMS => {
@@ -217,22 +228,8 @@ pub fn field(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]) -
                 OPTIONAL => set_once(cx, file, &mut out.optional, span, span, OPTIONAL),
                 NO_DEFAULT => set_once(cx, file, &mut out.no_default, span, span, NO_DEFAULT),
                 BY_VALUE => set_once(cx, file, &mut out.by_value, span, span, BY_VALUE),
-                DEFAULT => {
-                    let lit: syn::Lit = meta.value()?.parse()?;
-                    match lit_to_json(&lit) {
-                        Some(v) => set_once(cx, file, &mut out.default, v, span, DEFAULT),
-                        None => {
-                            cx.error(
-                                file,
-                                lit.span(),
-                                "a default must be a string, integer, float or bool literal",
-                            );
-                            Ok(())
-                        }
-                    }
-                }
-                DEFAULT_JSON => match json_lit(cx, file, &meta)? {
-                    Some(v) => set_once(cx, file, &mut out.default, v, span, DEFAULT_JSON),
+                DEFAULT | DEFAULT_JSON => match default_value(cx, file, &meta, &key)? {
+                    Some(v) => set_once(cx, file, &mut out.default, v, span, &key),
                     None => Ok(()),
                 },
                 PATCH_STRATEGY => {
@@ -413,6 +410,29 @@ pub fn reject(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute], 
             format!("`#[{name}(...)]` is not supported on {what}"),
         );
     }
+}
+
+/// The value of `default = <literal>` or `default_json = "<json>"`; `None` when a bad one was
+/// reported.
+fn default_value(
+    cx: &Diagnostics,
+    file: Option<FileId>,
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    key: &str,
+) -> syn::Result<Option<serde_json::Value>> {
+    if key == DEFAULT_JSON {
+        return json_lit(cx, file, meta);
+    }
+    let lit: syn::Lit = meta.value()?.parse()?;
+    let value = lit_to_json(&lit);
+    if value.is_none() {
+        cx.error(
+            file,
+            lit.span(),
+            "a default must be a string, integer, float or bool literal",
+        );
+    }
+    Ok(value)
 }
 
 fn attrs_span(attrs: &[syn::Attribute]) -> Span {

@@ -17,7 +17,6 @@ use std::collections::BTreeMap;
 
 use capi_runtime::go::errors::BoxError;
 use capi_runtime::hooks::v1alpha1::DiscoverVariablesResponse;
-use capi_runtime::raw::Json;
 use capi_runtime::topology_mutation::{Template, TemplateContext, VariableError, Walker, paths};
 use capi_runtime::variable::Variable;
 use serde::{Deserialize, Serialize};
@@ -31,6 +30,7 @@ use serde_json::{Value, json};
 #[derive(Clone, Debug, Serialize, Deserialize, Variable)]
 #[variable(name = "kubeadmControlPlaneMaxSurge")]
 #[schema(
+    default = "",
     example = "0",
     x_validation(
         rule = r#"self == "" || self.matches('^[0-9]+%?$')"#,
@@ -311,13 +311,9 @@ fn surge_value(surge: &str) -> Value {
 /// The variables the patches read, with their schemas, in the order DiscoverVariables lists
 /// them.
 pub fn discover_variables() -> DiscoverVariablesResponse {
-    let mut max_surge = MaxSurge::definition();
-    // `#[schema(default = ...)]` belongs on a field, and a newtype's field takes no
-    // `#[schema(...)]`: the empty default (upstream's variable has it too) is set here.
-    max_surge.schema.open_apiv3_schema.r#default = Some(Json::from(json!("")));
     let mut response = DiscoverVariablesResponse::success();
     response.variables = vec![
-        max_surge,
+        MaxSurge::definition(),
         Files::definition(),
         PreKubeadmCommands::definition(),
         ConfigTemplateAnnotations::definition(),

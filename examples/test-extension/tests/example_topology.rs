@@ -227,6 +227,13 @@ fn discovered_variables_describe_what_the_patches_read() {
         .map(|v| v.name.as_str())
         .collect();
     assert_eq!(required, ["imageRepository"]);
+    // The surge is a string whose default is empty, as upstream declares it: the newtype's
+    // type-level default at the root of its schema.
+    let surge = serde_json::to_value(&response.variables[0].schema.open_apiv3_schema).unwrap();
+    assert_eq!(
+        (&surge["type"], &surge["default"]),
+        (&json!("string"), &json!(""))
+    );
     // Every variable the sample Cluster sets is declared.
     let docs = documents();
     for v in find(&docs, "Cluster", "my-cluster")["spec"]["topology"]["variables"]
