@@ -4,17 +4,23 @@
 //! every core CRD of the module, plus the smallest infrastructure and control plane providers a
 //! ClusterClass can use (`ClusterApiBuilder::test_providers`: CRDs only, no controllers). An
 //! extension built with `capi_runtime::server`, in this test process over HTTPS on loopback
-//! (`caBundle` set), answers BeforeClusterCreate, GeneratePatches and ValidateTopology and
-//! records every request. A ClusterClass whose external patch names that
-//! extension, and a Cluster with a managed topology of that class, then show:
+//! (`caBundle` set), answers BeforeClusterCreate, GeneratePatches, ValidateTopology and
+//! DiscoverVariables and records every request. It declares one ClusterClass variable as a Rust
+//! type with `#[derive(Variable)]` (`ImageRegistry`). A ClusterClass whose external patch names
+//! that extension, and a Cluster with a managed topology of that class setting the variable,
+//! then show:
 //!
+//! - Cluster API's ClusterClass controller asks DiscoverVariables and keeps the variable in the
+//!   class's `status.variables`, its schema the one the derive wrote, attributed to our patch;
 //! - while BeforeClusterCreate answers `retryAfterSeconds`, Cluster API calls it again and
 //!   again, creates nothing, and the Cluster's `TopologyReconciled` condition is False with
 //!   reason `ClusterCreating` and a message naming the hook and our message;
 //! - the Cluster reads with `kube::Api` into the SDK's own `Cluster` type, the one hook requests
 //!   carry;
 //! - once it answers 0, Cluster API calls GeneratePatches with the two templates (holders,
-//!   template content, builtin variables), then ValidateTopology with the patched templates,
+//!   template content, builtin variables) and the Cluster's value of our variable, which
+//!   GeneratePatches reads into `ImageRegistry` through `Variables::variable`; then
+//!   ValidateTopology with the patched templates,
 //!   and creates the infrastructure cluster and control plane with our patches in them;
 //!   `TopologyReconciled` turns True;
 //! - once ValidateTopology answers Failure, a change of the topology (control plane replicas)
@@ -39,6 +45,8 @@ use capi_runtime::hooks::v1alpha1::{
     GeneratePatchesRequest, GeneratePatchesResponse, GeneratePatchesResponseItem, PatchType,
     ValidateTopology, ValidateTopologyRequest, ValidateTopologyResponse,
 };
+use capi_runtime::topology_mutation::Variables;
+use capi_runtime::variable::Variable;
 use capi_runtime_testenv::topology::{
     CONTROL_PLANE_GROUP, ClusterClass, INFRA_GROUP, PROVIDER_VERSION, condition,
     control_plane_template, handler_name, infrastructure_cluster_template, topology_cluster,
@@ -47,6 +55,7 @@ use capi_runtime_testenv::{ClusterApi, Result};
 use k8s_openapi::ByteString;
 use kube::Api;
 use kube::api::{Patch, PatchParams};
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// The `retryAfterSeconds` BeforeClusterCreate answers while it holds the Cluster back.
@@ -59,6 +68,59 @@ const EXTENSION: &str = "topology-extension";
 const REJECTION: &str = "rejected by capi_topology";
 /// What our patches write into the templates' specs.
 const PATCHED_BY: &str = "capi-runtime generate-patches";
+
+/// The registry the workload cluster's images come from: the ClusterClass variable the
+/// extension declares, its schema written by the derive from these fields and markers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Variable)]
+#[serde(rename_all = "camelCase")]
+#[variable(name = "imageRegistry", required)]
+struct ImageRegistry {
+    /// Host name of the registry.
+    #[schema(min_length = 1, max_length = 253, pattern = "^[a-z0-9.-]+$")]
+    host: String,
+    /// Port of the registry, 443 unless set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1, maximum = 65535, default = 443)]
+    port: Option<i32>,
+    /// How the images are fetched.
+    #[serde(default)]
+    scheme: Scheme,
+    /// Other registries with the same images, tried in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schema(max_items = 3)]
+    mirrors: Vec<Mirror>,
+}
+
+/// Another registry with the same images.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Variable)]
+struct Mirror {
+    /// Its host name.
+    #[schema(min_length = 1)]
+    host: String,
+}
+
+/// The protocol of a registry.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Variable)]
+#[serde(rename_all = "lowercase")]
+enum Scheme {
+    /// Plain HTTP.
+    Http,
+    /// HTTP over TLS.
+    #[default]
+    Https,
+}
+
+/// What the Cluster sets `imageRegistry` to (every field, as no defaulting webhook runs here).
+fn registry_value() -> ImageRegistry {
+    ImageRegistry {
+        host: "registry.example.com".to_string(),
+        port: Some(5000),
+        scheme: Scheme::Http,
+        mirrors: vec![Mirror {
+            host: "mirror.example.com".to_string(),
+        }],
+    }
+}
 
 /// The value of `r`, or a panic with its error and causes.
 fn must<T>(r: Result<T>) -> T {
@@ -73,6 +135,8 @@ struct Recorder {
     reject: Mutex<Option<String>>,
     before_create: Mutex<Vec<BeforeClusterCreateRequest>>,
     generate: Mutex<Vec<GeneratePatchesRequest>>,
+    /// What each GeneratePatches call read as `ImageRegistry` from its global variables.
+    registry: Mutex<Vec<std::result::Result<ImageRegistry, String>>>,
     validate: Mutex<Vec<ValidateTopologyRequest>>,
 }
 
@@ -165,6 +229,11 @@ async fn start_extension(
                 let r = r.clone();
                 async move {
                     let response = generate_patches(&request);
+                    // The typed read an extension's template function does.
+                    let registry = Variables::from_list(&request.variables)
+                        .and_then(|v| v.variable::<ImageRegistry>())
+                        .map_err(|e| chain(&e).to_string());
+                    r.registry.lock().unwrap().push(registry);
                     r.generate.lock().unwrap().push(request);
                     Ok::<_, String>(response)
                 }
@@ -193,6 +262,11 @@ async fn start_extension(
                 }
             },
         )
+        .unwrap();
+    // DiscoverVariables, answered from the declared type.
+    let builder = builder
+        .variable::<ImageRegistry>()
+        .discover_variables("discover-variables")
         .unwrap();
     builder
         .host(IpAddr::V4(Ipv4Addr::LOCALHOST))
@@ -245,6 +319,7 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
         handlers,
         [
             "before-cluster-create.topology-extension",
+            "discover-variables.topology-extension",
             "generate-patches.topology-extension",
             "validate-topology.topology-extension",
         ]
@@ -286,18 +361,14 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     let class = "loopback-class";
     let generate_handler = handler_name("generate-patches", EXTENSION);
     let validate_handler = handler_name("validate-topology", EXTENSION);
-    must(
-        capi.create(
-            &ClusterClass::new(ns, class, "infra", "control-plane")
-                .external_patch(
-                    "rust-patches",
-                    Some(&generate_handler),
-                    Some(&validate_handler),
-                )
-                .to_json(),
-        )
-        .await,
-    );
+    let patch_name = "rust-patches";
+    let mut class_json = ClusterClass::new(ns, class, "infra", "control-plane")
+        .external_patch(patch_name, Some(&generate_handler), Some(&validate_handler))
+        .to_json();
+    // The fixture has no place for a DiscoverVariables handler yet: written in by hand.
+    class_json["spec"]["patches"][0]["external"]["discoverVariablesExtension"] =
+        json!(handler_name("discover-variables", EXTENSION));
+    must(capi.create(&class_json).await);
     // Cluster API's ClusterClass controller accepts the templates (found, contract labels
     // read) and the variables.
     let started = Instant::now();
@@ -320,13 +391,14 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
         .await,
     );
     eprintln!("ClusterClass reconciled after {:?}", started.elapsed());
+    check_class_variables(&classes.get(class).await.unwrap().data, patch_name);
 
     let cluster = "c1";
     let created = Instant::now();
-    must(
-        capi.create(&topology_cluster(ns, cluster, class, "v1.31.0", 1))
-            .await,
-    );
+    let mut cluster_json = topology_cluster(ns, cluster, class, "v1.31.0", 1);
+    cluster_json["spec"]["topology"]["variables"] =
+        json!([{"name": ImageRegistry::NAME, "value": registry_value()}]);
+    must(capi.create(&cluster_json).await);
 
     // Held back: the condition says so, and the hook is called again after RETRY_AFTER.
     let held = capi.wait_for(
@@ -425,6 +497,16 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     }
     compare_with_fixtures(&recorder, ns, cluster, class);
 
+    // Our variable reached GeneratePatches among the global variables, and reads back into its
+    // type as the Cluster set it, in every call.
+    {
+        let reads = recorder.registry.lock().unwrap();
+        assert!(!reads.is_empty());
+        for read in reads.iter() {
+            assert_eq!(read.as_ref(), Ok(&registry_value()));
+        }
+    }
+
     // What GeneratePatches was asked: both templates as they are, with their holders.
     let generate = recorder.generate.lock().unwrap().first().cloned();
     let generate = generate.expect("the objects exist, so GeneratePatches was called");
@@ -440,6 +522,15 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     assert_eq!(builtin["cluster"]["namespace"], ns);
     assert_eq!(builtin["cluster"]["topology"]["version"], "v1.31.0");
     assert_eq!(builtin["cluster"]["topology"]["classRef"]["name"], class);
+    let sent = generate
+        .variables
+        .iter()
+        .find(|v| v.name == ImageRegistry::NAME)
+        .expect("our variable among the global variables")
+        .value
+        .to_value()
+        .unwrap();
+    assert_eq!(sent, serde_json::to_value(registry_value()).unwrap());
     let mut items: Vec<_> = generate
         .items
         .iter()
@@ -646,6 +737,42 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     extension.shutdown().await.unwrap();
 }
 
+/// The ClusterClass's `status.variables` (in `class`) lists `ImageRegistry` as our
+/// DiscoverVariables answer declared it: one definition, from external patch `patch`, with
+/// the schema the derive wrote and its `required`, and no conflict.
+fn check_class_variables(class: &Value, patch: &str) {
+    let declared = ImageRegistry::definition();
+    let listed = class["status"]["variables"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no status.variables: {}", class["status"]));
+    let entry = listed
+        .iter()
+        .find(|v| v["name"] == ImageRegistry::NAME)
+        .unwrap_or_else(|| {
+            panic!(
+                "{} not in status.variables: {listed:?}",
+                ImageRegistry::NAME
+            )
+        });
+    assert!(
+        matches!(
+            entry.get("definitionsConflict"),
+            None | Some(Value::Bool(false))
+        ),
+        "{entry}"
+    );
+    let definitions = entry["definitions"].as_array().expect("definitions");
+    assert_eq!(definitions.len(), 1, "{entry}");
+    let definition = &definitions[0];
+    assert_eq!(definition["from"], patch);
+    assert_eq!(definition["required"], json!(declared.required.unwrap()));
+    assert_eq!(
+        definition["schema"]["openAPIV3Schema"],
+        serde_json::to_value(&declared.schema.open_apiv3_schema).unwrap(),
+        "the schema Cluster API stored (left) and the one the derive wrote (right)"
+    );
+}
+
 /// The testing crate's fixtures (`capi_runtime_testenv::fixtures`) built for this test's
 /// topology are what Cluster API sent, up to the values the API server and Cluster API draw
 /// (uids, resource versions, creation times, the control plane's generated name) and, for
@@ -674,7 +801,11 @@ fn compare_with_fixtures(recorder: &Recorder, ns: &str, cluster: &str, class: &s
             json!({"flavour": "minimal"}),
         ),
     )
-    .kubernetes_version("v1.31.0");
+    .kubernetes_version("v1.31.0")
+    .variable(
+        ImageRegistry::NAME,
+        serde_json::to_value(registry_value()).unwrap(),
+    );
 
     /// Blanks what is drawn at random: every uid, resource version, creation time, and the
     /// control plane's generated name in its builtins. Leaves out the Cluster's finalizers:
