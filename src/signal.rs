@@ -8,55 +8,78 @@
 
 /// Completes on SIGTERM (how Kubernetes stops a pod) or Ctrl-C, whichever comes first.
 ///
+/// Called inside a Tokio runtime, it listens from the call on, before the future is first
+/// polled: a signal that arrives while a server is still starting (or between its "listening"
+/// log line and its first poll of this future) stops it gracefully instead of ending the
+/// process by the signal's default action. Called outside a runtime, it listens from its first
+/// poll.
+///
 /// When a signal cannot be listened for (no signal driver, an exhausted descriptor table), that
 /// signal is logged as a warning and never fires; the other one still does.
-pub async fn shutdown_signal() {
-    let ctrl_c = async {
+pub fn shutdown_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
+    #[cfg(unix)]
+    let early = tokio::runtime::Handle::try_current()
+        .is_ok()
+        .then(unix::listen);
+    async move {
+        #[cfg(unix)]
+        {
+            let (terminate, interrupt) = early.unwrap_or_else(unix::listen);
+            tokio::select! {
+                () = unix::recv(terminate) => {},
+                () = unix::recv(interrupt) => {},
+            }
+        }
+        #[cfg(not(unix))]
         if let Err(e) = tokio::signal::ctrl_c().await {
             tracing::warn!(error = %e, "cannot listen for Ctrl-C");
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
+        tracing::info!("shutdown signal received");
+    }
+}
+
+#[cfg(unix)]
+mod unix {
+    use tokio::signal::unix::{Signal, SignalKind, signal};
+
+    /// Listeners for SIGTERM and SIGINT (Ctrl-C), installed now; `None` where one cannot be.
+    pub(super) fn listen() -> (Option<Signal>, Option<Signal>) {
+        let listen = |kind: SignalKind, name: &str| match signal(kind) {
+            Ok(signal) => Some(signal),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot listen for {name}");
+                None
+            }
+        };
+        (
+            listen(SignalKind::terminate(), "SIGTERM"),
+            listen(SignalKind::interrupt(), "Ctrl-C"),
+        )
+    }
+
+    /// The next delivery of `signal`; never, without a listener.
+    pub(super) async fn recv(signal: Option<Signal>) {
+        match signal {
+            Some(mut signal) => {
                 signal.recv().await;
             }
-            Err(e) => {
-                tracing::warn!(error = %e, "cannot listen for SIGTERM");
-                std::future::pending::<()>().await;
-            }
+            None => std::future::pending().await,
         }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = terminate => {},
     }
-    tracing::info!("shutdown signal received");
 }
 
 #[cfg(all(test, unix))]
 mod tests {
-    use std::future::Future;
-    use std::pin::pin;
-    use std::task::{Context, Poll};
     use std::time::Duration;
 
-    /// A SIGTERM sent to the process completes the future. The future is polled once first,
-    /// which installs its handlers (tokio keeps them for the life of the process, so the test
-    /// binary is not stopped by the signal).
+    /// A SIGTERM sent to the process after the future is made, before it is first polled,
+    /// completes it: the listener was installed by the call (tokio keeps the handler for the
+    /// life of the process, so the test binary is not stopped by the signal). One test only:
+    /// a second one's signal would reach this one's future.
     #[tokio::test]
-    async fn sigterm_completes_the_future() {
-        let mut signal = pin!(super::shutdown_signal());
-        let waker = std::task::Waker::noop();
-        assert_eq!(
-            signal.as_mut().poll(&mut Context::from_waker(waker)),
-            Poll::Pending,
-            "completed before any signal"
-        );
+    async fn a_sigterm_before_the_first_poll_completes_the_future() {
+        let signal = super::shutdown_signal();
         let status = std::process::Command::new("kill")
             .args(["-TERM", &std::process::id().to_string()])
             .status()

@@ -230,6 +230,9 @@ async fn kube_client(flags: &Flags) -> anyhow::Result<kube::Client> {
 }
 
 async fn run(flags: Flags) -> anyhow::Result<()> {
+    // Listening for SIGTERM from here on: a signal that comes while the servers start, or just
+    // after they say they serve, stops the manager gracefully rather than by default action.
+    let signal = shutdown_signal();
     let gate = runtime_sdk_enabled(&flags.feature_gates).context("invalid --feature-gates")?;
     let kube = kube_client(&flags).await?;
 
@@ -323,7 +326,7 @@ async fn run(flags: Flags) -> anyhow::Result<()> {
     }
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
-        shutdown_signal().await;
+        signal.await;
         let _ = stop_tx.send(true);
     });
     let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
