@@ -4,7 +4,14 @@
 //! 1. `cargo package` of [`CRATES`] with verification: each `.crate` is unpacked under
 //!    `<target>/package/` and built alone, the workspace's crates resolved from the packages
 //!    just made (cargo's own temporary registry), as a registry would serve them. The builds
-//!    share cargo's target directory, so a second run rebuilds only what changed.
+//!    share cargo's target directory, so a second run rebuilds only what changed. Cargo unpacks
+//!    the temporary registry's crates under `$CARGO_HOME/registry/src/<registry>/` and reuses an
+//!    unpacked `name-version` it finds there without comparing contents, and the registry's
+//!    directory depends only on the checkout's path: a second checkout at the same path (a CI
+//!    machine keeps `CARGO_HOME`) built the derive crate against the generator of an earlier
+//!    commit and failed. [`forget_unpacked`] removes those copies first, and [`forget_built`]
+//!    what the shared target directory built from them: cargo unpacks every file with the
+//!    same old mtime, so it would take an earlier build of the same version as fresh.
 //! 2. The packaged generator installed as a user installs it: `cargo install --path` of its
 //!    unpacked `.crate`, offline, into a scratch root, with `capi-runtime-codegen` taken from
 //!    its unpacked `.crate` too (no registry has it). Installed with `--debug`, its output in
@@ -64,14 +71,104 @@ pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
     for name in CRATES {
         args.extend(["-p", name]);
     }
+    let target = crate::target_dir(root)?;
+    let unpacked = forget_unpacked(&cargo_home()?)?;
+    let built = forget_built(&target.join("debug"))?;
+    if unpacked + built > 0 {
+        eprintln!(
+            "xtask package: forgot {unpacked} unpacked copies and {built} builds of this \
+             workspace's earlier packages"
+        );
+    }
     step(
         root,
         cargo,
         &args,
         "packaging (each crate built from its .crate)",
     )?;
-    let target = crate::target_dir(root)?;
     install_and_run(root, cargo, &target)
+}
+
+/// Cargo's home: `CARGO_HOME`, else `~/.cargo`.
+fn cargo_home() -> Result<PathBuf, String> {
+    if let Some(home) = std::env::var_os("CARGO_HOME") {
+        return Ok(PathBuf::from(home));
+    }
+    std::env::var_os("HOME")
+        .map(|home| PathBuf::from(home).join(".cargo"))
+        .ok_or_else(|| "neither CARGO_HOME nor HOME is set".into())
+}
+
+/// Removes every unpacked (`registry/src`) and cached (`registry/cache`) copy of a [`CRATES`]
+/// package at this workspace's version from the registries cargo made for `cargo package`
+/// (directories named `-<hash>`; crates.io's `index.crates.io-<hash>` is left alone). Returns
+/// how many were removed.
+fn forget_unpacked(cargo_home: &Path) -> Result<usize, String> {
+    let mut removed = 0;
+    for (kind, suffix) in [("src", ""), ("cache", ".crate")] {
+        let dir = cargo_home.join("registry").join(kind);
+        let Ok(registries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for registry in registries {
+            let registry = registry.map_err(|e| format!("{}: {e}", dir.display()))?;
+            if !registry.file_name().to_string_lossy().starts_with('-') {
+                continue;
+            }
+            for name in CRATES {
+                let copy = registry.path().join(format!("{name}-{VERSION}{suffix}"));
+                let gone = if copy.is_dir() {
+                    std::fs::remove_dir_all(&copy)
+                } else if copy.exists() {
+                    std::fs::remove_file(&copy)
+                } else {
+                    continue;
+                };
+                gone.map_err(|e| format!("{}: {e}", copy.display()))?;
+                removed += 1;
+            }
+        }
+    }
+    Ok(removed)
+}
+
+/// Removes the fingerprints, in the profile directory `profile` (`<target>/debug`), of every
+/// [`CRATES`] library built from a temporary registry's copy (its `deps/<lib>-<hash>.d` names a
+/// file under `registry/src/-…`), so that cargo builds it again. Returns how many.
+fn forget_built(profile: &Path) -> Result<usize, String> {
+    let deps = profile.join("deps");
+    let Ok(entries) = std::fs::read_dir(&deps) else {
+        return Ok(0);
+    };
+    let mut removed = 0;
+    for entry in entries {
+        let path = entry
+            .map_err(|e| format!("{}: {e}", deps.display()))?
+            .path();
+        let Some((lib, hash)) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".d"))
+            .and_then(|n| n.rsplit_once('-'))
+        else {
+            continue;
+        };
+        let Some(name) = CRATES.iter().find(|name| name.replace('-', "_") == lib) else {
+            continue;
+        };
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if !text.contains("/registry/src/-") {
+            continue;
+        }
+        let fingerprint = profile.join(".fingerprint").join(format!("{name}-{hash}"));
+        if fingerprint.exists() {
+            std::fs::remove_dir_all(&fingerprint)
+                .map_err(|e| format!("{}: {e}", fingerprint.display()))?;
+            removed += 1;
+        }
+    }
+    Ok(removed)
 }
 
 /// The `.crate` file of `name` that `cargo package` wrote.
@@ -314,4 +411,101 @@ fn run_ok(command: &mut Command, what: &str) -> Result<std::process::Output, Str
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_this_workspaces_packages_leave_the_temporary_registries() {
+        let home = tempfile_dir("forget-unpacked");
+        let make = |path: &str| {
+            let path = home.join(path);
+            std::fs::create_dir_all(&path).unwrap();
+            std::fs::write(path.join("lib.rs"), "").unwrap();
+        };
+        let file = |path: &str| {
+            let path = home.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "").unwrap();
+        };
+        make(&format!(
+            "registry/src/-0123abcd/capi-runtime-codegen-{VERSION}"
+        ));
+        make(&format!("registry/src/-0123abcd/capi-runtime-{VERSION}"));
+        file(&format!(
+            "registry/cache/-0123abcd/capi-runtime-{VERSION}.crate"
+        ));
+        // Kept: crates.io's copies, another version, another crate.
+        make(&format!(
+            "registry/src/index.crates.io-1949cf8c6b5b557f/capi-runtime-{VERSION}"
+        ));
+        make("registry/src/-0123abcd/capi-runtime-0.0.9");
+        make(&format!("registry/src/-0123abcd/serde-{VERSION}"));
+
+        assert_eq!(forget_unpacked(&home).unwrap(), 3);
+        let exists = |path: &str| home.join(path).exists();
+        assert!(!exists(&format!(
+            "registry/src/-0123abcd/capi-runtime-codegen-{VERSION}"
+        )));
+        assert!(!exists(&format!(
+            "registry/cache/-0123abcd/capi-runtime-{VERSION}.crate"
+        )));
+        assert!(exists(&format!(
+            "registry/src/index.crates.io-1949cf8c6b5b557f/capi-runtime-{VERSION}"
+        )));
+        assert!(exists("registry/src/-0123abcd/capi-runtime-0.0.9"));
+        assert!(exists(&format!("registry/src/-0123abcd/serde-{VERSION}")));
+        // A second run finds nothing; a home without a registry is not an error.
+        assert_eq!(forget_unpacked(&home).unwrap(), 0);
+        assert_eq!(forget_unpacked(&home.join("missing")).unwrap(), 0);
+        std::fs::remove_dir_all(&home).unwrap();
+    }
+
+    #[test]
+    fn only_builds_from_a_temporary_registry_are_forgotten() {
+        let profile = tempfile_dir("forget-built");
+        let write = |path: &str, text: &str| {
+            let path = profile.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        let from_registry =
+            "/h/.cargo/registry/src/-0123abcd/capi-runtime-codegen-0.1.0/src/lib.rs";
+        write(
+            "deps/capi_runtime_codegen-aaaa.d",
+            &format!("x.rlib: {from_registry}\n"),
+        );
+        write(".fingerprint/capi-runtime-codegen-aaaa/lib", "");
+        // Kept: the workspace's own build, a crates.io crate, a crate of another name.
+        write(
+            "deps/capi_runtime_codegen-bbbb.d",
+            "x.rlib: /w/codegen/src/lib.rs\n",
+        );
+        write(".fingerprint/capi-runtime-codegen-bbbb/lib", "");
+        write(
+            "deps/capi_runtime-cccc.d",
+            "x.rlib: /h/.cargo/registry/src/index.crates.io-1/x\n",
+        );
+        write(".fingerprint/capi-runtime-cccc/lib", "");
+        write("deps/serde-dddd.d", &format!("x.rlib: {from_registry}\n"));
+        write(".fingerprint/serde-dddd/lib", "");
+
+        assert_eq!(forget_built(&profile).unwrap(), 1);
+        let exists = |path: &str| profile.join(".fingerprint").join(path).exists();
+        assert!(!exists("capi-runtime-codegen-aaaa"));
+        assert!(exists("capi-runtime-codegen-bbbb"));
+        assert!(exists("capi-runtime-cccc"));
+        assert!(exists("serde-dddd"));
+        assert_eq!(forget_built(&profile).unwrap(), 0);
+        assert_eq!(forget_built(&profile.join("missing")).unwrap(), 0);
+        std::fs::remove_dir_all(&profile).unwrap();
+    }
+
+    fn tempfile_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("xtask-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
 }
