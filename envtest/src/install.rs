@@ -7,9 +7,12 @@
 //! the stamp differs or a file it made is missing. Go's own caches (`GOCACHE`, `GOMODCACHE`)
 //! are Go's defaults and are kept between runs.
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::Instant;
 
+use crate::progress::{Progress, is_package_line};
 use crate::{CRDS_DIR, ETCD, Error, FILES, KUBE_APISERVER, MANAGER, required};
 
 /// One Go module of this crate and what it makes.
@@ -63,8 +66,13 @@ const FLAGS: &[&str] = &[
 ];
 
 /// Builds `parts` into `dir` unless they are already there for the same pins and Go version.
-/// Progress lines go to `progress`; Go's own output goes to this process's stderr.
-pub fn install(dir: &Path, parts: &[Part], progress: &mut dyn FnMut(&str)) -> Result<(), Error> {
+/// Each step and each package Go compiles is reported to `progress` (show it with a
+/// [`Reporter`](crate::Reporter)); Go's messages go to this process's stderr.
+pub fn install(
+    dir: &Path,
+    parts: &[Part],
+    progress: &mut dyn FnMut(&Progress<'_>),
+) -> Result<(), Error> {
     let go_version = go_version()?;
     std::fs::create_dir_all(dir).map_err(Error::io(format!("creating {}", dir.display())))?;
     for part in parts {
@@ -77,7 +85,7 @@ fn install_part(
     dir: &Path,
     part: Part,
     go_version: &str,
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(&Progress<'_>),
 ) -> Result<(), Error> {
     let files: Vec<(&str, &str)> = FILES
         .iter()
@@ -100,11 +108,11 @@ fn install_part(
         return Ok(());
     }
     let names: Vec<&str> = part.outputs();
-    progress(&format!(
-        "capi-envtest: building {} with {go_version} into {} (the first build takes a while)",
-        names.join(", "),
-        dir.display()
-    ));
+    progress(&Progress::Start {
+        outputs: &names,
+        go_version,
+        dir,
+    });
     let started = std::time::Instant::now();
     let src = dir.join(".src").join(part.dir());
     let _ = std::fs::remove_dir_all(&src);
@@ -122,14 +130,27 @@ fn install_part(
     // The stamp goes first and comes back last: an interrupted run builds again.
     let _ = std::fs::remove_file(&stamp);
     for (package, binary) in part.packages() {
+        progress(&Progress::Resolving { binary });
+        let total = count_packages(&src, package)?;
         let mut cmd = go(&src);
         cmd.arg("build")
+            .arg("-v")
             .args(FLAGS)
             .arg(format!("-ldflags={ldflags}"))
             .arg("-o")
             .arg(tmp.join(binary))
             .arg(package);
-        run(&mut cmd, &src, &format!("go build {package}"))?;
+        let started = Instant::now();
+        let mut compiled = 0;
+        build(&mut cmd, &src, &format!("go build {package}"), &mut |_| {
+            compiled += 1;
+            progress(&Progress::Compiled {
+                binary,
+                compiled,
+                total,
+                elapsed: started.elapsed(),
+            });
+        })?;
     }
     if part == Part::ClusterApi {
         copy_crds(&src, &tmp.join("cluster-api"))?;
@@ -153,11 +174,10 @@ fn install_part(
     }
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::write(&stamp, wanted).map_err(Error::io(format!("writing {}", stamp.display())))?;
-    progress(&format!(
-        "capi-envtest: built {} in {:.0?}",
-        names.join(", "),
-        started.elapsed()
-    ));
+    progress(&Progress::Done {
+        outputs: &names,
+        elapsed: started.elapsed(),
+    });
     Ok(())
 }
 
@@ -169,8 +189,42 @@ fn go(dir: &Path) -> Command {
     cmd
 }
 
-fn run(cmd: &mut Command, dir: &Path, line: &str) -> Result<(), Error> {
-    let status = cmd.status().map_err(|e| Error::GoMissing {
+/// How many lines of Go's messages a failed build keeps for its error (they are also passed
+/// on to stderr as they come).
+const KEPT_LINES: usize = 40;
+
+/// Runs `go build -v …`: each package it names on stderr goes to `compiled`; every other line
+/// (compiler messages, downloads) is passed on to this process's stderr and the last
+/// [`KEPT_LINES`] are kept for the error.
+fn build(
+    cmd: &mut Command,
+    dir: &Path,
+    line: &str,
+    compiled: &mut dyn FnMut(&str),
+) -> Result<(), Error> {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| Error::GoMissing {
+            detail: None,
+            source: Some(e),
+        })?;
+    let mut kept = std::collections::VecDeque::new();
+    if let Some(stderr) = child.stderr.take() {
+        for text in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if is_package_line(&text) {
+                compiled(&text);
+                continue;
+            }
+            eprintln!("{text}");
+            if kept.len() == KEPT_LINES {
+                kept.pop_front();
+            }
+            kept.push_back(text);
+        }
+    }
+    let status = child.wait().map_err(|e| Error::GoMissing {
         detail: None,
         source: Some(e),
     })?;
@@ -181,9 +235,35 @@ fn run(cmd: &mut Command, dir: &Path, line: &str) -> Result<(), Error> {
             command: line.to_string(),
             dir: dir.to_path_buf(),
             status,
-            stderr: String::new(),
+            stderr: Vec::from(kept).join("\n"),
         })
     }
+}
+
+/// How many packages building `package` involves (`go list -deps`, the standard library's
+/// included): the total of the progress count. Lists with the build's own `-mod=readonly`.
+fn count_packages(src: &Path, package: &str) -> Result<usize, Error> {
+    let output = go(src)
+        .args(["list", "-mod=readonly", "-deps", package])
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| Error::GoMissing {
+            detail: None,
+            source: Some(e),
+        })?;
+    if !output.status.success() {
+        return Err(Error::Go {
+            command: format!("go list -deps {package}"),
+            dir: src.to_path_buf(),
+            status: output.status,
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        });
+    }
+    Ok(output
+        .stdout
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .count())
 }
 
 /// Copies `core/config/crd/bases/*.yaml` of the Cluster API module the part pins (downloaded
@@ -296,6 +376,65 @@ mod tests {
         let flags = ldflags(Part::ControlPlane);
         assert!(flags.contains(&format!("gitVersion={v} ")), "{flags}");
         assert_eq!(ldflags(Part::ClusterApi), "-s -w");
+    }
+
+    /// A module of one main package at `dir`, its `main.go` being `main`.
+    fn module(dir: &Path, main: &str) {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join("go.mod"), "module example.com/hello\n\ngo 1.22\n").unwrap();
+        std::fs::write(dir.join("main.go"), main).unwrap();
+    }
+
+    #[test]
+    #[cfg_attr(
+        not(feature = "external-tests"),
+        ignore = "needs Go (cargo xtask test)"
+    )]
+    fn a_build_counts_the_packages_go_compiles_and_keeps_its_messages() {
+        let scratch =
+            std::env::temp_dir().join(format!("capi-envtest-build-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&scratch);
+        let src = scratch.join("src");
+        // An empty build cache: Go compiles every package the program needs.
+        let cache = scratch.join("gocache");
+        module(
+            &src,
+            "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(1) }\n",
+        );
+        let total = count_packages(&src, ".").unwrap();
+        let mut names = Vec::new();
+        let mut cmd = go(&src);
+        cmd.env("GOCACHE", &cache)
+            .args(["build", "-v", "-o"])
+            .arg(scratch.join("hello"))
+            .arg(".");
+        build(&mut cmd, &src, "go build .", &mut |p| {
+            names.push(p.to_string())
+        })
+        .unwrap();
+        assert!(names.iter().any(|n| n == "fmt"), "{names:?}");
+        assert!(names.iter().any(|n| n == "example.com/hello"), "{names:?}");
+        // Every package compiled is one `go list -deps` counted (a few, such as `unsafe`,
+        // need no compiling).
+        assert!(
+            names.len() <= total && names.len() + 5 >= total,
+            "{} of {total}",
+            names.len()
+        );
+
+        module(&src, "package main\n\nfunc main() { undefinedName() }\n");
+        let mut cmd = go(&src);
+        cmd.env("GOCACHE", &cache)
+            .args(["build", "-v", "-o"])
+            .arg(scratch.join("hello"))
+            .arg(".");
+        let err = build(&mut cmd, &src, "go build .", &mut |_| {}).unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.contains("`go build .`") && text.contains("undefined: undefinedName"),
+            "{text}"
+        );
+        let _ = std::fs::remove_dir_all(&scratch);
     }
 
     #[test]

@@ -25,14 +25,16 @@
 
 #![forbid(unsafe_code)]
 
-mod install;
 mod error;
+mod install;
+mod progress;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 pub use error::Error;
 pub use install::{Part, install};
+pub use progress::{Progress, Reporter};
 
 /// The directory holding `etcd` and `kube-apiserver` (envtest's convention); also where the
 /// test crate looks for [`MANAGER`] and [`CRDS_DIR`] when the variables below are not set.

@@ -73,7 +73,10 @@ fn run(args: Vec<String>) -> Result<(), String> {
         println!("dir {}", dir.display());
         return Ok(());
     }
-    capi_envtest::install(&dir, &parts, &mut |line| eprintln!("{line}")).map_err(|e| chain(&e))?;
+    let mut reporter = capi_envtest::Reporter::stderr("");
+    let built = capi_envtest::install(&dir, &parts, &mut |event| reporter.report(event));
+    reporter.finish();
+    built.map_err(|e| chain(&e))?;
     let mut out = std::io::stdout().lock();
     let written = if print == "path" {
         writeln!(out, "{}", dir.display())

@@ -128,7 +128,10 @@ pub fn build(root: &Path) -> Result<(), String> {
     } else {
         &capi_envtest::Part::ALL
     };
-    capi_envtest::install(&bin, parts, &mut |line| eprintln!("xtask: {line}")).map_err(|e| {
+    let mut reporter = capi_envtest::Reporter::stderr("xtask: ");
+    let built = capi_envtest::install(&bin, parts, &mut |event| reporter.report(event));
+    reporter.finish();
+    built.map_err(|e| {
         let mut text = e.to_string();
         let mut cause = std::error::Error::source(&e);
         while let Some(c) = cause {
