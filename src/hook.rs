@@ -163,6 +163,27 @@ pub trait HookResponse: Message {
     /// Sets `retryAfterSeconds`; returns false (and does nothing) for non-retryable responses.
     fn set_retry_after_seconds(&mut self, seconds: i32) -> bool;
 
+    /// How long the answer holds Cluster API back: `Some` for a Success whose
+    /// `retryAfterSeconds` is above zero (Cluster API calls the hook again after that long and
+    /// does not go on until then), `None` for an answer that lets it go on (or a Failure, which
+    /// stops it whatever the delay). What a unit test of a blocking handler asserts:
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use capi_runtime::hook::HookResponse;
+    /// use capi_runtime::hooks::v1alpha1::BeforeClusterCreateResponse;
+    ///
+    /// let mut answer = BeforeClusterCreateResponse::success();
+    /// assert_eq!(answer.blocks_for(), None);
+    /// answer.set_retry_after_seconds(30);
+    /// assert_eq!(answer.blocks_for(), Some(Duration::from_secs(30)));
+    /// ```
+    fn blocks_for(&self) -> Option<std::time::Duration> {
+        let seconds = self.retry_after_seconds()?;
+        (self.status() == ResponseStatus::Success && seconds > 0)
+            .then(|| std::time::Duration::from_secs(seconds.unsigned_abs().into()))
+    }
+
     /// A response with status Success.
     fn success() -> Self {
         let mut r = Self::default();

@@ -6,7 +6,7 @@ use capi_runtime::hooks::v1alpha1::{
     GeneratePatches, GenerateUpgradePlan, ResponseStatus, ValidateTopology,
 };
 use capi_runtime::server::{InProcess, Server};
-use capi_runtime::topology_mutation::{PatchOperation, apply};
+use capi_runtime::topology_mutation::{apply_answer, templates};
 use capi_runtime_book_samples::{topology, upgrade_plan};
 use capi_runtime_testenv::fixtures::{Topology, validate_topology_request_from};
 use serde_json::json;
@@ -55,29 +55,17 @@ async fn worker_machines_get_the_node_image_of_their_version() {
         response.message
     );
 
-    // Apply the JSON patches to their templates, as Cluster API does (the walker answers only
-    // for the templates it changed).
-    for answer in &response.items {
-        let item = request
-            .items
-            .iter_mut()
-            .find(|i| i.uid == answer.uid)
-            .unwrap();
-        let ops: Vec<PatchOperation> = serde_json::from_slice(&answer.patch.0).unwrap();
-        let mut object = item.object.to_value().unwrap();
-        apply(&mut object, &ops).unwrap();
-        item.object = object.into();
-    }
-    let workers = request
-        .items
+    // Apply the answer to the templates, as Cluster API does (the walker answers for every
+    // template of a kind it has a function for, with an empty patch where nothing changed).
+    apply_answer(&mut request, &response).unwrap();
+    // The workers' machine template, read back as the handler's own type.
+    let machines = templates::<topology::DockerMachineTemplate>(&request).unwrap();
+    let (_, workers) = machines
         .iter()
-        .find(|i| {
-            i.holder_reference.kind == "MachineDeployment"
-                && i.holder_reference.field_path == "spec.template.spec.infrastructureRef"
-        })
+        .find(|(holder, _)| holder.kind == "MachineDeployment")
         .unwrap();
     assert_eq!(
-        workers.object.to_value().unwrap()["spec"]["template"]["spec"]["customImage"],
+        workers.spec.template.spec.custom_image,
         "registry.example.com/node:v1.33.2"
     );
 
