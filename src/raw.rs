@@ -237,11 +237,9 @@ macro_rules! raw_type {
                 Text::parse(text).map(|text| $ty { text })
             }
 
-            #[doc = concat!("The ", $what, " holding what `serde_json` writes for `value`.")]
-            pub fn from_serialize<T: Serialize + ?Sized>(
-                value: &T,
-            ) -> Result<Self, serde_json::Error> {
-                Text::from_serialize(value).map(|text| $ty { text })
+            #[doc = concat!("The ", $what, " holding what `serde_json` writes for `value`, given by value (`from_serialize(false)`) or by reference (`from_serialize(&typed)`).")]
+            pub fn from_serialize<T: Serialize>(value: T) -> Result<Self, serde_json::Error> {
+                Text::from_serialize(&value).map(|text| $ty { text })
             }
 
             /// True for Go's nil: the value was `null`, missing, or never set.

@@ -179,3 +179,23 @@ fn typed_views_take_gos_rules_for_times_from_the_types_shape() {
     assert!(e.message().contains("lastTransitionTime"), "{e}");
     assert_eq!(e.path(), ".status.conditions[0]");
 }
+
+#[test]
+fn from_serialize_takes_a_value_or_a_reference() {
+    #[derive(serde::Serialize)]
+    struct Registry {
+        host: &'static str,
+    }
+    let typed = Registry { host: "r.example" };
+    assert_eq!(Json::from_serialize(false).unwrap().as_json(), "false");
+    assert_eq!(Json::from_serialize(3).unwrap().as_json(), "3");
+    assert_eq!(Json::from_serialize("x").unwrap().as_json(), "\"x\"");
+    assert_eq!(
+        Json::from_serialize(&typed).unwrap().as_json(),
+        r#"{"host":"r.example"}"#
+    );
+    assert_eq!(
+        RawExtension::from_serialize(typed).unwrap().as_json(),
+        r#"{"host":"r.example"}"#
+    );
+}
