@@ -11,6 +11,13 @@
 //!   functions for `capi_runtime::go`'s tests. It pins the same Cluster API version as
 //!   `envtest/go/cluster-api/go.mod` (checked here).
 //!
+//! - from `interop/hook-shapes/` (one Go file, built once per Cluster API version in
+//!   [`HOOK_SHAPES`], each with the `go.mod` and `go.sum` of its directory there):
+//!   `hook-shapes-<version>`, which describes that version's hook messages as `encoding/json`
+//!   sees them, for the drift test (`capi-runtime-oracle`'s `hook_shapes`). Each is built
+//!   from a copy under `target/testenv/src/`, since a Go module cannot take a file from
+//!   outside its directory.
+//!
 //! The pins are each module's `go.mod` and `go.sum` (published modules only, fetched through the
 //! Go module proxy). A stamp per module next to the binaries holds its pins, the Go version, the
 //! build recipe and a hash of each of the module's own Go files; a module is built again only
@@ -40,6 +47,11 @@ const MODULES: &[Module] = &[Module {
         "sigs.k8s.io/cluster-api/test/extension",
     ],
 }];
+
+/// The Cluster API versions whose hook messages `hook-shapes` describes (each has its
+/// `interop/hook-shapes/<version>/go.mod`): the versions the SDK supports, newest last. The
+/// newest is the one the core manager and the other peers pin.
+pub const HOOK_SHAPES: &[&str] = &["v1.12.5", "v1.13.6", "v1.14.2"];
 
 /// Flags of every build; part of the stamp, so changing them rebuilds. The compiler writes no
 /// DWARF (the linker drops it anyway, `-s -w`): a cold build of `go-rules` took 14 % less CPU
@@ -142,39 +154,96 @@ pub fn build(root: &Path) -> Result<(), String> {
     })?;
     let go_version = go_version()?;
     for module in MODULES {
-        build_module(root, module, &go_version)?;
+        let dir = root.join(module.dir);
+        let go_mod = std::fs::read_to_string(dir.join("go.mod"))
+            .map_err(|e| format!("{}/go.mod: {e}", module.dir))?;
+        let pinned = capi_envtest::versions().cluster_api;
+        let here = capi_envtest::required(&go_mod, "sigs.k8s.io/cluster-api");
+        if here.as_deref() != Some(pinned.as_str()) {
+            return Err(format!(
+                "{}/go.mod requires sigs.k8s.io/cluster-api {here:?}, envtest/go/cluster-api/go.mod {pinned}: \
+                 the test peers and the core manager must be the same Cluster API",
+                module.dir
+            ));
+        }
+        let names: Vec<&str> = module.packages.iter().map(|p| binary_name(p)).collect();
+        build_module(root, module.dir, &dir, module.packages, &names, &go_version)?;
+    }
+    build_hook_shapes(root, &go_version)
+}
+
+/// `hook-shapes-<version>` for each of [`HOOK_SHAPES`], from a copy of `interop/hook-shapes/`'s
+/// Go file with the version's `go.mod` and `go.sum`.
+fn build_hook_shapes(root: &Path, go_version: &str) -> Result<(), String> {
+    let shared = root.join("interop/hook-shapes");
+    let newest = capi_envtest::versions().cluster_api;
+    if HOOK_SHAPES.last() != Some(&newest.as_str()) {
+        return Err(format!(
+            "xtask/src/goenv.rs: HOOK_SHAPES ends with {:?}, the core manager pins {newest}: the \
+             newest version described must be the one the tests run",
+            HOOK_SHAPES.last()
+        ));
+    }
+    for version in HOOK_SHAPES {
+        let label = format!("interop/hook-shapes/{version}");
+        let src = crate::target_dir(root)?.join(format!("testenv/src/hook-shapes-{version}"));
+        std::fs::create_dir_all(&src).map_err(|e| format!("{}: {e}", src.display()))?;
+        for (from, name) in [
+            (shared.join("main.go"), "main.go"),
+            (shared.join(version).join("go.mod"), "go.mod"),
+            (shared.join(version).join("go.sum"), "go.sum"),
+        ] {
+            let bytes = std::fs::read(&from).map_err(|e| format!("{}: {e}", from.display()))?;
+            // Rewritten only when it changed: the stamp compares contents, Go its own cache.
+            if std::fs::read(src.join(name)).ok().as_deref() != Some(bytes.as_slice()) {
+                std::fs::write(src.join(name), &bytes)
+                    .map_err(|e| format!("{}: {e}", src.join(name).display()))?;
+            }
+        }
+        let wanted = capi_envtest::required(
+            &std::fs::read_to_string(src.join("go.mod")).unwrap_or_default(),
+            if *version == newest {
+                "sigs.k8s.io/cluster-api/api"
+            } else {
+                "sigs.k8s.io/cluster-api"
+            },
+        );
+        if wanted.as_deref() != Some(*version) {
+            return Err(format!(
+                "{label}/go.mod requires Cluster API {wanted:?}, not the {version} of its directory"
+            ));
+        }
+        let name = format!("hook-shapes-{version}");
+        build_module(root, &label, &src, &["."], &[name.as_str()], go_version)?;
     }
     Ok(())
 }
 
-fn build_module(root: &Path, module: &Module, go_version: &str) -> Result<(), String> {
-    let dir = root.join(module.dir);
-    let read = |f: &str| {
-        std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{}/{f}: {e}", module.dir))
-    };
+/// Builds `packages` of the Go module in `dir` into `target/testenv/bin/` as `names` (one
+/// binary per package), unless the stamp of `label` says they are there for the same sources.
+fn build_module(
+    root: &Path,
+    label: &str,
+    dir: &Path,
+    packages: &[&str],
+    names: &[&str],
+    go_version: &str,
+) -> Result<(), String> {
+    let read =
+        |f: &str| std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{label}/{f}: {e}"));
     let go_mod = read("go.mod")?;
     let go_sum = read("go.sum")?;
-    let pinned = capi_envtest::versions().cluster_api;
-    let here = capi_envtest::required(&go_mod, "sigs.k8s.io/cluster-api");
-    if here.as_deref() != Some(pinned.as_str()) {
-        return Err(format!(
-            "{}/go.mod requires sigs.k8s.io/cluster-api {here:?}, envtest/go/cluster-api/go.mod {pinned}: \
-             the test peers and the core manager must be the same Cluster API",
-            module.dir
-        ));
-    }
     // No symbol tables.
     let ldflags = "-s -w";
-    let sources = own_sources(&dir)?;
+    let sources = own_sources(dir)?;
     let wanted = format!(
         "{go_version}\nflags: {} -ldflags={ldflags}\npackages: {}\n--- sources\n{sources}--- go.mod\n{go_mod}\n--- go.sum\n{go_sum}",
         FLAGS.join(" "),
-        module.packages.join(" ")
+        packages.join(" ")
     );
     let out = crate::target_dir(root)?.join("testenv");
     let bin = out.join("bin");
-    let stamp = bin.join(format!(".{}.stamp", module.dir.replace('/', "-")));
-    let names: Vec<&str> = module.packages.iter().map(|p| binary_name(p)).collect();
+    let stamp = bin.join(format!(".{}.stamp", label.replace('/', "-")));
     let present = names.iter().all(|n| bin.join(n).is_file());
     if present && std::fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) {
         return Ok(());
@@ -182,11 +251,11 @@ fn build_module(root: &Path, module: &Module, go_version: &str) -> Result<(), St
     eprintln!(
         "xtask: building {} from {} with {go_version} into {} (the first build takes a while)",
         names.join(", "),
-        module.dir,
+        label,
         bin.display()
     );
     let started = Instant::now();
-    let tmp = out.join(format!("build-{}", module.dir.replace('/', "-")));
+    let tmp = out.join(format!("build-{}", label.replace('/', "-")));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
     std::fs::create_dir_all(&bin).map_err(|e| format!("{}: {e}", bin.display()))?;
@@ -195,9 +264,13 @@ fn build_module(root: &Path, module: &Module, go_version: &str) -> Result<(), St
         .args(FLAGS)
         .arg(format!("-ldflags={ldflags}"))
         .arg("-o")
-        .arg(format!("{}/", tmp.display()))
-        .args(module.packages)
-        .current_dir(&dir)
+        // One package: its binary under the name given; several: each under its own.
+        .arg(match (packages, names) {
+            ([_], [name]) => tmp.join(name).display().to_string(),
+            _ => format!("{}/", tmp.display()),
+        })
+        .args(packages)
+        .current_dir(dir)
         // The pinned module alone: no workspace file, no toolchain download.
         .env("GOWORK", "off")
         .env("GOTOOLCHAIN", "local")
@@ -206,14 +279,13 @@ fn build_module(root: &Path, module: &Module, go_version: &str) -> Result<(), St
         .map_err(|e| format!("cannot run go build: {e}"))?;
     if !status.success() {
         return Err(format!(
-            "go build in {} ({}) failed ({status})",
-            module.dir,
-            module.packages.join(" ")
+            "go build in {label} ({}) failed ({status})",
+            packages.join(" ")
         ));
     }
     // The stamp goes first and comes back last: an interrupted copy is built again.
     let _ = std::fs::remove_file(&stamp);
-    for name in &names {
+    for name in names {
         std::fs::rename(tmp.join(name), bin.join(name))
             .map_err(|e| format!("{}: {e}", bin.join(name).display()))?;
     }
