@@ -243,22 +243,7 @@ fn build(
 /// How many packages building `package` involves (`go list -deps`, the standard library's
 /// included): the total of the progress count. Lists with the build's own `-mod=readonly`.
 fn count_packages(src: &Path, package: &str) -> Result<usize, Error> {
-    let output = go(src)
-        .args(["list", "-mod=readonly", "-deps", package])
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| Error::GoMissing {
-            detail: None,
-            source: Some(e),
-        })?;
-    if !output.status.success() {
-        return Err(Error::Go {
-            command: format!("go list -deps {package}"),
-            dir: src.to_path_buf(),
-            status: output.status,
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        });
-    }
+    let output = go_output(src, &["list", "-mod=readonly", "-deps", package])?;
     Ok(output
         .stdout
         .split(|b| *b == b'\n')
@@ -266,12 +251,11 @@ fn count_packages(src: &Path, package: &str) -> Result<usize, Error> {
         .count())
 }
 
-/// Copies `core/config/crd/bases/*.yaml` of the Cluster API module the part pins (downloaded
-/// into Go's module cache by `go mod download`) into `to`.
-fn copy_crds(src: &Path, to: &Path) -> Result<(), Error> {
-    let module = "sigs.k8s.io/cluster-api";
+/// `go <args>` run in `src`, its stdout captured; a failure carries its stderr.
+fn go_output(src: &Path, args: &[&str]) -> Result<std::process::Output, Error> {
     let output = go(src)
-        .args(["mod", "download", "-json", module])
+        .args(args)
+        .stdin(Stdio::null())
         .stderr(Stdio::piped())
         .output()
         .map_err(|e| Error::GoMissing {
@@ -280,12 +264,20 @@ fn copy_crds(src: &Path, to: &Path) -> Result<(), Error> {
         })?;
     if !output.status.success() {
         return Err(Error::Go {
-            command: format!("go mod download -json {module}"),
+            command: format!("go {}", args.join(" ")),
             dir: src.to_path_buf(),
             status: output.status,
             stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         });
     }
+    Ok(output)
+}
+
+/// Copies `core/config/crd/bases/*.yaml` of the Cluster API module the part pins (downloaded
+/// into Go's module cache by `go mod download`) into `to`.
+fn copy_crds(src: &Path, to: &Path) -> Result<(), Error> {
+    let module = "sigs.k8s.io/cluster-api";
+    let output = go_output(src, &["mod", "download", "-json", module])?;
     let text = String::from_utf8_lossy(&output.stdout);
     let dir = json_string_field(&text, "Dir").ok_or_else(|| Error::Go {
         command: format!("go mod download -json {module}"),
