@@ -242,6 +242,17 @@ impl Variables {
         })
     }
 
+    /// The variable `V` declares, read into its type as [`variable`](Self::variable) reads
+    /// it, or `None` when it is not set (not found); a value that does not fit the type is
+    /// still [`VariableError::Invalid`].
+    pub fn optional_variable<V: Variable>(&self) -> Result<Option<V>, VariableError> {
+        match self.variable::<V>() {
+            Ok(v) => Ok(Some(v)),
+            Err(e) if e.is_not_found() => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
     /// The builtin variable, typed. Missing builtins give the empty value.
     pub fn builtins(&self) -> Result<Builtins, VariableError> {
         match self.get_into(BUILTINS_NAME) {

@@ -63,6 +63,15 @@ impl TemplateContext<'_> {
     pub fn variable<V: crate::variable::Variable>(&self) -> Result<V, VariableError> {
         self.variables.variable::<V>()
     }
+
+    /// The variable `V` declares, read into its type when the Cluster sets it, `None` when it
+    /// does not ([`Variables::optional_variable`]): for a variable the class does not require.
+    /// A value that does not fit the type is still an error.
+    pub fn optional_variable<V: crate::variable::Variable>(
+        &self,
+    ) -> Result<Option<V>, VariableError> {
+        self.variables.optional_variable::<V>()
+    }
 }
 
 /// `group/version/kind/namespace/name` of a holder reference; empty parts are left out.

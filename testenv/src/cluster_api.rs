@@ -27,7 +27,7 @@ use k8s_openapi::ByteString;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
 use kube::Client;
 use kube::api::{Api, DynamicObject, GroupVersionKind, PostParams};
-use serde_json::Value;
+use serde::Serialize;
 
 use crate::error::{BoxError, WaitError};
 use crate::{
@@ -397,8 +397,14 @@ impl ClusterApi {
         Ok(Api::namespaced_with(client, namespace, &resource))
     }
 
-    /// Creates `object` (JSON with `apiVersion`, `kind` and `metadata.namespace`).
-    pub async fn create(&self, object: &Value) -> Result<DynamicObject> {
+    /// Creates `object`: anything that serializes to an object with `apiVersion`, `kind` and
+    /// `metadata.namespace` (JSON, the SDK's typed Cluster, the builders of
+    /// [`topology`](crate::topology)), of any kind the API server serves.
+    pub async fn create(&self, object: &(impl Serialize + ?Sized)) -> Result<DynamicObject> {
+        let object = &serde_json::to_value(object).map_err(|e| Error::Io {
+            what: "writing an object to create as JSON".to_string(),
+            source: std::io::Error::other(e),
+        })?;
         let what = format!(
             "creating {} {}/{}",
             object["kind"].as_str().unwrap_or("?"),

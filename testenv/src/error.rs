@@ -55,6 +55,26 @@ pub enum Error {
     /// A wait of a helper did not end as wanted.
     #[error(transparent)]
     Wait(Box<WaitError>),
+    /// An extension's server could not be built, started or stopped.
+    #[error("{what}")]
+    Extension {
+        /// What was being done.
+        what: String,
+        /// The server's error.
+        #[source]
+        source: Box<capi_runtime::server::ServerError>,
+    },
+}
+
+/// Registering a handler on a `ServerBuilder` failed (a name taken, a name Cluster API
+/// refuses): `?` in a test that builds its extension's server.
+impl From<capi_runtime::server::ServerError> for Error {
+    fn from(source: capi_runtime::server::ServerError) -> Self {
+        Error::Extension {
+            what: "building the extension's server".to_string(),
+            source: Box::new(source),
+        }
+    }
 }
 
 impl From<WaitError> for Error {

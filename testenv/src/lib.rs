@@ -28,6 +28,13 @@
 //!   certificate signed by the environment's CA) give a [`User`], with a client and a
 //!   kubeconfig file of its own; it has only the rights RBAC bindings give it, so a test can
 //!   run code, in process or as a child process, with exactly a shipped role.
+//! - **Extensions and objects**: [`ClusterApi::serve_extension`] serves an extension's
+//!   `ServerBuilder` on loopback and registers its ExtensionConfig; [`topology`] builds
+//!   ClusterClasses and Clusters (typed variables included); [`ClusterApi::create`],
+//!   [`get`](ClusterApi::get), [`patch`](ClusterApi::patch),
+//!   [`annotate`](ClusterApi::annotate) and
+//!   [`wait_for_condition`](ClusterApi::wait_for_condition) take any object an [`ObjectRef`]
+//!   names; the crate re-exports [`kube`] for the rest.
 //! - **Webhooks**: [`TestEnv::install_webhooks`] installs admission webhook configurations
 //!   (a project's manifests, written for a Service) pointed at a server the test runs on
 //!   loopback, with the environment's CA as `caBundle` and a serving certificate for the
@@ -55,7 +62,9 @@ mod crds;
 mod env;
 mod error;
 mod existing;
+mod extension;
 pub mod fixtures;
+mod object;
 mod process;
 pub mod topology;
 mod users;
@@ -65,6 +74,8 @@ pub use assets::{Assets, ClusterApiAssets, target_dir};
 pub use cluster_api::{ClusterApi, ClusterApiBuilder, DEFAULT_WAIT, FEATURE_GATES};
 pub use env::{Builder, TestEnv, new_log_dir, shared};
 pub use existing::{ExistingCluster, USE_EXISTING_CLUSTER};
+pub use extension::ServedExtension;
+pub use object::{ObjectKey, ObjectRef};
 pub use process::{Process, free_port, tail};
 pub use users::User;
 pub use webhooks::{LocalWebhooks, WebhookInstallOptions};
@@ -72,6 +83,13 @@ pub use webhooks::{LocalWebhooks, WebhookInstallOptions};
 pub use error::{
     CrdError, Error, MissingBinary, NotServedYet, ProcessReport, StartupError, UserError, WaitError,
 };
+
+/// The kube client crate this crate is built on, so that a test reads and changes objects
+/// with `kube::Api` without a kube dependency of its own (and with the same version).
+pub use kube;
+/// The kube items a test uses most: a typed or dynamic `Api`, the patch kinds and their
+/// parameters, and the objects the helpers return.
+pub use kube::api::{Api, DynamicObject, Patch, PatchParams};
 
 /// The result type of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -7,8 +7,9 @@
 //! (`caBundle` set), answers BeforeClusterCreate, GeneratePatches, ValidateTopology and
 //! DiscoverVariables and records every request. It declares one ClusterClass variable as a Rust
 //! type with `#[derive(Variable)]` (`ImageRegistry`). A ClusterClass whose external patch names
-//! that extension, and a Cluster with a managed topology of that class setting the variable,
-//! then show:
+//! that extension's three topology handlers (`topology::ClusterClass` with an `ExternalPatch`),
+//! and a Cluster with a managed topology of that class setting the variable from a value of its
+//! type (`topology::TopologyCluster::variable`), then show:
 //!
 //! - Cluster API's ClusterClass controller asks DiscoverVariables and keeps the variable in the
 //!   class's `status.variables`, its schema the one the derive wrote, attributed to our patch;
@@ -23,9 +24,10 @@
 //!   ValidateTopology with the patched templates,
 //!   and creates the infrastructure cluster and control plane with our patches in them;
 //!   `TopologyReconciled` turns True;
-//! - once ValidateTopology answers Failure, a change of the topology (control plane replicas)
-//!   reaches GeneratePatches and ValidateTopology but not the control plane, and the condition
-//!   is False with reason `ReconcileFailed` and our message.
+//! - once ValidateTopology answers Failure, a change of the topology (control plane replicas,
+//!   with `ClusterApi::patch`) reaches GeneratePatches and ValidateTopology but not the control
+//!   plane, and the condition is False with reason `ReconcileFailed` and our message;
+//! - `ClusterApi::annotate` and `ClusterApi::get` change and read the Cluster by its builder.
 //!
 //! Cluster API's webhooks do not run here, so what their defaulting would add is written out
 //! (`ClusterApi::register_extension` sets the ExtensionConfig's empty `namespaceSelector`).
@@ -48,13 +50,12 @@ use capi_runtime::hooks::v1alpha1::{
 use capi_runtime::topology_mutation::Variables;
 use capi_runtime::variable::Variable;
 use capi_runtime_testenv::topology::{
-    CONTROL_PLANE_GROUP, ClusterClass, INFRA_GROUP, PROVIDER_VERSION, condition,
-    control_plane_template, handler_name, infrastructure_cluster_template, topology_cluster,
+    CONTROL_PLANE_GROUP, ClusterClass, ExternalPatch, INFRA_GROUP, PROVIDER_VERSION,
+    TopologyCluster, condition, control_plane_template, handler_name,
+    infrastructure_cluster_template,
 };
-use capi_runtime_testenv::{ClusterApi, Result};
+use capi_runtime_testenv::{Api, ClusterApi, Result};
 use k8s_openapi::ByteString;
-use kube::Api;
-use kube::api::{Patch, PatchParams};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -359,16 +360,15 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
         .await,
     );
     let class = "loopback-class";
-    let generate_handler = handler_name("generate-patches", EXTENSION);
-    let validate_handler = handler_name("validate-topology", EXTENSION);
     let patch_name = "rust-patches";
-    let mut class_json = ClusterClass::new(ns, class, "infra", "control-plane")
-        .external_patch(patch_name, Some(&generate_handler), Some(&validate_handler))
-        .to_json();
-    // The fixture has no place for a DiscoverVariables handler yet: written in by hand.
-    class_json["spec"]["patches"][0]["external"]["discoverVariablesExtension"] =
-        json!(handler_name("discover-variables", EXTENSION));
-    must(capi.create(&class_json).await);
+    // One external patch calling all three topology handlers of the extension.
+    let cluster_class = ClusterClass::new(ns, class, "infra", "control-plane").patch(
+        ExternalPatch::new(patch_name)
+            .generate_patches(handler_name("generate-patches", EXTENSION))
+            .validate_topology(handler_name("validate-topology", EXTENSION))
+            .discover_variables(handler_name("discover-variables", EXTENSION)),
+    );
+    must(capi.create(&cluster_class).await);
     // Cluster API's ClusterClass controller accepts the templates (found, contract labels
     // read) and the variables.
     let started = Instant::now();
@@ -395,10 +395,9 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
 
     let cluster = "c1";
     let created = Instant::now();
-    let mut cluster_json = topology_cluster(ns, cluster, class, "v1.31.0", 1);
-    cluster_json["spec"]["topology"]["variables"] =
-        json!([{"name": ImageRegistry::NAME, "value": registry_value()}]);
-    must(capi.create(&cluster_json).await);
+    // The Cluster sets our variable from a value of its type.
+    let c1 = TopologyCluster::new(ns, cluster, class, "v1.31.0").variable(&registry_value());
+    must(capi.create(&c1).await);
 
     // Held back: the condition says so, and the hook is called again after RETRY_AFTER.
     let held = capi.wait_for(
@@ -653,7 +652,7 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
 
     // With the objects in place, the topology is reconciled.
     must(
-        capi.wait_for_cluster_condition(ns, cluster, "TopologyReconciled", |c| {
+        capi.wait_for_condition(&c1, "TopologyReconciled", |c| {
             c.status == "True" && c.reason == "ReconcileSucceeded"
         })
         .await,
@@ -679,14 +678,13 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     // ValidateTopology says no: a change of the topology is not applied, and the condition
     // carries our message.
     *recorder.reject.lock().unwrap() = Some(REJECTION.to_string());
-    clusters
-        .patch(
-            cluster,
-            &PatchParams::default(),
-            &Patch::Merge(json!({"spec": {"topology": {"controlPlane": {"replicas": 3}}}})),
+    must(
+        capi.patch(
+            &c1,
+            &json!({"spec": {"topology": {"controlPlane": {"replicas": 3}}}}),
         )
-        .await
-        .unwrap();
+        .await,
+    );
     let rejected = Instant::now();
     // Waits for a rejected call that saw the new replicas (a reconcile that started before
     // the change may have been rejected first).
@@ -731,6 +729,18 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     assert_eq!(
         cp.data["spec"]["replicas"], 1,
         "applied despite the rejection"
+    );
+    // An annotation set on the Cluster as it is, and read back.
+    must(capi.annotate(&c1, "capi-runtime.test/checked", "yes").await);
+    let annotated = must(capi.get(&c1).await);
+    assert_eq!(
+        annotated
+            .metadata
+            .annotations
+            .unwrap_or_default()
+            .get("capi-runtime.test/checked")
+            .map(String::as_str),
+        Some("yes")
     );
 
     capi.stop_manager();
@@ -780,32 +790,15 @@ fn check_class_variables(class: &Value, patch: &str) {
 fn compare_with_fixtures(recorder: &Recorder, ns: &str, cluster: &str, class: &str) {
     use capi_runtime_testenv::fixtures::Topology;
 
-    let template = |api_version: &str, kind: &str, name: &str, spec: Value| {
-        json!({"apiVersion": api_version, "kind": kind, "metadata": {"name": name},
-            "spec": {"template": {"spec": spec}}})
-    };
     let topology = Topology::new(
         ns,
         cluster,
         class,
-        template(
-            "infrastructure.capi-runtime.test/v1alpha1",
-            "TestInfraClusterTemplate",
-            "infra",
-            json!({"region": "loopback"}),
-        ),
-        template(
-            "controlplane.capi-runtime.test/v1alpha1",
-            "TestControlPlaneTemplate",
-            "control-plane",
-            json!({"flavour": "minimal"}),
-        ),
+        infrastructure_cluster_template(ns, "infra", json!({"region": "loopback"})),
+        control_plane_template(ns, "control-plane", json!({"flavour": "minimal"})),
     )
     .kubernetes_version("v1.31.0")
-    .variable(
-        ImageRegistry::NAME,
-        serde_json::to_value(registry_value()).unwrap(),
-    );
+    .typed_variable(&registry_value());
 
     /// Blanks what is drawn at random: every uid, resource version, creation time, and the
     /// control plane's generated name in its builtins. Leaves out the Cluster's finalizers:

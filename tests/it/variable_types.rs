@@ -215,8 +215,13 @@ fn a_part_of_a_variable_has_its_schema_and_no_name() {
     let schema = serde_json::to_value(schema_of::<Auth>()).unwrap();
     assert_eq!(schema["description"], "Credentials.");
     assert_eq!(schema["properties"]["secretName"]["maxLength"], 63);
+    // A newtype's part carries its doc comment, for the sites that keep it (a list item, a
+    // map value); a field replaces it with its own.
     let newtype = serde_json::to_value(schema_of::<SecretName>()).unwrap();
-    assert_eq!(newtype, json!({ "type": "string", "maxLength": 63 }));
+    assert_eq!(
+        newtype,
+        json!({ "description": "A Secret's name.", "type": "string", "maxLength": 63 })
+    );
 }
 
 /// A second variable, to see that the server lists both in their order.
@@ -417,6 +422,55 @@ mod walker {
         assert!(error.is_not_found());
         assert_eq!(error.to_string(), "variable \"registry\" does not exist");
     }
+
+    /// The image of [`set_image`], or `unset` when the Cluster sets no registry.
+    fn set_image_if_set(
+        t: &mut MachineTemplate,
+        ctx: &TemplateContext<'_>,
+    ) -> Result<(), VariableError> {
+        t.spec.image = match ctx.optional_variable::<Registry>()? {
+            Some(registry) => registry.host,
+            None => "unset".to_string(),
+        };
+        Ok(())
+    }
+
+    #[test]
+    fn an_optional_variable_is_none_when_missing_and_an_error_when_bad() {
+        assert!(
+            Variables::default()
+                .optional_variable::<Registry>()
+                .unwrap()
+                .is_none()
+        );
+        let mut variables = Variables::default();
+        variables.insert("registry", json!({ "host": "h", "scheme": "https" }));
+        let read = variables.optional_variable::<Registry>().unwrap();
+        assert_eq!(read.map(|r| r.host).as_deref(), Some("h"));
+        variables.insert("registry", json!({ "host": 1 }));
+        let error = variables.optional_variable::<Registry>().unwrap_err();
+        assert!(!error.is_not_found(), "{error:?}");
+
+        let walker = Walker::new().mutate(set_image_if_set);
+        let mut missing = request(json!({}));
+        missing.variables.clear();
+        let patch = |response: capi_runtime::hooks::v1alpha1::GeneratePatchesResponse| {
+            assert_eq!(
+                response.status,
+                ResponseStatus::Success,
+                "{}",
+                response.message
+            );
+            serde_json::from_slice::<Value>(&response.items[0].patch.0).unwrap()
+        };
+        assert_eq!(
+            patch(walker.generate_patches(&missing)),
+            json!([{ "op": "add", "path": "/spec/image", "value": "unset" }])
+        );
+        let bad = walker.generate_patches(&request(json!({ "host": 1 })));
+        assert_eq!(bad.status, ResponseStatus::Failure);
+        assert!(bad.message.contains("registry.host"), "{}", bad.message);
+    }
 }
 
 /// The schema a type declares is the CRD emitter's structural schema of that type, as the
@@ -448,6 +502,8 @@ fn the_schema_is_the_crd_emitters_of_the_same_type() {
     assert_eq!(ours(schema_of::<Limits>()), crd("Limits"));
     assert_eq!(ours(schema_of::<Surge>()), crd("Surge"));
     assert_eq!(ours(schema_of::<Rollout>()), crd("Rollout"));
+    assert_eq!(ours(schema_of::<Commands>()), crd("Commands"));
+    assert_eq!(ours(schema_of::<NodeAnnotations>()), crd("NodeAnnotations"));
 }
 
 #[test]
@@ -538,6 +594,83 @@ fn a_newtype_default_stands_unless_a_field_gives_its_own() {
                     "type": "string",
                     "maxLength": 4,
                     "default": "0",
+                },
+            },
+        })
+    );
+}
+
+/// A shell command.
+#[derive(Serialize, Deserialize, Schema, Variable)]
+#[schema(package = "example.com/variables")]
+#[schema(min_length = 1)]
+pub struct Command(pub String);
+
+/// Commands every node runs.
+#[derive(Serialize, Deserialize, Schema, Variable)]
+#[schema(package = "example.com/variables")]
+#[variable(name = "commands")]
+pub struct Commands(pub Vec<Command>);
+
+/// An annotation value.
+#[derive(Serialize, Deserialize, Schema, Variable)]
+#[schema(package = "example.com/variables")]
+pub struct AnnotationValue(pub String);
+
+/// Annotations put on every node.
+#[derive(Serialize, Deserialize, Schema, Variable)]
+#[schema(package = "example.com/variables")]
+#[variable(name = "nodeAnnotations")]
+pub struct NodeAnnotations(pub BTreeMap<String, AnnotationValue>);
+
+/// A field of a newtype's type: the field's own description.
+#[derive(Serialize, Deserialize, Schema, Variable)]
+#[schema(package = "example.com/variables")]
+#[variable(name = "hooks")]
+pub struct Hooks {
+    /// Run first.
+    pub first: Command,
+    /// Run after, in order.
+    #[serde(default)]
+    pub then: Vec<Command>,
+}
+
+/// A newtype used as a list item or a map value describes the item with its doc comment, as
+/// controller-gen describes the items of a list of a named Go type; used as a field, the
+/// field's doc comment describes it.
+#[test]
+fn a_newtype_describes_the_items_and_values_it_is() {
+    let schema = |d: capi_runtime::api::core::v1beta2::ClusterClassVariable| {
+        serde_json::to_value(d.schema.open_apiv3_schema).unwrap()
+    };
+    assert_eq!(
+        schema(Commands::definition()),
+        json!({
+            "description": "Commands every node runs.",
+            "type": "array",
+            "items": { "description": "A shell command.", "type": "string", "minLength": 1 },
+        })
+    );
+    assert_eq!(
+        schema(NodeAnnotations::definition()),
+        json!({
+            "description": "Annotations put on every node.",
+            "type": "object",
+            "additionalProperties": { "description": "An annotation value.", "type": "string" },
+        })
+    );
+    assert_eq!(
+        schema(Hooks::definition()),
+        json!({
+            "description": "A field of a newtype's type: the field's own description.",
+            "type": "object",
+            "required": ["first", "then"],
+            "properties": {
+                "first": { "description": "Run first.", "type": "string", "minLength": 1 },
+                "then": {
+                    "description": "Run after, in order.",
+                    "type": "array",
+                    "items": { "description": "A shell command.", "type": "string", "minLength": 1 },
                 },
             },
         })

@@ -374,14 +374,19 @@ impl<'a> Schemas<'a> {
         }
     }
 
-    /// A list item or map value: the type, described by its own doc comment.
+    /// A list item or map value: the type, described by its own doc comment. A newtype is
+    /// described too, as controller-gen describes the items of a list of a named Go type
+    /// (`type Capability string`): its doc comment says what one item is.
     fn item(&self, ty: &Ty, depth: usize) -> Value {
         let mut schema = self.ty(ty, depth);
         if let Ty::Named(n) = ty {
             let def = self.model.get(n);
             let description = doc::crd(&def.doc);
             if !description.is_empty()
-                && matches!(def.shape, Shape::Object { .. } | Shape::Enum { .. })
+                && matches!(
+                    def.shape,
+                    Shape::Object { .. } | Shape::Enum { .. } | Shape::Transparent { .. }
+                )
             {
                 schema.insert("description".into(), json!(description));
             }

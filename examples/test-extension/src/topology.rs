@@ -24,7 +24,10 @@ use serde_json::{Value, json};
 
 // The variables, each declared once as a type: `#[derive(Variable)]` writes its schema (from
 // the doc comments and `#[schema(...)]` markers), `definition()` is what DiscoverVariables
-// lists, and `ctx.variable::<T>()` reads a Cluster's value into it.
+// lists, and `ctx.variable::<T>()` reads a Cluster's value into it (`ctx.optional_variable`
+// for a variable the class does not require: `None` when the Cluster does not set it). A
+// newtype used as a list item or map value (`Command`, `AnnotationValue`) describes that item
+// with its doc comment.
 
 /// How many control-plane machines may be added during a rollout, as a number or a percentage.
 #[derive(Clone, Debug, Serialize, Deserialize, Variable)]
@@ -47,12 +50,20 @@ pub struct Files(pub Vec<File>);
 /// Extra commands every node runs before kubeadm.
 #[derive(Clone, Debug, Serialize, Deserialize, Variable)]
 #[variable(name = "preKubeadmCommands")]
-pub struct PreKubeadmCommands(pub Vec<String>);
+pub struct PreKubeadmCommands(pub Vec<Command>);
+
+/// A shell command.
+#[derive(Clone, Debug, Serialize, Deserialize, Variable)]
+pub struct Command(pub String);
 
 /// Annotations added to the KubeadmConfigTemplates.
 #[derive(Clone, Debug, Serialize, Deserialize, Variable)]
 #[variable(name = "kubeadmConfigTemplateAnnotations")]
-pub struct ConfigTemplateAnnotations(pub BTreeMap<String, String>);
+pub struct ConfigTemplateAnnotations(pub BTreeMap<String, AnnotationValue>);
+
+/// An annotation value.
+#[derive(Clone, Debug, Serialize, Deserialize, Variable)]
+pub struct AnnotationValue(pub String);
 
 /// The registry of the node and load balancer images.
 #[derive(Clone, Debug, Serialize, Deserialize, Variable)]
@@ -175,16 +186,6 @@ fn image_repository(ctx: &TemplateContext<'_>) -> Result<String, VariableError> 
     Ok(ctx.variable::<ImageRepository>()?.0)
 }
 
-/// A variable that may be absent: absent reads as `None`, a value that does not fit its type
-/// is an error.
-fn optional<V: Variable>(ctx: &TemplateContext<'_>) -> Result<Option<V>, VariableError> {
-    match ctx.variable::<V>() {
-        Ok(v) => Ok(Some(v)),
-        Err(e) if e.is_not_found() => Ok(None),
-        Err(e) => Err(e),
-    }
-}
-
 /// The Kubernetes version of the machines a template is for.
 fn machine_version(ctx: &TemplateContext<'_>) -> Result<String, VariableError> {
     let path = if ctx.holder.kind == KUBEADM_CONTROL_PLANE {
@@ -207,7 +208,7 @@ fn add_files_and_commands(
     spec: &mut Value,
     ctx: &TemplateContext<'_>,
 ) -> Result<(), VariableError> {
-    if let Some(Files(files)) = optional(ctx)? {
+    if let Some(Files(files)) = ctx.optional_variable()? {
         let list = &mut spec["files"];
         if !list.is_array() {
             *list = json!([]);
@@ -219,14 +220,14 @@ fn add_files_and_commands(
                 .map(|f| serde_json::to_value(f).expect("a File serializes")),
         );
     }
-    if let Some(PreKubeadmCommands(commands)) = optional(ctx)? {
+    if let Some(PreKubeadmCommands(commands)) = ctx.optional_variable()? {
         let list = &mut spec["preKubeadmCommands"];
         if !list.is_array() {
             *list = json!([]);
         }
         list.as_array_mut()
             .expect("made an array above")
-            .extend(commands.into_iter().map(Value::from));
+            .extend(commands.into_iter().map(|Command(c)| Value::from(c)));
     }
     Ok(())
 }
@@ -251,7 +252,7 @@ pub fn walker() -> Walker {
             |object, ctx| {
                 let spec = &mut object["spec"]["template"]["spec"];
                 add_files_and_commands(&mut spec["kubeadmConfigSpec"], ctx)?;
-                if let Some(MaxSurge(surge)) = optional::<MaxSurge>(ctx)?.filter(|MaxSurge(s)| !s.is_empty()) {
+                if let Some(MaxSurge(surge)) = ctx.optional_variable::<MaxSurge>()?.filter(|MaxSurge(s)| !s.is_empty()) {
                     // v1beta2 moved v1beta1's `rolloutStrategy` to `rollout.strategy`.
                     let strategy = &mut spec["rollout"]["strategy"];
                     strategy["type"] = ROLLING_UPDATE.into();
@@ -270,8 +271,10 @@ pub fn walker() -> Walker {
             let args =
                 &mut spec["joinConfiguration"]["nodeRegistration"]["kubeletExtraArgs"];
             append_arg(args, "node-labels", &format!("kubernetesVersion={}", version.replace('+', "_")));
-            if let Some(ConfigTemplateAnnotations(annotations)) = optional(ctx)? {
-                t.metadata.annotations.extend(annotations);
+            if let Some(ConfigTemplateAnnotations(annotations)) = ctx.optional_variable()? {
+                t.metadata
+                    .annotations
+                    .extend(annotations.into_iter().map(|(k, AnnotationValue(v))| (k, v)));
             }
             Ok::<_, VariableError>(())
         })

@@ -234,6 +234,14 @@ fn discovered_variables_describe_what_the_patches_read() {
         (&surge["type"], &surge["default"]),
         (&json!("string"), &json!(""))
     );
+    // A newtype as a list item or map value describes it with its doc comment.
+    let schema =
+        |i: usize| serde_json::to_value(&response.variables[i].schema.open_apiv3_schema).unwrap();
+    assert_eq!(schema(2)["items"]["description"], "A shell command.");
+    assert_eq!(
+        schema(3)["additionalProperties"]["description"],
+        "An annotation value."
+    );
     // Every variable the sample Cluster sets is declared.
     let docs = documents();
     for v in find(&docs, "Cluster", "my-cluster")["spec"]["topology"]["variables"]

@@ -2,16 +2,16 @@
 //! manager started by the test, the extension served by the test process.
 
 // ANCHOR: test
-use std::net::{IpAddr, Ipv4Addr};
-
 use capi_runtime_testenv::topology::{
-    CLUSTER_API_VERSION, ClusterClass, control_plane_template, handler_name,
-    infrastructure_cluster_template, topology_cluster,
+    ClusterClass, ExternalPatch, control_plane_template, handler_name,
+    infrastructure_cluster_template,
 };
 use capi_runtime_testenv::{ClusterApi, Error};
+use my_extension::{Owner, PATCHED_BY};
 use serde_json::json;
 
-/// The ExtensionConfig's name: Cluster API calls our handler `generate-patches.my-extension`.
+/// The ExtensionConfig's name: Cluster API calls our handlers `generate-patches.my-extension`
+/// and `discover-variables.my-extension`.
 const EXTENSION: &str = "my-extension";
 
 #[tokio::test(flavor = "multi_thread")]
@@ -22,26 +22,14 @@ async fn cluster_api_creates_the_control_plane_with_our_patch() -> Result<(), Er
         .start()
         .await?;
 
-    // The extension, on a free loopback port, with a certificate the environment's CA signed.
-    let certs = tempfile::tempdir().expect("a temporary directory");
-    capi.write_serving_certificate(certs.path())?;
-    let extension = my_extension::server_builder()
-        .expect("the handlers register")
-        .host(IpAddr::V4(Ipv4Addr::LOCALHOST))
-        .port(0)
-        .cert_dir(certs.path())
-        .build()
-        .start()
-        .await
-        .expect("the extension starts");
-    let url = format!("https://127.0.0.1:{}", extension.local_addr().port());
-
-    // Registered, and discovered by Cluster API, before any ClusterClass names it.
-    capi.register_extension(EXTENSION, &url, capi.ca_pem())
+    // The extension, served on a free loopback port with a certificate the environment's CA
+    // signed, registered and discovered by Cluster API before any ClusterClass names it.
+    let extension = capi
+        .serve_extension(EXTENSION, my_extension::server_builder()?)
         .await?;
 
-    // Two templates, a ClusterClass whose external patch is our handler, and a Cluster of
-    // that class.
+    // Two templates, a ClusterClass whose external patch calls our handlers, and a Cluster of
+    // that class setting our variable.
     let ns = "patches";
     capi.create_namespace(ns).await?;
     capi.create(&infrastructure_cluster_template(ns, "infra", json!({})))
@@ -52,40 +40,34 @@ async fn cluster_api_creates_the_control_plane_with_our_patch() -> Result<(), Er
         json!({"replicas": 1}),
     ))
     .await?;
-    let patch = handler_name("generate-patches", EXTENSION);
-    capi.create(
-        &ClusterClass::new(ns, "my-class", "infra", "control-plane")
-            .external_patch("my-patches", Some(&patch), None)
-            .to_json(),
-    )
-    .await?;
-    capi.wait_for_condition(
-        ns,
-        CLUSTER_API_VERSION,
-        "ClusterClass",
-        "my-class",
-        "VariablesReady",
-        |c| c.status == "True",
-    )
-    .await?;
-    capi.create(&topology_cluster(ns, "c1", "my-class", "v1.31.0", 1))
+    let class = ClusterClass::new(ns, "my-class", "infra", "control-plane").patch(
+        ExternalPatch::new("my-patches")
+            .generate_patches(handler_name("generate-patches", EXTENSION))
+            .discover_variables(handler_name("discover-variables", EXTENSION)),
+    );
+    capi.create(&class).await?;
+    // Cluster API asked DiscoverVariables and accepted the variable's schema.
+    capi.wait_for_condition(&class, "VariablesReady", |c| c.status == "True")
         .await?;
+    let owner = Owner {
+        team: "platform".to_string(),
+    };
+    let cluster = class.cluster("c1", "v1.31.0").variable(&owner);
+    capi.create(&cluster).await?;
 
     // What the topology controller made: the control plane carries our patch.
     let made = capi.topology_objects(ns, "c1").await?;
-    assert_eq!(
-        made.control_plane.data["spec"]["patchedBy"],
-        my_extension::PATCHED_BY
-    );
+    assert_eq!(made.control_plane.data["spec"]["patchedBy"], PATCHED_BY);
+    assert_eq!(made.control_plane.data["spec"]["owner"], "platform");
     assert!(
         made.infrastructure_cluster.data["spec"]
             .get("patchedBy")
             .is_none()
     );
-    capi.wait_for_cluster_condition(ns, "c1", "TopologyReconciled", |c| c.status == "True")
+    capi.wait_for_condition(&cluster, "TopologyReconciled", |c| c.status == "True")
         .await?;
 
-    extension.shutdown().await.expect("the extension stops");
+    extension.shutdown().await?;
     Ok(())
 }
 // ANCHOR_END: test
