@@ -249,10 +249,11 @@ mod tests {
     }
 
     fn answer(items: Vec<GeneratePatchesResponseItem>) -> GeneratePatchesResponse {
-        let mut answer = GeneratePatchesResponse::default();
-        answer.status = ResponseStatus::Success;
-        answer.items = items;
-        answer
+        GeneratePatchesResponse {
+            status: ResponseStatus::Success,
+            items,
+            ..Default::default()
+        }
     }
 
     fn spec(request: &GeneratePatchesRequest, index: usize) -> serde_json::Value {
