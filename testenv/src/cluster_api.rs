@@ -30,6 +30,7 @@ use kube::api::{Api, DynamicObject, GroupVersionKind, PostParams};
 use serde::Serialize;
 
 use crate::error::{BoxError, WaitError};
+use crate::process::Patience;
 use crate::{
     Builder, ClusterApiAssets, Error, ExistingCluster, Process, ProcessReport, Result,
     StartupError, TestEnv, free_port, new_log_dir,
@@ -479,7 +480,12 @@ async fn start_manager(
         let log = logs.join(format!("manager-{attempt}.log"));
         let mut process = Process::spawn("Cluster API's manager", binary, &args, &log)?;
         let deadline = Instant::now() + wait;
+        let mut patience = Patience::new(&format!(
+            "Cluster API's manager to answer /readyz (its log: {})",
+            log.display()
+        ));
         loop {
+            patience.tick(wait);
             if let Some(report) = process.exited_while_starting()? {
                 last = Some(report);
                 break;

@@ -16,7 +16,7 @@ use kube::config::{Config, KubeConfigOptions, Kubeconfig};
 
 use crate::assets::{Assets, target_dir};
 use crate::certs::Pki;
-use crate::process::{Process, free_port, port_taken};
+use crate::process::{Patience, Process, free_port, port_taken};
 use crate::{Error, Result, StartupError, crds};
 
 /// How many times a server is started again after it lost the race for a port.
@@ -550,8 +550,10 @@ async fn wait_ready(p: &mut Process, kubeconfig: &serde_json::Value) -> Result<(
         .map_err(fail)?;
     let client = Client::try_from(config).map_err(fail)?;
     let deadline = Instant::now() + APISERVER_READY;
+    let mut patience = Patience::new("kube-apiserver to answer /readyz");
     let mut last;
     loop {
+        patience.tick(APISERVER_READY);
         if p.exited().is_some() {
             return Err(if p.port_was_taken() {
                 Ready::PortTaken

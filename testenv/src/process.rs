@@ -208,3 +208,68 @@ pub fn free_port() -> Result<u16> {
         .map(|a| a.port())
         .map_err(Error::io("reading a bound port"))
 }
+
+/// A line on stderr every [`Patience::EVERY`] while a start-up waits, so that a slow one
+/// (a loaded machine, a first run) shows what it waits for instead of nothing. A test's
+/// stderr is shown when it fails (or with `--nocapture`).
+pub(crate) struct Patience {
+    what: String,
+    started: Instant,
+    next: Duration,
+}
+
+impl Patience {
+    const EVERY: Duration = Duration::from_secs(10);
+
+    pub(crate) fn new(what: &str) -> Patience {
+        Patience {
+            what: what.to_string(),
+            started: Instant::now(),
+            next: Self::EVERY,
+        }
+    }
+
+    /// Prints a line when the next [`Patience::EVERY`] has passed; `limit` is how long the
+    /// wait may take in all.
+    pub(crate) fn tick(&mut self, limit: Duration) {
+        if let Some(line) = self.due(self.started.elapsed(), limit) {
+            eprintln!("{line}");
+        }
+    }
+
+    fn due(&mut self, elapsed: Duration, limit: Duration) -> Option<String> {
+        if elapsed < self.next {
+            return None;
+        }
+        while self.next <= elapsed {
+            self.next += Self::EVERY;
+        }
+        Some(format!(
+            "capi-runtime-testenv: still waiting for {} after {} s (at most {} s)",
+            self.what,
+            elapsed.as_secs(),
+            limit.as_secs()
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_slow_start_says_what_it_waits_for_every_ten_seconds() {
+        let mut p = Patience::new("the manager");
+        let limit = Duration::from_secs(120);
+        assert_eq!(p.due(Duration::from_secs(3), limit), None);
+        assert_eq!(
+            p.due(Duration::from_secs(10), limit).as_deref(),
+            Some("capi-runtime-testenv: still waiting for the manager after 10 s (at most 120 s)")
+        );
+        assert_eq!(p.due(Duration::from_secs(15), limit), None);
+        // A long stall between two checks gives one line, not one per missed period.
+        assert!(p.due(Duration::from_secs(47), limit).is_some());
+        assert_eq!(p.due(Duration::from_secs(49), limit), None);
+        assert!(p.due(Duration::from_secs(50), limit).is_some());
+    }
+}
