@@ -14,6 +14,7 @@ use super::cache::{CacheKey, ResponseCache};
 use super::error::{CallError, ExchangeError};
 use super::exchange::{Answer, Request, exchange};
 use super::fan_out;
+use super::namespaces::Matcher;
 use super::target::{CallAllOptions, ForObject};
 use crate::api::runtime::v1beta2::FailurePolicy;
 use crate::catalog::{Catalog, GroupHook, HookDescriptor, HookId};
@@ -26,12 +27,44 @@ use crate::wire::{BudgetHold, DecodeError, Limits, RawStatus, decode_response_ra
 
 impl Client {
     /// The full names of the handlers of hook `H` whose namespace selector matches the
-    /// object's namespace, sorted by name.
+    /// object's namespace, sorted by name, without reading the namespace: a selector that
+    /// needs labels the [`ForObject`] does not carry (any label but
+    /// `kubernetes.io/metadata.name`) is an error
+    /// ([`NamespaceError::LabelsUnknown`](super::NamespaceError::LabelsUnknown)), even when
+    /// the client has a namespace-labels source. [`Client::get_all_extensions_async`] reads
+    /// the labels from the source, as Cluster API's `GetAllExtensions` does.
     pub fn get_all_extensions<H: Hook>(
         &self,
         for_object: &ForObject,
     ) -> Result<Vec<String>, CallError> {
-        let (_, registrations) = self.matching_registrations::<H>(for_object)?;
+        let (_, registrations) = self.registrations_of::<H>()?;
+        let matcher = Matcher::new(for_object, None);
+        let mut names = Vec::new();
+        for registration in registrations {
+            let matches = matcher
+                .matches_without_lookup(&registration.namespace_selector)
+                .map_err(|source| CallError::Namespace {
+                    handler: registration.name.clone(),
+                    source,
+                })?;
+            if matches {
+                names.push(registration.name.clone());
+            } else {
+                trace_skip(&registration, for_object);
+            }
+        }
+        Ok(names)
+    }
+
+    /// The full names of the handlers of hook `H` whose namespace selector matches the
+    /// object's namespace, sorted by name, reading the namespace's labels from the client's
+    /// source when a selector needs them and the [`ForObject`] does not carry them (at most
+    /// once). What [`Client::call_all_extensions`] calls.
+    pub async fn get_all_extensions_async<H: Hook>(
+        &self,
+        for_object: &ForObject,
+    ) -> Result<Vec<String>, CallError> {
+        let (_, registrations) = self.matching_registrations::<H>(for_object).await?;
         Ok(registrations.iter().map(|r| r.name.clone()).collect())
     }
 
@@ -51,7 +84,7 @@ impl Client {
         request: &H::Request,
         for_object: &ForObject,
     ) -> Result<H::Response, CallError> {
-        let (gvh, registration) = self.checked_registration::<H>(name, for_object)?;
+        let (gvh, registration) = self.checked_registration::<H>(name, for_object).await?;
         // The response becomes the caller's: its share of the decode budget is given back.
         let (response, _, _hold) = self
             .call_registration::<H>(&registration, &gvh, request, None)
@@ -71,7 +104,7 @@ impl Client {
         request: &H::Request,
         for_object: &ForObject,
     ) -> Result<H::Response, CallError> {
-        let (gvh, registration) = self.checked_registration::<H>(name, for_object)?;
+        let (gvh, registration) = self.checked_registration::<H>(name, for_object).await?;
         let outgoing = outgoing_request::<H>(&registration, request);
         let key = CacheKey::new::<H::Response>(
             &registration.name,
@@ -99,7 +132,7 @@ impl Client {
 
     /// The hook's GVH and the registration named `name`, checked to serve that hook and the
     /// object's namespace.
-    fn checked_registration<H: Hook>(
+    async fn checked_registration<H: Hook>(
         &self,
         name: &str,
         for_object: &ForObject,
@@ -127,10 +160,14 @@ impl Client {
                 registered: Box::new(registration.gvh.clone()),
             });
         }
-        if !registration
-            .namespace_selector
-            .matches_namespace(&for_object.namespace, &for_object.namespace_labels)
-        {
+        let matches = Matcher::new(for_object, self.inner.namespace_labels.as_deref())
+            .matches(&registration.namespace_selector)
+            .await
+            .map_err(|source| CallError::Namespace {
+                handler: name.to_string(),
+                source,
+            })?;
+        if !matches {
             return Err(CallError::NamespaceMismatch {
                 handler: name.to_string(),
                 namespace: for_object.namespace.clone(),
@@ -169,7 +206,19 @@ impl Client {
         for_object: &ForObject,
         options: CallAllOptions,
     ) -> Result<H::Response, CallError> {
-        let (gvh, registrations) = self.matching_registrations::<H>(for_object)?;
+        let (gvh, registrations) = match self.matching_registrations::<H>(for_object).await {
+            Ok(found) => found,
+            // A selector that could not be matched fails the call as a handler's error would.
+            Err(error @ CallError::Namespace { .. }) => {
+                let hook = HookId::of::<H>().group_hook();
+                tracing::error!(hook = H::NAME, error = %chain(&error), "failed to call extension handlers");
+                return Err(CallError::Handler {
+                    hook,
+                    source: Box::new(error),
+                });
+            }
+            Err(error) => return Err(error),
+        };
         // Each answer keeps its share of the client's decode budget until the answers are
         // aggregated (or the call fails), as long as it is alive here: answers decoded at once
         // within one call count together.
@@ -202,11 +251,8 @@ impl Client {
         }
     }
 
-    /// The hook's GVH and the registrations of its group and name whose selector matches.
-    fn matching_registrations<H: Hook>(
-        &self,
-        for_object: &ForObject,
-    ) -> Result<(HookId, Vec<Arc<Registration>>), CallError> {
+    /// The hook's GVH and the registrations of its group and name.
+    fn registrations_of<H: Hook>(&self) -> Result<(HookId, Vec<Arc<Registration>>), CallError> {
         let gvh = self
             .inner
             .catalog
@@ -224,23 +270,33 @@ impl Client {
                     hook: group_hook.clone(),
                     source,
                 })?;
-        let matching = registrations
-            .into_iter()
-            .filter(|r| {
-                let matches = r
-                    .namespace_selector
-                    .matches_namespace(&for_object.namespace, &for_object.namespace_labels);
-                if !matches {
-                    tracing::trace!(
-                        extension_handler = %r.name,
-                        namespace = %for_object.namespace,
-                        selector = %r.namespace_selector,
-                        "skipping extension handler: the namespace does not match its selector"
-                    );
-                }
-                matches
-            })
-            .collect();
+        Ok((gvh, registrations))
+    }
+
+    /// The hook's GVH and the registrations of its group and name whose selector matches,
+    /// the namespace's labels read from the client's source when needed (once). A selector
+    /// that cannot be matched is an error ([`CallError::Namespace`]), never a skip.
+    async fn matching_registrations<H: Hook>(
+        &self,
+        for_object: &ForObject,
+    ) -> Result<(HookId, Vec<Arc<Registration>>), CallError> {
+        let (gvh, registrations) = self.registrations_of::<H>()?;
+        let mut matcher = Matcher::new(for_object, self.inner.namespace_labels.as_deref());
+        let mut matching = Vec::with_capacity(registrations.len());
+        for registration in registrations {
+            let matches = matcher
+                .matches(&registration.namespace_selector)
+                .await
+                .map_err(|source| CallError::Namespace {
+                    handler: registration.name.clone(),
+                    source,
+                })?;
+            if matches {
+                matching.push(registration);
+            } else {
+                trace_skip(&registration, for_object);
+            }
+        }
         Ok((gvh, matching))
     }
 
@@ -403,6 +459,17 @@ impl Client {
             }),
         }
     }
+}
+
+/// Logs a handler left out because its selector does not match the object's namespace.
+fn trace_skip(registration: &Registration, for_object: &ForObject) {
+    tracing::trace!(
+        extension_handler = %registration.name,
+        namespace = %for_object.namespace,
+        name = %for_object.name,
+        selector = %registration.namespace_selector,
+        "skipping extension handler: the namespace does not match its selector"
+    );
 }
 
 /// A response the client makes itself (the aggregate of `call_all_extensions`, the `Success`

@@ -21,6 +21,8 @@ use crate::registry::RegistryError;
 use crate::tls::{Cause, TlsError, find_in_chain};
 use crate::wire::DecodeError;
 
+use super::namespaces::NamespaceError;
+
 /// Why no HTTP client could be made for an ExtensionConfig's client config.
 ///
 /// Transparent: it shows the URL or TLS error it holds, and the errors above it
@@ -255,6 +257,15 @@ pub enum CallError {
         /// The object's name.
         name: String,
     },
+    /// Whether the handler's namespace selector matches the object's namespace could not be
+    /// known: the labels it needs are not known, or reading them failed (the source says
+    /// which). Never covered by the failure policy, and never a silent skip.
+    Namespace {
+        /// The handler's full name.
+        handler: String,
+        /// Why the selector could not be matched.
+        source: NamespaceError,
+    },
     /// No HTTP client could be made for the handler's ExtensionConfig.
     HttpClient {
         /// The handler's full name.
@@ -354,6 +365,10 @@ impl fmt::Display for CallError {
                 f,
                 "failed to call extension handler {handler:?}: namespaceSelector did not match object {namespace}/{name}"
             ),
+            CallError::Namespace { handler, .. } => write!(
+                f,
+                "failed to call extension handler {handler:?}: failed to match namespace"
+            ),
             CallError::HttpClient { handler, .. } => write!(
                 f,
                 "failed to call extension handler {handler:?}: failed to get http client"
@@ -392,6 +407,7 @@ impl StdError for CallError {
             }
             CallError::Registry { source, .. } | CallError::List { source, .. } => Some(source),
             CallError::HttpClient { source, .. } => Some(source.as_cause()),
+            CallError::Namespace { source, .. } => Some(source),
             CallError::Exchange { source, .. } => Some(source),
             CallError::Handler { source, .. } => Some(&**source),
             CallError::HookMismatch { .. }
@@ -412,6 +428,7 @@ impl CallError {
             | CallError::HookMismatch { handler, .. }
             | CallError::NoConversion { handler, .. }
             | CallError::NamespaceMismatch { handler, .. }
+            | CallError::Namespace { handler, .. }
             | CallError::HttpClient { handler, .. }
             | CallError::Exchange { handler, .. }
             | CallError::Failure { handler, .. }

@@ -47,6 +47,7 @@ mod exchange;
 mod fan_out;
 mod http_clients;
 mod metrics;
+mod namespaces;
 mod target;
 mod urls;
 
@@ -66,6 +67,7 @@ pub use cache::{Clock, ResponseCache, SystemClock};
 pub use discovery_error::{DiscoveryError, ValidationError};
 pub use error::{BuildError, CallError, ClientConfigError, ExchangeError};
 pub use metrics::{DURATION_BUCKETS, Metrics};
+pub use namespaces::{NamespaceError, NamespaceLabels, NamespaceNotFound};
 pub use target::{CallAllOptions, ForObject};
 pub use urls::base_url;
 
@@ -91,7 +93,6 @@ pub const DISCOVERY_TIMEOUT: Duration = Duration::from_secs(10);
 /// Unless told otherwise, the client resolves hooks in this crate's catalog
 /// ([`crate::hooks::catalog`]) and reads handlers from a registry of its own; pass the
 /// registry your ExtensionConfig controller fills with [`registry`](ClientBuilder::registry).
-#[derive(Debug)]
 pub struct ClientBuilder {
     catalog: Option<Arc<Catalog>>,
     registry: Option<Registry>,
@@ -102,6 +103,24 @@ pub struct ClientBuilder {
     max_decode_bytes: usize,
     call_all_options: CallAllOptions,
     proxy: Option<ProxyConfig>,
+    namespace_labels: Option<Arc<dyn NamespaceLabels>>,
+}
+
+impl std::fmt::Debug for ClientBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientBuilder")
+            .field("catalog", &self.catalog)
+            .field("registry", &self.registry)
+            .field("identity", &self.identity)
+            .field("identity_check_interval", &self.identity_check_interval)
+            .field("metrics", &self.metrics)
+            .field("max_response_bytes", &self.max_response_bytes)
+            .field("max_decode_bytes", &self.max_decode_bytes)
+            .field("call_all_options", &self.call_all_options)
+            .field("proxy", &self.proxy)
+            .field("namespace_labels", &self.namespace_labels.is_some())
+            .finish()
+    }
 }
 
 impl Default for ClientBuilder {
@@ -116,6 +135,7 @@ impl Default for ClientBuilder {
             max_decode_bytes: DEFAULT_MAX_DECODE_BYTES,
             call_all_options: CallAllOptions::default(),
             proxy: None,
+            namespace_labels: None,
         }
     }
 }
@@ -205,6 +225,29 @@ impl ClientBuilder {
         self
     }
 
+    /// Where the client reads the labels of a namespace when a handler's namespace selector
+    /// needs them and the [`ForObject`] does not carry them: a map of namespace names to
+    /// labels, a kube reflector store or a `kube::Client` (`kube-client` feature; see also
+    /// `kube_client`), or any [`NamespaceLabels`]. Cluster API's client
+    /// reads the Namespace from the API server; without a source, this client knows only the
+    /// namespace's name, and a selector reading any other label fails the call
+    /// ([`NamespaceError::LabelsUnknown`]). A failed read fails the call
+    /// ([`NamespaceError::Lookup`]), as in Go. Each call reads the namespace at most once,
+    /// whatever the number of handlers.
+    pub fn namespace_labels(mut self, source: impl NamespaceLabels + 'static) -> Self {
+        self.namespace_labels = Some(Arc::new(source));
+        self
+    }
+
+    /// Reads namespace labels from the API server through `client`, as Cluster API's client
+    /// does (a metadata `GET` of the Namespace per call that needs it; RBAC `get` on
+    /// `namespaces`). The same as [`namespace_labels`](Self::namespace_labels) with the
+    /// client; give it a reflector store instead to read from a cache.
+    #[cfg(feature = "kube-client")]
+    pub fn kube_client(self, client: kube::Client) -> Self {
+        self.namespace_labels(client)
+    }
+
     /// Builds the client; fails when the client certificate cannot be loaded.
     pub fn build(self) -> Result<Client, BuildError> {
         let catalog = self
@@ -225,6 +268,7 @@ impl ClientBuilder {
                 max_response_bytes: self.max_response_bytes,
                 decode_budget: SharedBudget::new(self.max_decode_bytes),
                 call_all_options: self.call_all_options,
+                namespace_labels: self.namespace_labels,
             }),
         })
     }
@@ -256,6 +300,8 @@ struct Inner {
     /// What the answers decoded and held at once may take together.
     decode_budget: SharedBudget,
     call_all_options: CallAllOptions,
+    /// Where namespace labels are read, if anywhere.
+    namespace_labels: Option<Arc<dyn NamespaceLabels>>,
 }
 
 /// The runtime client. Cheap to clone; clones share the registry, the HTTP clients, the

@@ -46,6 +46,8 @@ mod client_failures;
 #[cfg(feature = "client")]
 mod client_metrics;
 #[cfg(feature = "client")]
+mod client_namespaces;
+#[cfg(feature = "client")]
 mod client_proxy;
 #[cfg(feature = "client")]
 mod client_tls;

@@ -124,6 +124,7 @@ const FEATURES: &[&str] = &[
     "",
     "derive",
     "kube",
+    "kube-client",
     "client",
     "server",
     "topology-mutation",

@@ -18,6 +18,11 @@ use capi_runtime::__private::go::httpproxy::{
 };
 use capi_runtime::__private::go::strconv::{is_print, quote};
 use capi_runtime::__private::go::url::{MAX_QUERY_PARAMETERS, parse, parse_query};
+use capi_runtime::api::runtime::v1beta2::{
+    ClientConfig, ExtensionConfig, ExtensionConfigSpec, ExtensionConfigStatus, ExtensionHandler,
+    FailurePolicy, GroupVersionHook,
+};
+use capi_runtime::client::{CallError, Client, ForObject, NamespaceError};
 use capi_runtime::go::errors::{Aggregate, BoxError, Message, Wrapped, chain};
 use capi_runtime::go::labels::{format_label_selector, label_selector_as_selector};
 use capi_runtime::go::time::{Duration, format_duration, parse_rfc3339};
@@ -25,6 +30,9 @@ use capi_runtime::go::url::{RequestUri, UrlError, parse_request_uri};
 use capi_runtime::go::validation::{
     dns1035_label, dns1123_label, dns1123_subdomain, label_value, port_num, qualified_name,
 };
+use capi_runtime::hook::Hook;
+use capi_runtime::hooks::v1alpha1::BeforeClusterCreate;
+use capi_runtime::registry::{NAMESPACE_NAME_LABEL, NamespaceSelector};
 use capi_runtime_oracle::{go_printable_ranges, go_rules};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
 use serde_json::{Value, json};
@@ -1147,6 +1155,222 @@ fn label_selectors_are_gos() {
             Err(e) => result(Value::Null, Some(chain(&e).to_string())),
         },
     );
+}
+
+/// The namespaces of the selector-matching corpus, with labels as the API server gives them:
+/// `kubernetes.io/metadata.name` always set to the name.
+fn namespaces() -> Vec<(String, BTreeMap<String, String>)> {
+    let mut rng = Rng::new(12);
+    let mut out = vec![("ns-0".to_string(), BTreeMap::new())];
+    for i in 1..12 {
+        let n = rng.below(4);
+        let labels: BTreeMap<String, String> = (0..n)
+            .map(|_| {
+                (
+                    rng.pick(&KEYS[..VALID_KEYS]).to_string(),
+                    rng.pick(&VALUES[..VALID_VALUES]).to_string(),
+                )
+            })
+            .collect();
+        out.push((format!("ns-{i}"), labels));
+    }
+    for (name, labels) in &mut out {
+        labels.insert(NAMESPACE_NAME_LABEL.to_string(), name.clone());
+    }
+    out
+}
+
+/// The selectors of the matching corpus: those of [`selectors`] but the absent one (pinned
+/// apart), and selectors on the namespace's name, alone or with other labels.
+fn namespace_selectors() -> Vec<Value> {
+    let mut out: Vec<Value> = selectors().into_iter().filter(|s| !s.is_null()).collect();
+    let keys = [NAMESPACE_NAME_LABEL, NAMESPACE_NAME_LABEL, "env", "a"];
+    let values = ["ns-0", "ns-1", "ns-2", "ns-7", "prod", "dev"];
+    let operators = ["In", "NotIn", "Exists", "DoesNotExist"];
+    let mut rng = Rng::new(13);
+    for _ in 0..400 {
+        let mut selector = serde_json::Map::new();
+        if rng.below(3) == 0 {
+            selector.insert(
+                "matchLabels".into(),
+                json!({*rng.pick(&keys): *rng.pick(&values)}),
+            );
+        }
+        let list: Vec<Value> = (0..1 + rng.below(3))
+            .map(|_| {
+                let operator = *rng.pick(&operators);
+                let mut e = json!({"key": *rng.pick(&keys), "operator": operator});
+                if operator == "In" || operator == "NotIn" {
+                    let n = 1 + rng.below(3);
+                    let vs: Vec<&str> = (0..n).map(|_| *rng.pick(&values)).collect();
+                    e["values"] = json!(vs);
+                }
+                e
+            })
+            .collect();
+        selector.insert("matchExpressions".into(), Value::Array(list));
+        out.push(Value::Object(selector));
+    }
+    out
+}
+
+/// One ExtensionConfig, `ext`, with one BeforeClusterCreate handler, `h`, whose
+/// namespaceSelector is `selector`.
+fn selector_config(selector: metav1::LabelSelector, ca: &str) -> ExtensionConfig {
+    let spec = ExtensionConfigSpec {
+        client_config: ClientConfig {
+            url: "https://127.0.0.1:1".into(),
+            ca_bundle: k8s_openapi::ByteString(ca.as_bytes().to_vec()),
+            ..Default::default()
+        },
+        namespace_selector: Some(selector),
+        settings: BTreeMap::new(),
+    };
+    let mut config = ExtensionConfig::new("ext", spec);
+    config.metadata.resource_version = Some("1".into());
+    config.status = ExtensionConfigStatus {
+        handlers: vec![ExtensionHandler {
+            name: "h".into(),
+            request_hook: GroupVersionHook {
+                api_version: BeforeClusterCreate::API_VERSION.into(),
+                hook: "BeforeClusterCreate".into(),
+            },
+            timeout_seconds: 1,
+            failure_policy: Some(FailurePolicy::Fail),
+        }],
+        ..Default::default()
+    };
+    config
+}
+
+/// Whether the client calls a handler with each namespaceSelector for an object in each
+/// namespace, against Cluster API's client (`SelectorMatches`: the registry's compilation and
+/// `matchNamespace`). Our answer is taken three ways, which must all be Go's: labels read from
+/// the client's source (a map holding what the API server would answer), labels given on the
+/// object, and, for a selector on the namespace's name only, no labels at all; any other
+/// selector without labels must be the `LabelsUnknown` error. An absent selector is pinned
+/// apart: Go's registry compiles it to "nothing" (no namespace matches), ours to "everything"
+/// (the admission webhook defaults it to `{}`, so it only differs past the webhook).
+#[tokio::test]
+async fn namespace_selector_matching_is_gos() {
+    let namespaces = namespaces();
+    let selectors = namespace_selectors();
+    let source: BTreeMap<String, BTreeMap<String, String>> = namespaces.iter().cloned().collect();
+    let ca = capi_runtime_test_pki::TestCa::new("ca");
+    let client = Client::builder().namespace_labels(source).build().unwrap();
+    client.warm_up([]).unwrap();
+    let bare_client = Client::builder()
+        .registry(client.registry().clone())
+        .build()
+        .unwrap();
+
+    let mut inputs = Vec::new();
+    for selector in &selectors {
+        for (_, labels) in &namespaces {
+            inputs.push(json!({"selector": selector, "labels": labels}));
+        }
+    }
+    let cases: Vec<(&str, Value)> = inputs
+        .iter()
+        .map(|i| ("SelectorMatches", i.clone()))
+        .collect();
+    let go = go_rules(&cases).unwrap_or_else(|e| panic!("{}", chain(&e)));
+
+    let mut differences = Vec::new();
+    let mut go_answers = go.iter();
+    let mut by_labels_unknown = 0;
+    for selector_json in &selectors {
+        let parsed = selector(selector_json).expect("not null");
+        let compiled = NamespaceSelector::compile(Some(&parsed));
+        if compiled.is_ok() {
+            client
+                .register(&selector_config(parsed, &ca.pem()))
+                .expect("a valid selector registers");
+        }
+        for (name, labels) in &namespaces {
+            let go = go_answers.next().expect("one answer per case");
+            let answers: Vec<(&str, Value)> = match &compiled {
+                Err(e) => vec![("compile", result(Value::Null, Some(chain(e).to_string())))],
+                Ok(compiled) => {
+                    let listed = |r: Result<Vec<String>, CallError>| match r {
+                        Ok(names) => result(json!(!names.is_empty()), None),
+                        Err(e) => result(Value::Null, Some(chain(&e).to_string())),
+                    };
+                    let object = ForObject::new(name.clone(), "c");
+                    let mut answers = vec![
+                        (
+                            "source",
+                            listed(
+                                client
+                                    .get_all_extensions_async::<BeforeClusterCreate>(&object)
+                                    .await,
+                            ),
+                        ),
+                        (
+                            "given",
+                            listed(client.get_all_extensions::<BeforeClusterCreate>(
+                                &object.clone().with_namespace_labels(labels.clone()),
+                            )),
+                        ),
+                    ];
+                    let bare = bare_client.get_all_extensions::<BeforeClusterCreate>(&object);
+                    let name_only = compiled
+                        .selector()
+                        .requirements()
+                        .iter()
+                        .all(|r| r.key() == NAMESPACE_NAME_LABEL);
+                    if name_only {
+                        answers.push(("no labels", listed(bare)));
+                    } else {
+                        by_labels_unknown += 1;
+                        assert!(
+                            matches!(
+                                bare,
+                                Err(CallError::Namespace {
+                                    source: NamespaceError::LabelsUnknown { .. },
+                                    ..
+                                })
+                            ),
+                            "{selector_json} without labels: {bare:?}"
+                        );
+                    }
+                    answers
+                }
+            };
+            for (how, ours) in answers {
+                if &ours != go {
+                    differences.push(format!(
+                        "  selector: {selector_json}\n  labels:   {labels:?}\n  go:       {go}\n  rust ({how}): {ours}"
+                    ));
+                }
+            }
+        }
+    }
+    println!(
+        "SelectorMatches: {} cases ({} selectors x {} namespaces), {} without labels refused, {} differ",
+        inputs.len(),
+        selectors.len(),
+        namespaces.len(),
+        by_labels_unknown,
+        differences.len()
+    );
+    assert!(
+        differences.is_empty(),
+        "{} answers differ from Go:\n{}",
+        differences.len(),
+        differences
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+
+    // The absent selector, pinned: Go matches no namespace, we match every one.
+    let absent = json!({"selector": null, "labels": namespaces[1].1});
+    let go = go_rules(&[("SelectorMatches", absent)]).unwrap_or_else(|e| panic!("{}", chain(&e)));
+    assert_eq!(go[0], result(json!(false), None));
+    assert!(NamespaceSelector::compile(None).unwrap().is_everything());
 }
 
 // ---------------------------------------------------------------------------------------------

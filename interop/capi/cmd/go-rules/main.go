@@ -23,6 +23,13 @@
 //	Chain              item -> the item's Error()
 //	FormatLabelSelector  LabelSelector or null -> metav1.FormatLabelSelector
 //	LabelSelectorAsSelector  LabelSelector or null -> selector.String(), or err
+//	SelectorMatches    {"selector": LabelSelector or null, "labels": {key: value}}
+//	                   -> whether Cluster API's runtime client calls a handler with that
+//	                   namespaceSelector for an object in a namespace with those labels:
+//	                   the registry compiles the selector with
+//	                   metav1.LabelSelectorAsSelector, and matchNamespace answers true at
+//	                   once for an empty selector, else selector.Matches(labels.Set(the
+//	                   Namespace's labels)); bool, or err when the selector does not compile
 //	Names              string -> the messages of apimachinery's name validations
 //	PortNum            int -> validation.IsValidPortNum
 //	ValidateExtensionConfig  {"object": ExtensionConfig, "gate": bool} -> Cluster
@@ -88,6 +95,7 @@ import (
 	admissionv1 "k8s.io/api/admission/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
@@ -325,6 +333,22 @@ func run(req request) (result, error) {
 			return fail(err), nil
 		}
 		return result{Out: s.String()}, nil
+	case "SelectorMatches":
+		var in struct {
+			Selector *metav1.LabelSelector `json:"selector"`
+			Labels   map[string]string     `json:"labels"`
+		}
+		if err := json.Unmarshal(req.In, &in); err != nil {
+			return result{}, err
+		}
+		s, err := metav1.LabelSelectorAsSelector(in.Selector)
+		if err != nil {
+			return fail(err), nil
+		}
+		if s.Empty() {
+			return result{Out: true}, nil
+		}
+		return result{Out: s.Matches(labels.Set(in.Labels))}, nil
 	case "Names":
 		var s string
 		if err := json.Unmarshal(req.In, &s); err != nil {
