@@ -53,6 +53,9 @@ impl std::error::Error for VariableErrors {}
 /// Checks a Cluster's value of the variable `V` as Cluster API does when the Cluster is
 /// created, and returns the value with its schema's defaults filled in.
 ///
+/// The CEL rules (`x_validation`) are evaluated with the feature `variable-cel` only; without
+/// it a value that breaks one passes.
+///
 /// ```
 /// use capi_runtime::variable::{Variable, check};
 /// use serde::{Deserialize, Serialize};
@@ -88,6 +91,50 @@ pub fn check<V: Variable>(value: &Value) -> Result<Value, VariableErrors> {
 /// (those that name `oldSelf`) compare with; on create they are not evaluated.
 pub fn check_update<V: Variable>(value: &Value, old: &Value) -> Result<Value, VariableErrors> {
     check_variable(&V::definition(), value, Some(old))
+}
+
+/// What Cluster API does for a Cluster that does not set the variable `V`: the value its
+/// schema's top-level default gives (checked as [`check`] checks a value), `None` when there is
+/// none, and an error when the variable is required (a Cluster's variables only; a
+/// MachineDeployment's overrides may leave out any variable).
+///
+/// ```
+/// use capi_runtime::variable::{Variable, check_unset};
+/// use serde::{Deserialize, Serialize};
+///
+/// /// The image registry.
+/// #[derive(Serialize, Deserialize, Variable)]
+/// #[variable(name = "registry", required)]
+/// pub struct Registry(pub String);
+///
+/// assert_eq!(
+///     check_unset::<Registry>().unwrap_err().to_string(),
+///     "spec.topology.variables: Required value: required variable \"registry\" must be set"
+/// );
+/// ```
+pub fn check_unset<V: Variable>() -> Result<Option<Value>, VariableErrors> {
+    check_variable_unset(&V::definition())
+}
+
+/// [`check_unset`] with any variable's definition.
+pub fn check_variable_unset(
+    definition: &ClusterClassVariable,
+) -> Result<Option<Value>, VariableErrors> {
+    match default_value(&definition.schema.open_apiv3_schema, None) {
+        Some(value) => check_variable(definition, &value, None).map(Some),
+        None if definition.required == Some(true) => {
+            let at = FieldPath::new("spec").child("topology").child("variables");
+            let detail = format!(
+                "required variable {} must be set",
+                crate::go::strconv::quote(&definition.name)
+            );
+            Err(VariableErrors {
+                name: definition.name.clone(),
+                errors: vec![FieldError::required(&at, detail)],
+            })
+        }
+        None => Ok(None),
+    }
 }
 
 /// [`check`] with any variable's definition, e.g. one whose schema is written by hand or read

@@ -55,7 +55,9 @@ use serde_json::{Map, Value};
 
 use crate::api::core::v1beta2::{ClusterClassVariable, JSONSchemaProps, VariableSchema as Schema};
 
-pub use check::{VariableErrors, check, check_update, check_variable};
+pub use check::{
+    VariableErrors, check, check_unset, check_update, check_variable, check_variable_unset,
+};
 pub use default::default_value;
 
 /// The derive: `use capi_runtime::variable::Variable` brings it with the trait (feature

@@ -3,7 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use capi_runtime::variable::{Variable, VariableErrors, check, check_variable, schema_of};
+use capi_runtime::variable::{
+    Variable, VariableErrors, check, check_unset, check_variable, schema_of,
+};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -278,6 +280,16 @@ fn the_display_aggregates_as_go_does() {
 }
 
 #[test]
+fn an_unset_variable_is_required_or_defaulted() {
+    assert_eq!(
+        check_unset::<Registry>().unwrap_err().to_string(),
+        r#"spec.topology.variables: Required value: required variable "registry" must be set"#
+    );
+    assert_eq!(check_unset::<Proxy>(), Ok(None));
+    assert_eq!(check_unset::<Mirrors>(), Ok(None));
+}
+
+#[test]
 fn a_hand_written_schema_is_checked_the_same_way() {
     let definition = serde_json::from_value(json!({
         "name": "cpu",
@@ -292,6 +304,18 @@ fn a_hand_written_schema_is_checked_the_same_way() {
         r#"spec.topology.variables[cpu].value: Invalid value: "99": should be less than or equal to 10"#
     );
     assert_eq!(check_variable(&definition, &json!(3), None), Ok(json!(3)));
+
+    // A top-level default is what a Cluster that leaves the variable out gets.
+    let defaulted = serde_json::from_value(json!({
+        "name": "cpu",
+        "required": false,
+        "schema": { "openAPIV3Schema": { "type": "integer", "default": 2 } },
+    }))
+    .unwrap();
+    assert_eq!(
+        capi_runtime::variable::check_variable_unset(&defaulted),
+        Ok(Some(json!(2)))
+    );
 }
 
 #[cfg(feature = "variable-cel")]
