@@ -30,7 +30,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("object", &["__private"]),
     // ClusterClass variables declared as Rust types: their schema parts, assembled into the
     // `ClusterClassVariable` of `api::core`.
-    ("variable", &["api::core"]),
+    ("variable", &["api::core", "go"]),
     // `api/mod.rs` only declares its two halves, which are checked apart.
     ("api", &[]),
     // The raw JSON field types decode their text with the wire codec.

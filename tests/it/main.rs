@@ -22,6 +22,7 @@ mod openapi_contract;
 mod openapi_validators;
 mod raw_values;
 mod response_constructors;
+mod variable_check;
 mod variable_types;
 mod wire_author_types;
 mod wire_limits;

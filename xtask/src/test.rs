@@ -129,6 +129,7 @@ const FEATURES: &[&str] = &[
     "server",
     "topology-mutation",
     "schemars",
+    "variable-cel",
 ];
 
 fn feature_matrix(root: &Path, cargo: &str) -> Result<(), String> {

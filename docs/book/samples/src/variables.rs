@@ -62,3 +62,41 @@ pub fn register(builder: ServerBuilder) -> Result<ServerBuilder, ServerError> {
         })
 }
 // ANCHOR_END: serve
+
+// ANCHOR: check
+#[cfg(test)]
+mod tests {
+    use capi_runtime::variable::check;
+    use serde_json::json;
+
+    use super::Registry;
+
+    #[test]
+    fn a_value_without_a_port_gets_the_default() {
+        let value = check::<Registry>(&json!({ "host": "registry.example.com" })).unwrap();
+        assert_eq!(value["port"], 443);
+        // What Cluster API would store is what the template function reads.
+        let registry: Registry = serde_json::from_value(value).unwrap();
+        assert_eq!(registry.port, Some(443));
+    }
+
+    #[test]
+    fn a_port_out_of_range_is_refused_as_cluster_api_refuses_it() {
+        let refused = check::<Registry>(&json!({ "host": "r", "port": 70000 })).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            r#"spec.topology.variables[registry].value.port: Invalid value: "{\"host\":\"r\",\"port\":70000}": port in body should be less than or equal to 65535"#
+        );
+    }
+
+    #[test]
+    fn a_field_the_schema_does_not_name_is_refused() {
+        let refused = check::<Registry>(&json!({ "host": "r", "user": "me" })).unwrap_err();
+        assert!(
+            refused
+                .to_string()
+                .contains(r#""user" field(s) are not specified"#)
+        );
+    }
+}
+// ANCHOR_END: check

@@ -8,6 +8,12 @@
 //! [`definition`](Variable::definition) is the `ClusterClassVariable` a DiscoverVariables
 //! answer lists. What Cluster API would refuse in that schema is a compile error.
 //!
+//! [`check`] does to a Cluster's value of the variable what Cluster API's Cluster webhook does:
+//! it fills in the schema's defaults, checks the value against the schema, refuses fields the
+//! schema does not describe, and (feature `variable-cel`) evaluates the CEL rules; its
+//! [`VariableErrors`] read as Cluster API's answer. [`check_variable`] does the same for any
+//! `ClusterClassVariable`, one written by hand included.
+//!
 //! ```
 //! use capi_runtime::variable::Variable;
 //! use serde::{Deserialize, Serialize};
@@ -33,12 +39,26 @@
 //! assert_eq!(schema.properties["port"].maximum, Some(65535));
 //! ```
 
+mod check;
+mod default;
+mod format;
+mod json;
+mod structural;
+mod unknown;
+#[cfg(feature = "variable-cel")]
+mod cel;
+
 use std::collections::BTreeMap;
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::api::core::v1beta2::{ClusterClassVariable, JSONSchemaProps, VariableSchema as Schema};
+
+pub use check::{
+    VariableErrors, check, check_unset, check_update, check_variable, check_variable_unset,
+};
+pub use default::default_value;
 
 /// The derive: `use capi_runtime::variable::Variable` brings it with the trait (feature
 /// `derive`).
