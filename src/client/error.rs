@@ -257,15 +257,6 @@ pub enum CallError {
         /// The object's name.
         name: String,
     },
-    /// Whether the handler's namespace selector matches the object's namespace could not be
-    /// known: the labels it needs are not known, or reading them failed (the source says
-    /// which). Never covered by the failure policy, and never a silent skip.
-    Namespace {
-        /// The handler's full name.
-        handler: String,
-        /// Why the selector could not be matched.
-        source: NamespaceError,
-    },
     /// No HTTP client could be made for the handler's ExtensionConfig.
     HttpClient {
         /// The handler's full name.
@@ -330,6 +321,17 @@ pub enum CallError {
         hook: GroupHook,
         /// The handler's error.
         source: Box<CallError>,
+    },
+    // Variants added after the first release go last: a published enum keeps the
+    // discriminants of its variants (cargo-semver-checks holds it to that).
+    /// Whether the handler's namespace selector matches the object's namespace could not be
+    /// known: the labels it needs are not known, or reading them failed (the source says
+    /// which). Never covered by the failure policy, and never a silent skip.
+    Namespace {
+        /// The handler's full name.
+        handler: String,
+        /// Why the selector could not be matched.
+        source: NamespaceError,
     },
 }
 
