@@ -5,11 +5,12 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::time::Duration;
 
-use capi_runtime::hook::Hook;
+use capi_runtime::hook::{Hook, HookResponse};
 use capi_runtime::hooks::v1alpha1::*;
 use capi_runtime::server::{InProcess, InProcessError};
-use capi_runtime::topology_mutation::{PatchOperation, apply};
+use capi_runtime::topology_mutation::apply_answer;
 use capi_runtime_testenv::fixtures::{
     self, KUBERNETES_VERSION, Topology, UPGRADE_VERSION, validate_topology_request_from,
 };
@@ -111,14 +112,19 @@ async fn before_cluster_create_blocks_when_the_settings_say_so() {
         .await
         .unwrap();
     assert_eq!(
-        (free.status, free.retry_after_seconds),
-        (ResponseStatus::Success, 0)
+        (free.status, free.blocks_for()),
+        (ResponseStatus::Success, None)
     );
     let held = ext
         .call::<BeforeClusterCreate>(&blocking().before_cluster_create_request())
         .await
         .unwrap();
-    assert_eq!(held.retry_after_seconds, DEFAULT_BLOCKING_RETRY_SECONDS);
+    assert_eq!(
+        held.blocks_for(),
+        Some(Duration::from_secs(
+            DEFAULT_BLOCKING_RETRY_SECONDS.unsigned_abs().into()
+        ))
+    );
     assert_eq!(
         ext.recorded("BeforeClusterCreate").as_deref(),
         Some("Status: Success, RetryAfterSeconds: 5")
@@ -266,19 +272,17 @@ fn patched(
     request: &GeneratePatchesRequest,
     response: &GeneratePatchesResponse,
 ) -> GeneratePatchesRequest {
-    let mut request = request.clone();
-    for item in &mut request.items {
+    // The example answers every template, with a JSON Patch.
+    for item in &request.items {
         let answer = response
             .items
             .iter()
             .find(|a| a.uid == item.uid)
             .unwrap_or_else(|| panic!("no patch for item {}", item.uid));
         assert_eq!(answer.patch_type, PatchType::JsonPatch);
-        let ops: Vec<PatchOperation> = serde_json::from_slice(&answer.patch.0).unwrap();
-        let mut object = item.object.to_value().unwrap();
-        apply(&mut object, &ops).unwrap();
-        item.object = object.into();
     }
+    let mut request = request.clone();
+    apply_answer(&mut request, response).unwrap();
     request
 }
 
