@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use capi_runtime::hook::Hook;
 use capi_runtime::hooks::v1alpha1::*;
-use capi_runtime::server::{Context, ServerBuilder, ServerError};
+use capi_runtime::server::{Context, Server, ServerBuilder, ServerError};
 use capi_runtime::topology_mutation::Walker;
 use lifecycle::Script;
 
@@ -103,7 +103,7 @@ fn none<R>(_: &R) -> Vec<String> {
 /// A builder with every handler of the extension registered over the state of
 /// [`Extension::new`]`(script)`; set the listener options on it and build.
 pub fn server_builder(script: &Arc<Script>) -> Result<ServerBuilder<Extension>, ServerError> {
-    let builder = ServerBuilder::new().state(Extension::new(script.clone()));
+    let builder = Server::builder().state(Extension::new(script.clone()));
     let builder = scripted(builder, BeforeClusterCreate, none)?;
     let builder = scripted(builder, AfterControlPlaneInitialized, none)?;
     let builder = scripted(builder, BeforeClusterUpgrade, |r| {

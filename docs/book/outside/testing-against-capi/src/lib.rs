@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use capi_runtime::hooks::v1alpha1::{GeneratePatches, GeneratePatchesRequest};
-use capi_runtime::server::{ServerBuilder, ServerError};
+use capi_runtime::server::{Server, ServerBuilder, ServerError};
 use capi_runtime::topology_mutation::{VariableError, Walker};
 use capi_runtime::variable::Variable;
 use serde::{Deserialize, Serialize};
@@ -49,7 +49,7 @@ pub fn walker() -> Walker {
 /// certificates) and serves it, and so does the test.
 pub fn server_builder() -> Result<ServerBuilder, ServerError> {
     let walker = Arc::new(walker());
-    ServerBuilder::new()
+    Server::builder()
         .handle(
             GeneratePatches,
             "generate-patches",
