@@ -117,6 +117,30 @@ async fn quickstart_checks_names_over_tls() {
 }
 
 #[tokio::test]
+async fn a_client_without_a_controller_calls_at_once() {
+    let certs = pki::certs();
+    let server = quickstart::server(certs.dir.path(), 0)
+        .unwrap()
+        .start()
+        .await
+        .unwrap();
+    let client = client::client_for(&config("quick", &server, &certs.ca_pem))
+        .await
+        .unwrap();
+    let request = BeforeClusterCreateRequest {
+        cluster: cluster("short", &[]),
+        ..Default::default()
+    };
+    let for_object = ForObject::new("default", "short");
+    let response = client
+        .call_extension::<BeforeClusterCreate>("check-name.quick", &request, &for_object)
+        .await
+        .unwrap();
+    assert_eq!(response.status, ResponseStatus::Success);
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test]
 async fn lifecycle_hooks_block_with_the_retry_of_the_settings() {
     let certs = pki::certs();
     let (server, client, discovered) = start_and_discover(
