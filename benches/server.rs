@@ -61,13 +61,11 @@ fn kit_router() -> Router {
         .handle(BeforeClusterCreate, "bench", |r: BeforeClusterCreateRequest| async move {
             Ok::<_, String>(before_cluster_create(&r))
         })
-        .unwrap()
         .handle(GeneratePatches, "bench", |r: GeneratePatchesRequest| async move {
             Ok::<_, String>(generate_patches(&r))
         })
-        .unwrap()
         .build()
-        .router()
+        .unwrap().router()
 }
 
 fn json_response(body: Vec<u8>) -> Response {

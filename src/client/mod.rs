@@ -104,6 +104,7 @@ pub struct ClientBuilder {
     call_all_options: CallAllOptions,
     proxy: Option<ProxyConfig>,
     namespace_labels: Option<Arc<dyn NamespaceLabels>>,
+    without_controller: bool,
 }
 
 impl std::fmt::Debug for ClientBuilder {
@@ -119,6 +120,7 @@ impl std::fmt::Debug for ClientBuilder {
             .field("call_all_options", &self.call_all_options)
             .field("proxy", &self.proxy)
             .field("namespace_labels", &self.namespace_labels.is_some())
+            .field("without_controller", &self.without_controller)
             .finish()
     }
 }
@@ -136,6 +138,7 @@ impl Default for ClientBuilder {
             call_all_options: CallAllOptions::default(),
             proxy: None,
             namespace_labels: None,
+            without_controller: false,
         }
     }
 }
@@ -248,12 +251,42 @@ impl ClientBuilder {
         self.namespace_labels(client)
     }
 
+    /// Declares that no ExtensionConfig controller feeds this client's registry: the client
+    /// you build is ready at once, with no handler registered, and you add extensions
+    /// yourself with [`Client::register`] (after [`Client::discover`]) and remove them with
+    /// [`Client::unregister`]. For tools, tests and programs that call extensions they know,
+    /// outside a manager.
+    ///
+    /// Without it, the registry is *not ready* until the controller has listed the
+    /// ExtensionConfigs and called [`Client::warm_up`] with them, and every call fails until
+    /// then, as in Cluster API, so that a manager never answers from a half-loaded registry.
+    /// A registry given with [`registry`](Self::registry) that is ready already stays as it is.
+    ///
+    /// ```no_run
+    /// use capi_runtime::client::Client;
+    ///
+    /// # fn main() -> Result<(), capi_runtime::client::BuildError> {
+    /// let client = Client::builder().without_controller().build()?;
+    /// assert!(client.is_ready());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn without_controller(mut self) -> Self {
+        self.without_controller = true;
+        self
+    }
+
     /// Builds the client; fails when the client certificate cannot be loaded.
     pub fn build(self) -> Result<Client, BuildError> {
         let catalog = self
             .catalog
             .unwrap_or_else(|| Arc::new(crate::hooks::catalog()));
         let registry = self.registry.unwrap_or_default();
+        if self.without_controller && !registry.is_ready() {
+            // Nothing to load, so the only error is a warm-up by someone else in between,
+            // which leaves the registry ready as well.
+            let _ = registry.warm_up([]);
+        }
         Ok(Client {
             inner: Arc::new(Inner {
                 catalog,
@@ -352,8 +385,10 @@ impl Client {
         &self.inner.registry
     }
 
-    /// Loads the registrations of `configs` (any iterator of borrowed ExtensionConfigs); see
-    /// [`Registry::warm_up`].
+    /// Loads the registrations of `configs` (any iterator of borrowed ExtensionConfigs) and
+    /// marks the registry ready; see [`Registry::warm_up`]. This is the ExtensionConfig
+    /// controller's step (`capi-runtime-controller` takes it for you); a client no controller
+    /// feeds is built ready with [`ClientBuilder::without_controller`] instead.
     pub fn warm_up<'a>(
         &self,
         configs: impl IntoIterator<Item = &'a ExtensionConfig>,

@@ -68,6 +68,7 @@ pub struct ServerBuilder<S = ()> {
     exposed: Option<Arc<Registry>>,
     handlers: BTreeMap<String, (Advertised, MethodRouter)>,
     variables: DeclaredVariables,
+    errors: Vec<ServerError>,
     state: Arc<S>,
 }
 
@@ -78,6 +79,7 @@ impl<S> fmt::Debug for ServerBuilder<S> {
             .field("port", &self.port)
             .field("cert_dir", &self.cert_dir)
             .field("handlers", &self.handlers.keys().collect::<Vec<_>>())
+            .field("errors", &self.errors)
             .field("state", &std::any::type_name::<S>())
             .finish_non_exhaustive()
     }
@@ -116,6 +118,7 @@ impl ServerBuilder {
             exposed: None,
             handlers: BTreeMap::new(),
             variables: DeclaredVariables::default(),
+            errors: Vec::new(),
             state: Arc::new(()),
         }
     }
@@ -151,15 +154,17 @@ impl ServerBuilder {
     /// # fn main() -> Result<(), capi_runtime::server::ServerError> {
     /// let server = Server::builder()
     ///     .state(Counters { initialized: AtomicU64::new(0) })
-    ///     .handle(AfterControlPlaneInitialized, "count", after_control_plane_initialized)?
-    ///     .build();
+    ///     .handle(AfterControlPlaneInitialized, "count", after_control_plane_initialized)
+    ///     .build()?;
     /// # let _ = server;
     /// # Ok(())
     /// # }
     /// ```
     ///
-    /// Handlers registered before this call keep `Context<()>`; a handler whose `Context`
-    /// names another state type than the builder's does not compile.
+    /// Call it first in the chain. A handler is bound to the state, and its `Context<S>` type
+    /// checked, when it is registered: handlers registered before this call keep
+    /// `Context<()>`, and a handler whose `Context` names another state type than the
+    /// builder's does not compile.
     pub fn state<S: Send + Sync + 'static>(self, state: S) -> ServerBuilder<S> {
         ServerBuilder {
             catalog: self.catalog,
@@ -179,6 +184,7 @@ impl ServerBuilder {
             exposed: self.exposed,
             handlers: self.handlers,
             variables: self.variables,
+            errors: self.errors,
             state: Arc::new(state),
         }
     }
@@ -292,20 +298,37 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// The handler is an async function from the hook's request, and optionally the call's
     /// [`Context`](super::Context), to its response, or to a `Result` whose error becomes a
     /// Failure response carrying the error's text (see [`Handler`]). It is served at
-    /// [`gvh_to_path`]`(hook, name)`. Fails when the hook is not in the catalog, the name is not
-    /// a DNS-1123 label, the timeout is outside 0..=30 s, the failure policy is neither `Ignore`
-    /// nor `Fail`, or the path is taken.
+    /// [`gvh_to_path`]`(hook, name)`.
+    ///
+    /// Registering never fails here, so handlers are added as one chain: a mistake (the hook
+    /// is not in the catalog, the name is not a DNS-1123 label, the timeout is outside
+    /// 0..=30 s, the failure policy is neither `Ignore` nor `Fail`, or the path is taken) is
+    /// remembered, the handler is left out, and [`build`](Self::build) returns every mistake.
     pub fn handle<H, T>(
         mut self,
         hook: H,
         options: impl Into<HandlerOptions>,
         handler: impl Handler<H, T, S>,
-    ) -> Result<Self, ServerError>
+    ) -> Self
+    where
+        H: Hook,
+    {
+        if let Err(error) = self.try_handle(hook, options.into(), handler) {
+            self.errors.push(error);
+        }
+        self
+    }
+
+    fn try_handle<H, T>(
+        &mut self,
+        hook: H,
+        options: HandlerOptions,
+        handler: impl Handler<H, T, S>,
+    ) -> Result<(), ServerError>
     where
         H: Hook,
     {
         let _ = hook;
-        let options = options.into();
         let gvh =
             self.catalog
                 .group_version_hook::<H>()
@@ -354,7 +377,7 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         });
         self.handlers
             .insert(path, (Advertised { gvh, options }, route));
-        Ok(self)
+        Ok(())
     }
 
     /// Declares the ClusterClass variable `V` (a type with `#[derive(Variable)]` and
@@ -379,40 +402,49 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// # fn main() -> Result<(), capi_runtime::server::ServerError> {
     /// let server = Server::builder()
     ///     .variable::<Registry>()
-    ///     .discover_variables("discover-variables")?
-    ///     .build();
+    ///     .discover_variables("discover-variables")
+    ///     .build()?;
     /// # let _ = server;
     /// # Ok(())
     /// # }
     /// ```
     ///
-    /// # Panics
-    ///
-    /// When a variable of the same name is declared already (Cluster API refuses a class
-    /// whose variables share a name).
+    /// A variable whose name is declared already (Cluster API refuses a class whose variables
+    /// share a name) is left out, and [`build`](Self::build) reports it
+    /// ([`ServerError::DuplicateVariable`]).
     #[must_use]
     pub fn variable<V: Variable>(mut self) -> Self {
-        self.variables.declare::<V>();
+        if let Err(error) = self.variables.declare::<V>() {
+            self.errors.push(error);
+        }
         self
     }
 
     /// Registers a DiscoverVariables handler under `options` that answers with every variable
     /// declared with [`variable`](Self::variable), before or after this call, in the order
-    /// they were declared. Fails as [`handle`](Self::handle) does.
-    pub fn discover_variables(
-        mut self,
-        options: impl Into<HandlerOptions>,
-    ) -> Result<Self, ServerError> {
+    /// they were declared. Its mistakes are reported by [`build`](Self::build), as those of
+    /// [`handle`](Self::handle) are.
+    pub fn discover_variables(mut self, options: impl Into<HandlerOptions>) -> Self {
         let handler = self.variables.handler();
         self.handle(DiscoverVariables, options, handler)
     }
 
-    /// The Discovery response the server will give, for inspection before building.
+    /// The Discovery response the server will give, for inspection before building: the
+    /// handlers registered so far without a mistake. A handler whose registration failed is
+    /// not listed; [`errors`](Self::errors) lists the mistakes and [`build`](Self::build)
+    /// returns them.
     pub fn discovery(&self) -> crate::hooks::v1alpha1::DiscoveryResponse {
         discovery_response(self.handlers.values().map(|(a, _)| a))
     }
 
-    /// The hooks and names registered so far, in Discovery order.
+    /// The mistakes made so far in registering handlers and declaring variables, in the order
+    /// they were made; [`build`](Self::build) fails with them.
+    pub fn errors(&self) -> &[ServerError] {
+        &self.errors
+    }
+
+    /// The hooks and names registered so far, in Discovery order (without the handlers whose
+    /// registration failed).
     pub fn registered(&self) -> impl Iterator<Item = (&HookId, &str)> {
         self.handlers
             .values()
@@ -421,13 +453,20 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
 
     /// Builds the server. Nothing is read or bound yet; see [`Server::start`].
     ///
-    /// # Panics
-    ///
-    /// When variables were declared with [`variable`](Self::variable) but no
-    /// [`discover_variables`](Self::discover_variables) handler answers with them.
-    pub fn build(self) -> Server {
+    /// Fails with the mistakes the chain made: every handler that could not be registered,
+    /// every variable declared twice, and variables declared with
+    /// [`variable`](Self::variable) that no [`discover_variables`](Self::discover_variables)
+    /// handler answers with ([`ServerError::UndiscoveredVariables`]). One mistake is returned
+    /// as it is; several as [`ServerError::Registrations`], in the order they were made
+    /// ([`ServerError::errors`] lists them either way).
+    pub fn build(mut self) -> Result<Server, ServerError> {
+        if let Err(error) = self.variables.finish() {
+            self.errors.push(error);
+        }
+        if let Some(error) = ServerError::from_mistakes(std::mem::take(&mut self.errors)) {
+            return Err(error);
+        }
         let discovery = self.discovery();
-        self.variables.finish();
         let mut tls = TlsFiles::new(
             self.cert_dir.join(&self.cert_name),
             self.cert_dir.join(&self.key_name),
@@ -441,7 +480,7 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         host.health_addr = self.health_addr;
         host.timeouts = self.timeouts;
         let routes = self.handlers.into_iter().map(|(path, (_, r))| (path, r));
-        Server::assemble(
+        Ok(Server::assemble(
             host,
             self.metrics_addr,
             self.limits,
@@ -449,6 +488,6 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
             routes.collect(),
             self.metrics,
             self.exposed,
-        )
+        ))
     }
 }

@@ -54,6 +54,32 @@ pub enum ServerError {
         /// The policy as given.
         policy: String,
     },
+    /// A variable was declared twice on the builder
+    /// ([`ServerBuilder::variable`](super::ServerBuilder::variable)); Cluster API refuses a
+    /// class whose variables share a name.
+    #[error(
+        "the variable \"{name}\" is declared twice (the second time by {type_name}); variable names must be unique"
+    )]
+    DuplicateVariable {
+        /// The variable's name.
+        name: &'static str,
+        /// The Rust type of the second declaration.
+        type_name: &'static str,
+    },
+    /// Variables were declared on the builder but no handler answers DiscoverVariables with
+    /// them ([`ServerBuilder::discover_variables`](super::ServerBuilder::discover_variables)
+    /// was not called).
+    #[error(
+        "variables are declared ({}) but no handler answers DiscoverVariables with them; call `discover_variables` on the builder",
+        .0.join(", ")
+    )]
+    UndiscoveredVariables(Vec<String>),
+    /// The builder found several mistakes; each is one of the other variants, in the order
+    /// they were made. Its text lists them all, as apimachinery's aggregate does
+    /// (`[e1, e2, …]`, each with its whole chain); it has no single cause, so `source()` is
+    /// `None`: [`ServerError::errors`] lists them. A single mistake is returned as itself.
+    #[error("{} mistakes in registering the server's handlers: {}", .0.len(), list_chains(.0))]
+    Registrations(Vec<ServerError>),
     /// The serving certificate could not be loaded.
     #[error(transparent)]
     Tls(#[from] TlsError),
@@ -68,6 +94,35 @@ pub enum ServerError {
     /// The server stopped with an I/O error.
     #[error("extension server failed")]
     Serve(#[source] io::Error),
+}
+
+impl ServerError {
+    /// The mistakes this error stands for: those of [`ServerError::Registrations`], or this
+    /// error alone.
+    pub fn errors(&self) -> &[ServerError] {
+        match self {
+            ServerError::Registrations(errors) => errors,
+            one => std::slice::from_ref(one),
+        }
+    }
+
+    /// None for no mistakes, the mistake itself for one, [`ServerError::Registrations`] for
+    /// several.
+    pub(super) fn from_mistakes(mut errors: Vec<ServerError>) -> Option<ServerError> {
+        match errors.len() {
+            0 => None,
+            1 => errors.pop(),
+            _ => Some(ServerError::Registrations(errors)),
+        }
+    }
+}
+
+fn list_chains(errors: &[ServerError]) -> String {
+    let texts: Vec<String> = errors
+        .iter()
+        .map(|e| crate::go::errors::chain(e).to_string())
+        .collect();
+    format!("[{}]", texts.join(", "))
 }
 
 impl From<HostError> for ServerError {

@@ -45,8 +45,8 @@ use crate::wire;
 ///             Some(_) => Ok(BeforeClusterCreateResponse::success()),
 ///             None => Err("the Cluster has no name"),
 ///         }
-///     })?
-///     .build();
+///     })
+///     .build()?;
 ///
 /// let response = server
 ///     .in_process()
@@ -255,7 +255,6 @@ mod tests {
                     }
                 },
             )
-            .unwrap()
             .handle(
                 AfterControlPlaneInitialized,
                 HandlerOptions::new("timed").timeout_seconds(3),
@@ -269,8 +268,8 @@ mod tests {
                     response
                 },
             )
-            .unwrap()
             .build()
+            .unwrap()
     }
 
     fn named(name: &str) -> BeforeClusterCreateRequest {

@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, OnceLock};
 
+use super::error::ServerError;
 use crate::api::core::v1beta2::ClusterClassVariable;
 use crate::hooks::v1alpha1::{DiscoverVariablesRequest, DiscoverVariablesResponse};
 use crate::variable::Variable;
@@ -16,21 +17,18 @@ pub(super) struct DeclaredVariables {
 }
 
 impl DeclaredVariables {
-    /// Adds `V`'s definition.
-    ///
-    /// # Panics
-    ///
-    /// When a variable of the same name is declared already: Cluster API refuses a class whose
-    /// variables share a name, so this is a mistake in the extension's code.
-    pub(super) fn declare<V: Variable>(&mut self) {
-        assert!(
-            !self.list.iter().any(|v| v.name == V::NAME),
-            "the variable \"{}\" is declared twice (the second time by {}); variable names \
-             must be unique",
-            V::NAME,
-            std::any::type_name::<V>(),
-        );
+    /// Adds `V`'s definition; fails, adding nothing, when a variable of the same name is
+    /// declared already: Cluster API refuses a class whose variables share a name, so this is
+    /// a mistake in the extension's code.
+    pub(super) fn declare<V: Variable>(&mut self) -> Result<(), ServerError> {
+        if self.list.iter().any(|v| v.name == V::NAME) {
+            return Err(ServerError::DuplicateVariable {
+                name: V::NAME,
+                type_name: std::any::type_name::<V>(),
+            });
+        }
         self.list.push(V::definition());
+        Ok(())
     }
 
     /// A DiscoverVariables handler that answers with every variable declared on the builder,
@@ -50,26 +48,19 @@ impl DeclaredVariables {
         }
     }
 
-    /// Fixes the answer when the server is built.
-    ///
-    /// # Panics
-    ///
-    /// When variables were declared but no DiscoverVariables handler answers with them.
-    pub(super) fn finish(self) {
-        match self.answer {
+    /// Fixes the answer when the server is built; fails when variables were declared but no
+    /// DiscoverVariables handler answers with them.
+    pub(super) fn finish(&mut self) -> Result<(), ServerError> {
+        let list = std::mem::take(&mut self.list);
+        match &self.answer {
             Some(answer) => {
-                let _ = answer.set(self.list);
+                let _ = answer.set(list);
+                Ok(())
             }
-            None => assert!(
-                self.list.is_empty(),
-                "variables are declared ({}) but no handler answers DiscoverVariables with \
-                 them; call `discover_variables` on the builder",
-                self.list
-                    .iter()
-                    .map(|v| v.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            None if list.is_empty() => Ok(()),
+            None => Err(ServerError::UndiscoveredVariables(
+                list.into_iter().map(|v| v.name).collect(),
+            )),
         }
     }
 }

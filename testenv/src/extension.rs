@@ -54,6 +54,10 @@ impl ClusterApi {
     /// registers it as ExtensionConfig `name` ([`register_extension`](Self::register_extension):
     /// returns once Cluster API has discovered its handlers, named `<handler>.<name>`).
     ///
+    /// A builder whose handlers could not all be registered fails here with
+    /// [`Error::Extension`], whose source is the builder's
+    /// [`ServerError`](capi_runtime::server::ServerError) listing every mistake.
+    ///
     /// Keep the returned value until the end of the test: dropping it stops the server.
     pub async fn serve_extension(
         &self,
@@ -70,6 +74,10 @@ impl ClusterApi {
             .port(0)
             .cert_dir(certs.path())
             .build()
+            .map_err(|source| Error::Extension {
+                what: format!("registering the handlers of extension {name}"),
+                source: Box::new(source),
+            })?
             .start()
             .await
             .map_err(|source| Error::Extension {

@@ -198,82 +198,76 @@ async fn start_extension(
     cert_dir: &Path,
 ) -> capi_runtime::server::RunningServer {
     let r = recorder.clone();
-    let builder = capi_runtime::server::ServerBuilder::new()
-        .handle(
-            BeforeClusterCreate,
-            "before-cluster-create",
-            move |request: BeforeClusterCreateRequest| {
-                let r = r.clone();
-                async move {
-                    r.before_create.lock().unwrap().push(request);
-                    let retry = r.retry_after.load(Ordering::SeqCst);
-                    Ok::<_, String>(BeforeClusterCreateResponse {
-                        status: ResponseStatus::Success,
-                        message: if retry > 0 {
-                            HOLD_MESSAGE.to_string()
-                        } else {
-                            String::new()
-                        },
-                        retry_after_seconds: retry,
-                        ..Default::default()
-                    })
-                }
-            },
-        )
-        .unwrap();
+    let builder = capi_runtime::server::ServerBuilder::new().handle(
+        BeforeClusterCreate,
+        "before-cluster-create",
+        move |request: BeforeClusterCreateRequest| {
+            let r = r.clone();
+            async move {
+                r.before_create.lock().unwrap().push(request);
+                let retry = r.retry_after.load(Ordering::SeqCst);
+                Ok::<_, String>(BeforeClusterCreateResponse {
+                    status: ResponseStatus::Success,
+                    message: if retry > 0 {
+                        HOLD_MESSAGE.to_string()
+                    } else {
+                        String::new()
+                    },
+                    retry_after_seconds: retry,
+                    ..Default::default()
+                })
+            }
+        },
+    );
     let r = recorder.clone();
-    let builder = builder
-        .handle(
-            GeneratePatches,
-            "generate-patches",
-            move |request: GeneratePatchesRequest| {
-                let r = r.clone();
-                async move {
-                    let response = generate_patches(&request);
-                    // The typed read an extension's template function does.
-                    let registry = Variables::from_list(&request.variables)
-                        .and_then(|v| v.variable::<ImageRegistry>())
-                        .map_err(|e| chain(&e).to_string());
-                    r.registry.lock().unwrap().push(registry);
-                    r.generate.lock().unwrap().push(request);
-                    Ok::<_, String>(response)
-                }
-            },
-        )
-        .unwrap();
+    let builder = builder.handle(
+        GeneratePatches,
+        "generate-patches",
+        move |request: GeneratePatchesRequest| {
+            let r = r.clone();
+            async move {
+                let response = generate_patches(&request);
+                // The typed read an extension's template function does.
+                let registry = Variables::from_list(&request.variables)
+                    .and_then(|v| v.variable::<ImageRegistry>())
+                    .map_err(|e| chain(&e).to_string());
+                r.registry.lock().unwrap().push(registry);
+                r.generate.lock().unwrap().push(request);
+                Ok::<_, String>(response)
+            }
+        },
+    );
     let r = recorder.clone();
-    let builder = builder
-        .handle(
-            ValidateTopology,
-            "validate-topology",
-            move |request: ValidateTopologyRequest| {
-                let r = r.clone();
-                async move {
-                    r.validate.lock().unwrap().push(request);
-                    let reject = r.reject.lock().unwrap().clone();
-                    Ok::<_, String>(ValidateTopologyResponse {
-                        status: if reject.is_some() {
-                            ResponseStatus::Failure
-                        } else {
-                            ResponseStatus::Success
-                        },
-                        message: reject.unwrap_or_default(),
-                        ..Default::default()
-                    })
-                }
-            },
-        )
-        .unwrap();
+    let builder = builder.handle(
+        ValidateTopology,
+        "validate-topology",
+        move |request: ValidateTopologyRequest| {
+            let r = r.clone();
+            async move {
+                r.validate.lock().unwrap().push(request);
+                let reject = r.reject.lock().unwrap().clone();
+                Ok::<_, String>(ValidateTopologyResponse {
+                    status: if reject.is_some() {
+                        ResponseStatus::Failure
+                    } else {
+                        ResponseStatus::Success
+                    },
+                    message: reject.unwrap_or_default(),
+                    ..Default::default()
+                })
+            }
+        },
+    );
     // DiscoverVariables, answered from the declared type.
     let builder = builder
         .variable::<ImageRegistry>()
-        .discover_variables("discover-variables")
-        .unwrap();
+        .discover_variables("discover-variables");
     builder
         .host(IpAddr::V4(Ipv4Addr::LOCALHOST))
         .port(0)
         .cert_dir(cert_dir)
         .build()
+        .unwrap()
         .start()
         .await
         .unwrap()

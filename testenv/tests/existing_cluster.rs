@@ -46,11 +46,11 @@ async fn the_manager_runs_against_an_existing_cluster() {
                 })
             },
         )
-        .unwrap()
         .host(IpAddr::V4(Ipv4Addr::LOCALHOST))
         .port(0)
         .cert_dir(cert_dir.path())
         .build()
+        .unwrap()
         .start()
         .await
         .unwrap();

@@ -139,6 +139,28 @@ fn the_builder_takes_a_catalog_and_the_shared_registry() {
 }
 
 #[test]
+fn a_client_without_a_controller_is_ready_at_once() {
+    let client = Client::builder().without_controller().build().unwrap();
+    assert!(client.is_ready());
+    // Warming up is the controller's step: here it has been taken.
+    assert!(client.warm_up([]).is_err());
+    // A registry given is warmed up with nothing; one that is ready already stays as it is.
+    let registry = Registry::new();
+    let client = Client::builder()
+        .registry(registry.clone())
+        .without_controller()
+        .build()
+        .unwrap();
+    assert!(client.is_ready() && registry.is_ready());
+    let again = Client::builder()
+        .registry(registry)
+        .without_controller()
+        .build()
+        .unwrap();
+    assert!(again.is_ready());
+}
+
+#[test]
 fn group_hooks_have_constructors() {
     let by_parts = GroupHook::new("hooks.runtime.cluster.x-k8s.io", HOOK);
     assert_eq!(by_parts, GroupHook::of::<BeforeClusterUpgrade>());

@@ -552,8 +552,8 @@ async fn kit_extension(dir: &std::path::Path, port: u16) -> RunningServer {
                 response
             },
         )
-        .unwrap()
         .build()
+        .unwrap()
         .start()
         .await
         .unwrap()
@@ -577,8 +577,8 @@ async fn a_kit_handler_past_its_own_timeout_answers_failure() {
                 BeforeClusterCreateResponse::success()
             },
         )
-        .unwrap()
         .build()
+        .unwrap()
         .start()
         .await
         .unwrap();

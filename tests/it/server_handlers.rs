@@ -84,13 +84,13 @@ async fn start(dir: &std::path::Path, calls: Arc<AtomicU32>) -> Result<RunningSe
                 response.message = format!("answered by {}", context.handler_name());
                 response
             },
-        )?
+        )
         .state(Tally {
             greeting: "hello".into(),
             calls,
         })
-        .handle(BeforeClusterCreate, "count", count)?
-        .handle(BeforeClusterDelete, "refuse", refuse)?
+        .handle(BeforeClusterCreate, "count", count)
+        .handle(BeforeClusterDelete, "refuse", refuse)
         // The request alone, and the response itself.
         .handle(
             AfterControlPlaneInitialized,
@@ -98,7 +98,7 @@ async fn start(dir: &std::path::Path, calls: Arc<AtomicU32>) -> Result<RunningSe
             |_: AfterControlPlaneInitializedRequest| async {
                 AfterControlPlaneInitializedResponse::success()
             },
-        )?
+        )
         // A `Result` whose `Ok` is a Failure response: the handler's own verdict, not an error.
         .handle(
             BeforeClusterUpgrade,
@@ -106,8 +106,8 @@ async fn start(dir: &std::path::Path, calls: Arc<AtomicU32>) -> Result<RunningSe
             |_: BeforeClusterUpgradeRequest| async {
                 Ok::<_, Refused>(BeforeClusterUpgradeResponse::failure("upgrades are frozen"))
             },
-        )?
-        .build();
+        )
+        .build()?;
     server.start().await
 }
 

@@ -86,7 +86,7 @@ async fn wait_for(flag: &AtomicBool) {
 #[tokio::test]
 async fn the_builder_chains_by_value() {
     // What a new user writes first.
-    let server = Server::builder().port(0).build();
+    let server = Server::builder().port(0).build().unwrap();
     assert_eq!(server.addr().port(), 0);
 }
 
@@ -95,8 +95,8 @@ async fn a_stalled_body_is_answered_failure_when_its_deadline_passes() {
     let router = Server::builder()
         .limits(Limits::default().body_timeout(Duration::from_millis(200)))
         .handle(AfterControlPlaneInitialized, "acpi", ok_acpi)
-        .unwrap()
         .build()
+        .unwrap()
         .router();
     let answer = send(
         &router,
@@ -134,10 +134,9 @@ async fn requests_past_the_in_flight_limit_are_answered_busy() {
                 }
             },
         )
-        .unwrap()
         .handle(AfterControlPlaneInitialized, "acpi", ok_acpi)
-        .unwrap()
         .build()
+        .unwrap()
         .router();
     let first = {
         let router = router.clone();
@@ -169,8 +168,8 @@ async fn bodies_past_the_byte_budget_are_answered_busy() {
                 .body_timeout(STUCK),
         )
         .handle(AfterControlPlaneInitialized, "acpi", ok_acpi)
-        .unwrap()
         .build()
+        .unwrap()
         .router();
     let staller = {
         let (router, sent) = (router.clone(), sent.clone());
@@ -216,8 +215,8 @@ async fn handlers_see_their_context_and_the_callers_timeout() {
                 Ok::<_, String>(response)
             },
         )
-        .unwrap()
         .build()
+        .unwrap()
         .router();
     let answer = send(&router, &format!("{BCC_PATH}?timeout=3s"), Body::from("{}")).await;
     assert_eq!(answer["status"], "Success", "{answer}");
@@ -247,6 +246,7 @@ async fn start_tls(
         .cert_dir(dir)
         .health_addr("127.0.0.1:0".parse().unwrap())
         .build()
+        .unwrap()
         .start()
         .await
         .unwrap()
@@ -358,9 +358,7 @@ async fn an_over_cap_upload_receives_its_failure_over_http1_and_http2() {
     let ca = TestCa::new("cap");
     ca.write_serving(dir.path());
     let running = start_tls(
-        Server::builder()
-            .handle(AfterControlPlaneInitialized, "acpi", ok_acpi)
-            .unwrap(),
+        Server::builder().handle(AfterControlPlaneInitialized, "acpi", ok_acpi),
         dir.path(),
     )
     .await;
@@ -426,9 +424,7 @@ async fn blocking_handlers_stall_nobody_and_time_out_on_time() {
                 }
             },
         )
-        .unwrap()
-        .handle(AfterControlPlaneInitialized, "acpi", ok_acpi)
-        .unwrap();
+        .handle(AfterControlPlaneInitialized, "acpi", ok_acpi);
     let running = start_tls(builder, dir.path()).await;
     let base = format!("https://localhost:{}", running.local_addr().port());
     let client = https_client(&ca.pem());
@@ -490,8 +486,8 @@ async fn one_registry_serves_the_servers_metrics_and_the_callers() {
         .metrics(metrics)
         .metrics_registry(Arc::new(registry))
         .handle(AfterControlPlaneInitialized, "acpi", ok_acpi)
-        .unwrap()
-        .build();
+        .build()
+        .unwrap();
     let router = server.router();
     send(&router, ACPI_PATH, Body::from("{}")).await;
     let request = Request::builder()
@@ -562,18 +558,16 @@ fn a_large_body_is_decoded_on_the_servers_own_threads_while_the_blocking_pool_is
                     }
                 },
             )
-            .unwrap()
             .handle(GeneratePatches, "gp", |_: GeneratePatchesRequest| async {
                 GeneratePatchesResponse::success()
             })
-            .unwrap()
             .handle(
                 BeforeClusterCreate,
                 "bcc",
                 |_: BeforeClusterCreateRequest| async { BeforeClusterCreateResponse::success() },
             )
-            .unwrap()
             .build()
+            .unwrap()
             .router();
         let blocker = {
             let router = router.clone();
@@ -610,8 +604,8 @@ async fn a_body_still_decoding_at_its_deadline_is_answered_with_the_timeout() {
         .handle(GeneratePatches, "gp", |_: GeneratePatchesRequest| async {
             GeneratePatchesResponse::success()
         })
-        .unwrap()
         .build()
+        .unwrap()
         .router();
     let body = large_generate_patches(4 << 20);
     let answer = send(

@@ -15,7 +15,7 @@ use capi_runtime::hooks::v1alpha1::{
 };
 use capi_runtime::server::{
     HEALTHZ_PATH, HandlerOptions, MAX_REQUEST_BODY_BYTES, METRICS_PATH, READYZ_PATH, Server,
-    ServerBuilder,
+    ServerBuilder, ServerError,
 };
 use http::{Method, Request, StatusCode, header};
 use serde_json::{Value, json};
@@ -63,7 +63,6 @@ fn server_with(calls: Arc<AtomicUsize>, bcc: HandlerOptions) -> Server {
                 }
             },
         )
-        .unwrap()
         .handle(
             AfterControlPlaneInitialized,
             HandlerOptions::new("acpi").failure_policy(FailurePolicy::Ignore),
@@ -71,8 +70,8 @@ fn server_with(calls: Arc<AtomicUsize>, bcc: HandlerOptions) -> Server {
                 Ok::<_, String>(AfterControlPlaneInitializedResponse::success())
             },
         )
-        .unwrap()
         .build()
+        .unwrap()
 }
 
 async fn send(
@@ -247,8 +246,8 @@ async fn an_error_that_cannot_be_written_is_answered_as_a_panic() {
                     Err::<BeforeClusterCreateResponse, _>(Unprintable)
                 },
             )
-            .unwrap()
-            .build();
+            .build()
+            .unwrap();
         let router = server.router();
         let answer = post_json(&router, BCC_PATH, "{}").await;
         assert_eq!(answer["status"], "Failure");
@@ -330,8 +329,8 @@ async fn handlers_run_on_the_worker_unless_declared_blocking() {
                     }
                 },
             )
-            .unwrap()
             .build()
+            .unwrap()
             .router();
         let answer = post_json(&router, BCC_PATH, "{}").await;
         assert_eq!(answer["status"], "Success");
@@ -360,8 +359,8 @@ async fn a_handler_that_panics_before_its_future_is_answered_failure() {
                     panic!("before the future")
                 },
             )
-            .unwrap()
             .build()
+            .unwrap()
             .router();
         let answer = post_json(&router, BCC_PATH, "{}").await;
         assert_eq!(answer["status"], "Failure");
@@ -536,14 +535,11 @@ fn noop(_: BeforeClusterCreateRequest) -> std::future::Ready<BeforeClusterCreate
 
 #[test]
 fn registration_errors_name_the_problem() {
-    let builder = || {
-        ServerBuilder::new()
-            .handle(BeforeClusterCreate, "one", noop)
-            .unwrap()
-    };
+    let builder = || ServerBuilder::new().handle(BeforeClusterCreate, "one", noop);
 
     let error = builder()
         .handle(BeforeClusterCreate, "One", noop)
+        .build()
         .unwrap_err();
     let text = chain(&error).to_string();
     assert!(text.starts_with("invalid handler name \"One\": "), "{text}");
@@ -553,6 +549,7 @@ fn registration_errors_name_the_problem() {
     );
     let error = builder()
         .handle(BeforeClusterCreate, "one", noop)
+        .build()
         .unwrap_err();
     assert_eq!(
         chain(&error).to_string(),
@@ -565,6 +562,7 @@ fn registration_errors_name_the_problem() {
             HandlerOptions::new("two").timeout_seconds(31),
             noop,
         )
+        .build()
         .unwrap_err();
     assert_eq!(
         chain(&error).to_string(),
@@ -577,6 +575,7 @@ fn registration_errors_name_the_problem() {
             HandlerOptions::new("two").failure_policy(FailurePolicy::Other("Sometimes".into())),
             noop,
         )
+        .build()
         .unwrap_err();
     assert_eq!(
         chain(&error).to_string(),
@@ -584,6 +583,7 @@ fn registration_errors_name_the_problem() {
     );
     let error = ServerBuilder::with_catalog(Catalog::new())
         .handle(BeforeClusterCreate, "one", noop)
+        .build()
         .unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -602,4 +602,50 @@ fn registration_errors_name_the_problem() {
     let builder = builder();
     let names: Vec<_> = builder.registered().map(|(_, n)| n.to_string()).collect();
     assert_eq!(names, ["one"]);
+}
+
+#[test]
+fn build_returns_every_registration_mistake() {
+    let builder = ServerBuilder::new()
+        .handle(BeforeClusterCreate, "One", noop)
+        .handle(BeforeClusterCreate, "ok", noop)
+        .handle(BeforeClusterCreate, "ok", noop);
+    // The mistakes are left out and remembered; the chain goes on.
+    assert_eq!(builder.errors().len(), 2);
+    let names: Vec<_> = builder.registered().map(|(_, n)| n.to_string()).collect();
+    assert_eq!(names, ["ok"]);
+    assert_eq!(builder.discovery().handlers.len(), 1);
+
+    let error = builder.build().unwrap_err();
+    assert!(matches!(&error, ServerError::Registrations(list) if list.len() == 2));
+    assert!(matches!(
+        error.errors(),
+        [
+            ServerError::InvalidHandlerName { .. },
+            ServerError::DuplicatePath(_)
+        ]
+    ));
+    let text = chain(&error).to_string();
+    assert!(
+        text.starts_with(
+            "2 mistakes in registering the server's handlers: [invalid handler name \"One\": "
+        ),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(
+            ", there is already a handler registered for path \
+             \"/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/ok\"]"
+        ),
+        "{text}"
+    );
+    assert!(std::error::Error::source(&error).is_none());
+
+    // One mistake is returned as itself.
+    let error = ServerBuilder::new()
+        .handle(BeforeClusterCreate, "One", noop)
+        .build()
+        .unwrap_err();
+    assert!(matches!(error, ServerError::InvalidHandlerName { .. }));
+    assert_eq!(error.errors().len(), 1);
 }

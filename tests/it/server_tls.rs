@@ -39,14 +39,14 @@ async fn start_with(
             |_: BeforeClusterDeleteRequest| async {
                 Ok::<_, String>(BeforeClusterDeleteResponse::success())
             },
-        )?;
+        );
     if client_ca {
         builder = builder.client_ca_name("ca.crt");
     }
     if let Some(addr) = metrics {
         builder = builder.metrics_addr(addr);
     }
-    builder.build().start().await
+    builder.build().unwrap().start().await
 }
 
 async fn discovery_ok(client: &reqwest::Client, running: &RunningServer) -> bool {

@@ -242,10 +242,10 @@ async fn the_server_answers_discover_variables_from_the_declared_types() {
     let server = Server::builder()
         .variable::<Registry>()
         .discover_variables("discover-variables")
-        .unwrap()
         .variable::<Proxy>()
         .build();
     let response = server
+        .unwrap()
         .in_process()
         .call(
             DiscoverVariables,
@@ -275,24 +275,26 @@ async fn the_server_answers_discover_variables_from_the_declared_types() {
 #[cfg(feature = "server")]
 #[test]
 fn a_variable_declared_twice_or_never_answered_is_refused_at_build() {
+    use capi_runtime::go::errors::chain;
     use capi_runtime::server::Server;
 
-    let twice = std::panic::catch_unwind(|| {
-        Server::builder()
-            .variable::<Registry>()
-            .variable::<Registry>()
-    });
-    let message = *twice.unwrap_err().downcast::<String>().unwrap();
+    let twice = Server::builder()
+        .variable::<Registry>()
+        .variable::<Registry>()
+        .discover_variables("discover-variables")
+        .build()
+        .unwrap_err();
+    let message = chain(&twice).to_string();
     assert!(
-        message.contains("the variable \"registry\" is declared twice"),
+        message.starts_with("the variable \"registry\" is declared twice"),
         "{message}"
     );
 
-    let unanswered = std::panic::catch_unwind(|| Server::builder().variable::<Proxy>().build());
-    let message = *unanswered.unwrap_err().downcast::<String>().unwrap();
-    assert!(
-        message.contains("variables are declared (proxy) but no handler answers DiscoverVariables"),
-        "{message}"
+    let unanswered = Server::builder().variable::<Proxy>().build().unwrap_err();
+    assert_eq!(
+        chain(&unanswered).to_string(),
+        "variables are declared (proxy) but no handler answers DiscoverVariables with them; \
+         call `discover_variables` on the builder"
     );
 }
 

@@ -39,7 +39,6 @@ fn router(seen: Arc<Mutex<Seen>>, patch_type: PatchType) -> axum::Router {
                 }
             },
         )
-        .unwrap()
         .handle(GeneratePatches, "h", move |r: GeneratePatchesRequest| {
             let seen = seen.clone();
             let patch_type = patch_type.clone();
@@ -58,8 +57,8 @@ fn router(seen: Arc<Mutex<Seen>>, patch_type: PatchType) -> axum::Router {
                 Ok::<_, String>(response)
             }
         })
-        .unwrap()
         .build()
+        .unwrap()
         .router()
 }
 
@@ -506,8 +505,8 @@ fn gated_router(
                 }
             },
         )
-        .unwrap()
         .build()
+        .unwrap()
         .router();
     (router, entered, release)
 }

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use capi_runtime::hook::Hook;
 use capi_runtime::hooks::v1alpha1::*;
-use capi_runtime::server::{Context, Server, ServerBuilder, ServerError};
+use capi_runtime::server::{Context, Server, ServerBuilder};
 use capi_runtime::topology_mutation::Walker;
 use lifecycle::Script;
 
@@ -74,112 +74,106 @@ impl Extension {
     }
 }
 
-/// Registers a lifecycle hook answered from the extension's script; `attributes` gives the
-/// versions that make up the hook's key stem.
-fn scripted<H: Hook>(
-    builder: ServerBuilder<Extension>,
-    hook: H,
-    attributes: fn(&H::Request) -> Vec<String>,
-) -> Result<ServerBuilder<Extension>, ServerError> {
-    builder.handle(
-        hook,
-        handler_name::<H>(),
-        move |request: H::Request, context: Context<Extension>| async move {
-            let attributes = attributes(&request);
-            let attributes: Vec<&str> = attributes.iter().map(String::as_str).collect();
-            context
-                .state()
-                .script
-                .answer::<H>(&request, &attributes)
-                .await
-        },
-    )
+/// Lifecycle hooks answered from the extension's script, registered in the builder's chain.
+trait Scripted {
+    /// Registers hook `H` under its handler name, answered from the script; `attributes`
+    /// gives the versions that make up the hook's key stem.
+    fn scripted<H: Hook>(self, hook: H, attributes: fn(&H::Request) -> Vec<String>) -> Self;
+}
+
+impl Scripted for ServerBuilder<Extension> {
+    fn scripted<H: Hook>(self, hook: H, attributes: fn(&H::Request) -> Vec<String>) -> Self {
+        self.handle(
+            hook,
+            handler_name::<H>(),
+            move |request: H::Request, context: Context<Extension>| async move {
+                let attributes = attributes(&request);
+                let attributes: Vec<&str> = attributes.iter().map(String::as_str).collect();
+                context
+                    .state()
+                    .script
+                    .answer::<H>(&request, &attributes)
+                    .await
+            },
+        )
+    }
 }
 
 fn none<R>(_: &R) -> Vec<String> {
     Vec::new()
 }
 
-/// A builder with every handler of the extension registered over the state of
-/// [`Extension::new`]`(script)`; set the listener options on it and build.
-pub fn server_builder(script: &Arc<Script>) -> Result<ServerBuilder<Extension>, ServerError> {
-    let builder = Server::builder().state(Extension::new(script.clone()));
-    let builder = scripted(builder, BeforeClusterCreate, none)?;
-    let builder = scripted(builder, AfterControlPlaneInitialized, none)?;
-    let builder = scripted(builder, BeforeClusterUpgrade, |r| {
-        vec![
-            r.from_kubernetes_version.clone(),
-            r.to_kubernetes_version.clone(),
-        ]
-    })?;
-    let builder = scripted(builder, BeforeControlPlaneUpgrade, |r| {
-        vec![
-            r.from_kubernetes_version.clone(),
-            r.to_kubernetes_version.clone(),
-        ]
-    })?;
-    let builder = scripted(builder, AfterControlPlaneUpgrade, |r| {
-        vec![r.kubernetes_version.clone()]
-    })?;
-    let builder = scripted(builder, BeforeWorkersUpgrade, |r| {
-        vec![
-            r.from_kubernetes_version.clone(),
-            r.to_kubernetes_version.clone(),
-        ]
-    })?;
-    let builder = scripted(builder, AfterWorkersUpgrade, |r| {
-        vec![r.kubernetes_version.clone()]
-    })?;
-    let builder = scripted(builder, AfterClusterUpgrade, |r| {
-        vec![r.kubernetes_version.clone()]
-    })?;
-    let builder = scripted(builder, BeforeClusterDelete, none)?;
+/// The versions a hook's request upgrades from and to.
+macro_rules! from_to {
+    () => {
+        |r| {
+            vec![
+                r.from_kubernetes_version.clone(),
+                r.to_kubernetes_version.clone(),
+            ]
+        }
+    };
+}
 
-    // These cannot fail: they return the response itself.
-    let builder = builder.handle(
-        GeneratePatches,
-        handler_name::<GeneratePatches>(),
-        |request: GeneratePatchesRequest, context: Context<Extension>| async move {
-            context.state().walker.generate_patches(&request)
-        },
-    )?;
-    let builder = builder.handle(
-        ValidateTopology,
-        handler_name::<ValidateTopology>(),
-        |request: ValidateTopologyRequest, context: Context<Extension>| async move {
-            context.state().walker.validate_topology(&request)
-        },
-    )?;
-    let builder = builder.handle(
-        DiscoverVariables,
-        handler_name::<DiscoverVariables>(),
-        |_: DiscoverVariablesRequest| async { topology::discover_variables() },
-    )?;
-    let builder = builder.handle(
-        CanUpdateMachine,
-        handler_name::<CanUpdateMachine>(),
-        |request: CanUpdateMachineRequest| async move { in_place::can_update_machine(&request) },
-    )?;
-    let builder =
-        builder.handle(
+/// A builder with every handler of the extension registered over the state of
+/// [`Extension::new`]`(script)`; set the listener options on it and build (which reports any
+/// registration mistake).
+pub fn server_builder(script: &Arc<Script>) -> ServerBuilder<Extension> {
+    Server::builder()
+        .state(Extension::new(script.clone()))
+        .scripted(BeforeClusterCreate, none)
+        .scripted(AfterControlPlaneInitialized, none)
+        .scripted(BeforeClusterUpgrade, from_to!())
+        .scripted(BeforeControlPlaneUpgrade, from_to!())
+        .scripted(AfterControlPlaneUpgrade, |r| vec![r.kubernetes_version.clone()])
+        .scripted(BeforeWorkersUpgrade, from_to!())
+        .scripted(AfterWorkersUpgrade, |r| vec![r.kubernetes_version.clone()])
+        .scripted(AfterClusterUpgrade, |r| vec![r.kubernetes_version.clone()])
+        .scripted(BeforeClusterDelete, none)
+        // These cannot fail: they return the response itself.
+        .handle(
+            GeneratePatches,
+            handler_name::<GeneratePatches>(),
+            |request: GeneratePatchesRequest, context: Context<Extension>| async move {
+                context.state().walker.generate_patches(&request)
+            },
+        )
+        .handle(
+            ValidateTopology,
+            handler_name::<ValidateTopology>(),
+            |request: ValidateTopologyRequest, context: Context<Extension>| async move {
+                context.state().walker.validate_topology(&request)
+            },
+        )
+        .handle(
+            DiscoverVariables,
+            handler_name::<DiscoverVariables>(),
+            |_: DiscoverVariablesRequest| async { topology::discover_variables() },
+        )
+        .handle(
+            CanUpdateMachine,
+            handler_name::<CanUpdateMachine>(),
+            |request: CanUpdateMachineRequest| async move { in_place::can_update_machine(&request) },
+        )
+        .handle(
             CanUpdateMachineSet,
             handler_name::<CanUpdateMachineSet>(),
             |request: CanUpdateMachineSetRequest| async move {
                 in_place::can_update_machine_set(&request)
             },
-        )?;
-    let builder = builder.handle(
-        UpdateMachine,
-        handler_name::<UpdateMachine>(),
-        |request: UpdateMachineRequest, context: Context<Extension>| async move {
-            context.state().updates.update_machine(&request)
-        },
-    )?;
-    builder.handle(
-        GenerateUpgradePlan,
-        handler_name::<GenerateUpgradePlan>(),
-        |request: GenerateUpgradePlanRequest| async move {
-            in_place::generate_upgrade_plan(&request)
-        },
-    )
+        )
+        .handle(
+            UpdateMachine,
+            handler_name::<UpdateMachine>(),
+            |request: UpdateMachineRequest, context: Context<Extension>| async move {
+                context.state().updates.update_machine(&request)
+            },
+        )
+        .handle(
+            GenerateUpgradePlan,
+            handler_name::<GenerateUpgradePlan>(),
+            |request: GenerateUpgradePlanRequest| async move {
+                in_place::generate_upgrade_plan(&request)
+            },
+        )
 }

@@ -78,14 +78,7 @@ async fn main() -> ExitCode {
             .clone()
             .watch(Duration::from_millis(args.poll_interval_ms)),
     );
-    let builder = match capi_test_extension::server_builder(&script) {
-        Ok(b) => b,
-        Err(e) => {
-            tracing::error!(error = %chain(&e), "cannot register the handlers");
-            return ExitCode::FAILURE;
-        }
-    };
-    let mut builder = builder
+    let mut builder = capi_test_extension::server_builder(&script)
         .host(args.webhook_host)
         .port(args.webhook_port)
         .cert_dir(&args.webhook_cert_dir)
@@ -95,7 +88,13 @@ async fn main() -> ExitCode {
     if let Some(addr) = args.metrics_bind_addr {
         builder = builder.metrics_addr(addr);
     }
-    let server = builder.build();
+    let server = match builder.build() {
+        Ok(server) => server,
+        Err(e) => {
+            tracing::error!(error = %chain(&e), "cannot register the handlers");
+            return ExitCode::FAILURE;
+        }
+    };
     let result = server.run(shutdown_signal()).await;
     watcher.abort();
     match result {

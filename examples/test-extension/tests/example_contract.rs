@@ -67,12 +67,12 @@ async fn schemathesis_finds_no_contract_violation() {
         dir.path().join("record.yaml"),
     );
     let running = capi_test_extension::server_builder(&script)
-        .unwrap()
         .host("127.0.0.1".parse().unwrap())
         .port(0)
         .cert_dir(dir.path())
         .metrics_addr("127.0.0.1:0".parse().unwrap())
         .build()
+        .unwrap()
         .start()
         .await
         .unwrap();

@@ -35,7 +35,7 @@ impl Extension {
             dir.path().join("responses.yaml"),
             dir.path().join("record.yaml"),
         );
-        let calls = server_builder(&script).unwrap().build().in_process();
+        let calls = server_builder(&script).build().unwrap().in_process();
         Extension { dir, script, calls }
     }
 

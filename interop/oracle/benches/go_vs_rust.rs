@@ -157,7 +157,6 @@ fn serve_rust(port: u16, cert_dir: &Path, switches: &Options) {
                     Ok::<_, String>(response)
                 },
             )
-            .unwrap()
             .handle(
                 GeneratePatches,
                 options("generate-patches", blocking_pool),
@@ -176,7 +175,6 @@ fn serve_rust(port: u16, cert_dir: &Path, switches: &Options) {
                     Ok::<_, String>(response)
                 },
             )
-            .unwrap()
             .handle(
                 CanUpdateMachine,
                 options("can-update-machine", blocking_pool),
@@ -191,7 +189,6 @@ fn serve_rust(port: u16, cert_dir: &Path, switches: &Options) {
                     Ok::<_, String>(response)
                 },
             )
-            .unwrap()
             .handle(
                 UpdateMachine,
                 options("update-machine", blocking_pool),
@@ -203,12 +200,12 @@ fn serve_rust(port: u16, cert_dir: &Path, switches: &Options) {
                     Ok::<_, String>(response)
                 },
             )
-            .unwrap()
             .host(IpAddr::V4(Ipv4Addr::LOCALHOST))
             .port(port)
             .cert_dir(cert_dir)
             .limits(limits)
-            .build();
+            .build()
+            .unwrap();
         let running = server.start().await.unwrap();
         println!("serving");
         let _ = tokio::signal::ctrl_c().await;

@@ -180,6 +180,7 @@ async fn serve(make: fn() -> ServerBuilder, dir: &Path) -> RunningServer {
         .port(0)
         .cert_dir(dir)
         .build()
+        .unwrap()
         .start()
         .await
         .unwrap_or_else(|e| panic!("serving on loopback: {e}"))
@@ -244,7 +245,6 @@ fn second_handlers() -> ServerBuilder {
                 Ok::<_, String>(BeforeClusterCreateResponse::default())
             },
         )
-        .unwrap()
         .handle(
             AfterControlPlaneInitialized,
             "announce",
@@ -252,7 +252,6 @@ fn second_handlers() -> ServerBuilder {
                 Ok::<_, String>(AfterControlPlaneInitializedResponse::default())
             },
         )
-        .unwrap()
         .handle(
             GeneratePatches,
             HandlerOptions::new("patch").timeout_seconds(30),
@@ -260,7 +259,6 @@ fn second_handlers() -> ServerBuilder {
                 Ok::<_, String>(GeneratePatchesResponse::default())
             },
         )
-        .unwrap()
 }
 
 /// The third handler set: `gate` again with another timeout and `Fail`, and a hook neither
@@ -276,7 +274,6 @@ fn third_handlers() -> ServerBuilder {
                 Ok::<_, String>(BeforeClusterCreateResponse::default())
             },
         )
-        .unwrap()
         .handle(
             BeforeClusterDelete,
             HandlerOptions::new("last-word").timeout_seconds(7),
@@ -284,7 +281,6 @@ fn third_handlers() -> ServerBuilder {
                 Ok::<_, String>(BeforeClusterDeleteResponse::default())
             },
         )
-        .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -301,7 +297,7 @@ async fn cluster_apis_extension_config_controller_follows_the_example_extension(
         dir.path().join("hookresponses.yaml"),
         dir.path().join("hookresponses.actual.yaml"),
     );
-    let builder = capi_test_extension::server_builder(&script).unwrap();
+    let builder = capi_test_extension::server_builder(&script);
     let first = expected(&builder.discovery());
     assert_eq!(first.len(), 16);
     let example = builder
@@ -309,6 +305,7 @@ async fn cluster_apis_extension_config_controller_follows_the_example_extension(
         .port(0)
         .cert_dir(dir.path())
         .build()
+        .unwrap()
         .start()
         .await
         .unwrap();

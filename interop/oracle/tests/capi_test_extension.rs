@@ -138,7 +138,7 @@ async fn the_rust_client_discovers_and_calls_cluster_apis_test_extension() {
     let (mut extension, url) = start_extension(&env, certs.path()).await;
 
     // Discovery.
-    let client = Client::builder().build().unwrap();
+    let client = Client::builder().without_controller().build().unwrap();
     let mut config = ExtensionConfig::new(
         CONFIG,
         ExtensionConfigSpec {
@@ -185,7 +185,6 @@ async fn the_rust_client_discovers_and_calls_cluster_apis_test_extension() {
         .collect();
     expected.sort_by(|a, b| a.0.cmp(&b.0));
     assert_eq!(listed, expected);
-    client.warm_up(&[]).unwrap();
     client.register(&discovered).unwrap();
     let for_object = ForObject::new(NAMESPACE, CLUSTER);
 

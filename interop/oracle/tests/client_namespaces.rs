@@ -116,11 +116,11 @@ async fn a_selector_on_namespace_labels_is_matched_against_the_api_server() {
                 }
             },
         )
-        .unwrap()
         .host(IpAddr::V4(Ipv4Addr::LOCALHOST))
         .port(0)
         .cert_dir(dir.path())
         .build()
+        .unwrap()
         .start()
         .await
         .unwrap();
@@ -139,8 +139,11 @@ async fn a_selector_on_namespace_labels_is_matched_against_the_api_server() {
     let config = ExtensionConfig::new("prod-only", spec);
 
     // The client reads namespaces through kube.
-    let client = Client::builder().kube_client(kube.clone()).build().unwrap();
-    client.warm_up([]).unwrap();
+    let client = Client::builder()
+        .kube_client(kube.clone())
+        .without_controller()
+        .build()
+        .unwrap();
     client
         .register(&client.discover(&config).await.unwrap())
         .unwrap();

@@ -314,7 +314,7 @@ async fn check<H: Hook>(
 }
 
 fn new_client() -> Client {
-    Client::builder().build().unwrap()
+    Client::builder().without_controller().build().unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -401,7 +401,6 @@ async fn the_rust_client_calls_every_hook_of_a_go_extension_and_decodes_its_answ
     let raw = pki::https_client(&ca.pem());
     let registered =
         registered_from_raw_discovery(&raw, &go.url, &extension_config(&go.url, &ca.pem())).await;
-    client.warm_up(&[]).unwrap();
     client.register(&registered).unwrap();
 
     // Every hook.

@@ -1257,8 +1257,11 @@ async fn namespace_selector_matching_is_gos() {
     let selectors = namespace_selectors();
     let source: BTreeMap<String, BTreeMap<String, String>> = namespaces.iter().cloned().collect();
     let ca = capi_runtime_test_pki::TestCa::new("ca");
-    let client = Client::builder().namespace_labels(source).build().unwrap();
-    client.warm_up([]).unwrap();
+    let client = Client::builder()
+        .namespace_labels(source)
+        .without_controller()
+        .build()
+        .unwrap();
     let bare_client = Client::builder()
         .registry(client.registry().clone())
         .build()

@@ -96,8 +96,9 @@ impl Extensions {
                 .host("127.0.0.1".parse()?)
                 .port(0)
                 .cert_dir(certs.path())
-                .handle(BeforeClusterCreate, "first", allow)?
+                .handle(BeforeClusterCreate, "first", allow)
                 .build()
+                .unwrap()
                 .start()
                 .await?;
             urls.push(format!("https://127.0.0.1:{}", server.local_addr().port()));

@@ -90,9 +90,9 @@ impl Extension {
             .port(0)
             .cert_dir(certs.path());
         for name in handlers {
-            builder = builder.handle(BeforeClusterCreate, *name, allow).unwrap();
+            builder = builder.handle(BeforeClusterCreate, *name, allow);
         }
-        let server = builder.build().start().await.unwrap();
+        let server = builder.build().unwrap().start().await.unwrap();
         let url = format!("https://127.0.0.1:{}", server.local_addr().port());
         Extension {
             server: Some(server),
@@ -130,11 +130,12 @@ pub fn runtime_client() -> RuntimeClient {
     RuntimeClient::builder().build().unwrap()
 }
 
-/// A runtime client whose registry is warmed up with nothing.
+/// A runtime client ready at once, with nothing registered.
 pub fn ready_runtime_client() -> RuntimeClient {
-    let c = runtime_client();
-    c.warm_up([]).unwrap();
-    c
+    RuntimeClient::builder()
+        .without_controller()
+        .build()
+        .unwrap()
 }
 
 /// A v1beta2 ExtensionConfig reaching `url`, optionally trusting `ca`.

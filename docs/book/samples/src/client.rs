@@ -36,6 +36,18 @@ pub async fn discover_and_register(
 }
 // ANCHOR_END: register
 
+// ANCHOR: without_controller
+/// A client that no ExtensionConfig controller feeds (a tool, a test): ready at once, it
+/// registers the extension of `config` itself.
+pub async fn client_for(
+    config: &ExtensionConfig,
+) -> Result<Client, Box<dyn std::error::Error + Send + Sync>> {
+    let client = Client::builder().without_controller().build()?;
+    client.register(&client.discover(config).await?)?;
+    Ok(client)
+}
+// ANCHOR_END: without_controller
+
 // ANCHOR: config
 use capi_runtime::api::runtime::v1beta2::{ClientConfig, ExtensionConfigSpec};
 use capi_runtime::k8s_openapi::ByteString;

@@ -6,7 +6,7 @@ use capi_runtime::hooks::v1alpha1::{
     AfterControlPlaneInitializedResponse, BeforeClusterUpgrade, BeforeClusterUpgradeRequest,
     BeforeClusterUpgradeResponse, FailurePolicy,
 };
-use capi_runtime::server::{HandlerOptions, ServerBuilder, ServerError};
+use capi_runtime::server::{HandlerOptions, ServerBuilder};
 
 /// The annotation that asks this extension to hold a Cluster's upgrades.
 pub const HOLD_ANNOTATION: &str = "example.com/hold-upgrades";
@@ -55,13 +55,13 @@ pub async fn after_control_plane_initialized(
 
 /// Both handlers on one server; the notification is advertised with a short timeout and
 /// `Ignore`, so an outage of the extension never stops Cluster API.
-pub fn register(builder: ServerBuilder) -> Result<ServerBuilder, ServerError> {
+pub fn register(builder: ServerBuilder) -> ServerBuilder {
     builder
         .handle(
             BeforeClusterUpgrade,
             "hold-upgrades",
             before_cluster_upgrade,
-        )?
+        )
         .handle(
             AfterControlPlaneInitialized,
             HandlerOptions::new("note-control-plane")

@@ -28,10 +28,10 @@ async fn before_cluster_create(
 /// The extension: certificates from `cert_dir` (`tls.crt`, `tls.key`), port 0 picks a free
 /// port (use 9443, the default, in a Deployment).
 pub fn server(cert_dir: &Path, port: u16) -> Result<Server, ServerError> {
-    Ok(Server::builder()
+    Server::builder()
         .cert_dir(cert_dir)
         .port(port)
-        .handle(BeforeClusterCreate, "check-name", before_cluster_create)?
-        .build())
+        .handle(BeforeClusterCreate, "check-name", before_cluster_create)
+        .build()
 }
 // ANCHOR_END: quickstart

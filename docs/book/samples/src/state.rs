@@ -8,7 +8,7 @@ use capi_runtime::hooks::v1alpha1::{
     BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse,
     BeforeClusterDelete, BeforeClusterDeleteRequest, BeforeClusterDeleteResponse,
 };
-use capi_runtime::server::{Context, ServerBuilder, ServerError};
+use capi_runtime::server::{Context, ServerBuilder};
 
 /// What the handlers share: the Clusters admitted so far, at most `capacity` of them.
 pub struct Inventory {
@@ -67,16 +67,13 @@ pub async fn release(
 }
 
 /// Both handlers over one inventory of `capacity` places.
-pub fn register(
-    builder: ServerBuilder,
-    capacity: usize,
-) -> Result<ServerBuilder<Inventory>, ServerError> {
+pub fn register(builder: ServerBuilder, capacity: usize) -> ServerBuilder<Inventory> {
     builder
         .state(Inventory {
             capacity,
             clusters: Mutex::default(),
         })
-        .handle(BeforeClusterCreate, "admit", admit)?
+        .handle(BeforeClusterCreate, "admit", admit)
         .handle(BeforeClusterDelete, "release", release)
 }
 // ANCHOR_END: state

@@ -110,7 +110,7 @@ use capi_runtime::hooks::v1alpha1::{
     ValidateTopology,
 };
 use capi_runtime::raw::Json;
-use capi_runtime::server::{ServerBuilder, ServerError};
+use capi_runtime::server::ServerBuilder;
 
 /// The registry `imageRepository` names when a Cluster gives no value.
 pub const DEFAULT_IMAGE_REPOSITORY: &str = "registry.k8s.io";
@@ -142,10 +142,10 @@ pub async fn discover_variables(
 /// The three topology handlers on one server. Each handler has a name of its own: a
 /// ClusterClass names them one by one (`generatePatchesExtension`, `validateTopologyExtension`,
 /// `discoverVariablesExtension`).
-pub fn register(builder: ServerBuilder) -> Result<ServerBuilder, ServerError> {
+pub fn register(builder: ServerBuilder) -> ServerBuilder {
     builder
-        .handle(GeneratePatches, "generate-patches", generate_patches)?
-        .handle(ValidateTopology, "validate-topology", validate_topology)?
+        .handle(GeneratePatches, "generate-patches", generate_patches)
+        .handle(ValidateTopology, "validate-topology", validate_topology)
         .handle(DiscoverVariables, "discover-variables", discover_variables)
 }
 // ANCHOR_END: variables

@@ -34,7 +34,7 @@ pub struct Mirror {
 
 // ANCHOR: serve
 use capi_runtime::hooks::v1alpha1::GeneratePatches;
-use capi_runtime::server::{ServerBuilder, ServerError};
+use capi_runtime::server::ServerBuilder;
 use capi_runtime::topology_mutation::{TemplateContext, VariableError, Walker};
 
 use crate::topology::DockerMachineTemplate;
@@ -51,11 +51,11 @@ fn use_registry(
 }
 
 /// DiscoverVariables answered from the type, and GeneratePatches reading through it.
-pub fn register(builder: ServerBuilder) -> Result<ServerBuilder, ServerError> {
+pub fn register(builder: ServerBuilder) -> ServerBuilder {
     let walker = Walker::new().mutate(use_registry);
     builder
         .variable::<Registry>()
-        .discover_variables("discover-variables")?
+        .discover_variables("discover-variables")
         .handle(GeneratePatches, "generate-patches", move |request| {
             let response = walker.generate_patches(&request);
             async move { response }

@@ -117,10 +117,34 @@ async fn quickstart_checks_names_over_tls() {
 }
 
 #[tokio::test]
+async fn a_client_without_a_controller_calls_at_once() {
+    let certs = pki::certs();
+    let server = quickstart::server(certs.dir.path(), 0)
+        .unwrap()
+        .start()
+        .await
+        .unwrap();
+    let client = client::client_for(&config("quick", &server, &certs.ca_pem))
+        .await
+        .unwrap();
+    let request = BeforeClusterCreateRequest {
+        cluster: cluster("short", &[]),
+        ..Default::default()
+    };
+    let for_object = ForObject::new("default", "short");
+    let response = client
+        .call_extension::<BeforeClusterCreate>("check-name.quick", &request, &for_object)
+        .await
+        .unwrap();
+    assert_eq!(response.status, ResponseStatus::Success);
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test]
 async fn lifecycle_hooks_block_with_the_retry_of_the_settings() {
     let certs = pki::certs();
     let (server, client, discovered) = start_and_discover(
-        lifecycle::register(builder(&certs)).unwrap().build(),
+        lifecycle::register(builder(&certs)).build().unwrap(),
         "life",
         &certs,
     )
@@ -168,7 +192,7 @@ async fn lifecycle_hooks_block_with_the_retry_of_the_settings() {
 async fn two_handlers_share_one_inventory() {
     let certs = pki::certs();
     let (server, client, _) = start_and_discover(
-        state::register(builder(&certs), 2).unwrap().build(),
+        state::register(builder(&certs), 2).build().unwrap(),
         "inv",
         &certs,
     )
@@ -430,7 +454,7 @@ async fn a_local_extension_is_trusted_through_its_self_signed_certificate() {
 async fn discover_variables_declares_the_image_repository() {
     let certs = pki::certs();
     let (server, client, discovered) = start_and_discover(
-        topology::register(builder(&certs)).unwrap().build(),
+        topology::register(builder(&certs)).build().unwrap(),
         "topo",
         &certs,
     )
@@ -477,7 +501,7 @@ async fn discover_variables_declares_the_image_repository() {
 async fn variables_declared_as_types_are_discovered_and_read() {
     let certs = pki::certs();
     let (server, client, _) = start_and_discover(
-        variables::register(builder(&certs)).unwrap().build(),
+        variables::register(builder(&certs)).build().unwrap(),
         "vars",
         &certs,
     )

@@ -19,20 +19,18 @@ fn extension() -> InProcess {
             "generate-patches",
             topology::generate_patches,
         )
-        .unwrap()
         .handle(
             ValidateTopology,
             "validate-topology",
             topology::validate_topology,
         )
-        .unwrap()
         .handle(
             GenerateUpgradePlan,
             "upgrade-plan",
             upgrade_plan::generate_upgrade_plan,
         )
-        .unwrap()
         .build()
+        .expect("every handler registers")
         .in_process()
 }
 

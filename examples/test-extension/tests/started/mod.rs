@@ -38,11 +38,11 @@ impl Started {
         let script = Script::new(&responses, &record);
         let watcher = tokio::spawn(script.clone().watch(Duration::from_millis(50)));
         let running = capi_test_extension::server_builder(&script)
-            .unwrap()
             .host("127.0.0.1".parse().unwrap())
             .port(0)
             .cert_dir(dir.path())
             .build()
+            .unwrap()
             .start()
             .await
             .unwrap();

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use capi_runtime::hooks::v1alpha1::{GeneratePatches, GeneratePatchesRequest};
-use capi_runtime::server::{Server, ServerBuilder, ServerError};
+use capi_runtime::server::{Server, ServerBuilder};
 use capi_runtime::topology_mutation::{VariableError, Walker};
 use capi_runtime::variable::Variable;
 use serde::{Deserialize, Serialize};
@@ -46,8 +46,9 @@ pub fn walker() -> Walker {
 }
 
 /// Every handler of the extension; `main` adds the listener options (address, port,
-/// certificates) and serves it, and so does the test.
-pub fn server_builder() -> Result<ServerBuilder, ServerError> {
+/// certificates) and serves it, and so does the test; `build()` reports any registration
+/// mistake.
+pub fn server_builder() -> ServerBuilder {
     let walker = Arc::new(walker());
     Server::builder()
         .handle(
@@ -57,7 +58,7 @@ pub fn server_builder() -> Result<ServerBuilder, ServerError> {
                 let walker = walker.clone();
                 async move { walker.generate_patches(&request) }
             },
-        )?
+        )
         .variable::<Owner>()
         .discover_variables("discover-variables")
 }

@@ -25,7 +25,7 @@ async fn cluster_api_creates_the_control_plane_with_our_patch() -> Result<(), Er
     // The extension, served on a free loopback port with a certificate the environment's CA
     // signed, registered and discovered by Cluster API before any ClusterClass names it.
     let extension = capi
-        .serve_extension(EXTENSION, my_extension::server_builder()?)
+        .serve_extension(EXTENSION, my_extension::server_builder())
         .await?;
 
     // Two templates, a ClusterClass whose external patch calls our handlers, and a Cluster of
