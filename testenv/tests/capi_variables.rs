@@ -299,15 +299,13 @@ async fn check_agrees_with_cluster_apis_defaulting_and_validation() {
                 }
             },
         )
-        .unwrap()
         .variable::<Registry>()
         .variable::<Mirrors>()
         .variable::<Proxy>()
         .variable::<Share>()
         .variable::<Dns>()
         .variable::<Surge>()
-        .discover_variables("discover-variables")
-        .unwrap();
+        .discover_variables("discover-variables");
     let _extension = must(capi.serve_extension(EXTENSION, builder).await);
 
     let ns = "variables";
