@@ -276,21 +276,7 @@ impl Walk<'_> {
 
     fn array(&mut self, schema: &JSONSchemaProps, items: &[Value], path: &str, depth: usize) {
         let len = items.len() as i64;
-        if let Some(min) = schema.min_items
-            && len < min
-        {
-            self.invalid(path, &format!("should have at least {min} items"));
-        }
-        if let Some(max) = schema.max_items
-            && len > max
-        {
-            let unit = if max == 1 { "item" } else { "items" };
-            self.push(
-                ErrorType::TooMany,
-                path,
-                format!("must have at most {max} {unit}"),
-            );
-        }
+        self.count(path, len, (schema.min_items, schema.max_items), "items");
         if schema.unique_items == Some(true)
             && items
                 .iter()
@@ -303,6 +289,27 @@ impl Walk<'_> {
             for (i, item) in items.iter().enumerate() {
                 self.value(item_schema, item, &format!("{path}[{i}]"), depth + 1);
             }
+        }
+    }
+
+    /// minItems/maxItems or minProperties/maxProperties: `len` against `(min, max)`. Too few
+    /// says `what` (`items`, `properties`); too many says items either way, as apimachinery's
+    /// `TooMany` does.
+    fn count(&mut self, path: &str, len: i64, (min, max): (Option<i64>, Option<i64>), what: &str) {
+        if let Some(min) = min
+            && len < min
+        {
+            self.invalid(path, &format!("should have at least {min} {what}"));
+        }
+        if let Some(max) = max
+            && len > max
+        {
+            let unit = if max == 1 { "item" } else { "items" };
+            self.push(
+                ErrorType::TooMany,
+                path,
+                format!("must have at most {max} {unit}"),
+            );
         }
     }
 
@@ -338,21 +345,8 @@ impl Walk<'_> {
         depth: usize,
     ) {
         let len = map.len() as i64;
-        if let Some(min) = schema.min_properties
-            && len < min
-        {
-            self.invalid(path, &format!("should have at least {min} properties"));
-        }
-        if let Some(max) = schema.max_properties
-            && len > max
-        {
-            let unit = if max == 1 { "item" } else { "items" };
-            self.push(
-                ErrorType::TooMany,
-                path,
-                format!("must have at most {max} {unit}"),
-            );
-        }
+        let bounds = (schema.min_properties, schema.max_properties);
+        self.count(path, len, bounds, "properties");
         for (name, item) in map {
             if let Some(property) = schema.properties.get(name) {
                 self.value(property, item, &join(path, name), depth + 1);
