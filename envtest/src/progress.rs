@@ -59,8 +59,8 @@ impl fmt::Display for Progress<'_> {
                 dir,
             } => write!(
                 f,
-                "capi-envtest: building {} with {go_version} into {} (the first build takes \
-                 15 to 20 minutes on 2 cores)",
+                "capi-envtest: building {} with {go_version} into {} (a first build with Go's \
+                 caches cold takes many minutes)",
                 outputs.join(", "),
                 dir.display()
             ),

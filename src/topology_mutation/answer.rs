@@ -55,7 +55,7 @@ use crate::hooks::v1alpha1::{
 use crate::raw::RawExtension;
 
 use super::patch::{PatchError, PatchOperation, apply, apply_merge};
-use super::walker::Template;
+use super::walker::{Template, group_of, type_meta};
 
 /// Why an answer could not be applied, or a template not read.
 #[derive(Debug, thiserror::Error)]
@@ -119,9 +119,9 @@ pub enum AnswerError {
     },
 }
 
-/// Applies `answer`'s patches to `request`'s templates, as Cluster API's topology controller
-/// applies an external patch's answer: each item's patch, a JSON Patch or a merge patch, to the
-/// template of the same uid. All or nothing: on error `request` is left as it was.
+/// Applies `answer`'s patches to `request`'s templates: each item's patch, a JSON Patch or a
+/// merge patch, to the template of the same uid (what Cluster API's topology controller does
+/// with an external patch's answer; not compared with it by a test). All or nothing: on error `request` is left as it was.
 ///
 /// A template the answer does not name stays as it was; an answer may name a template with an
 /// empty patch (`[]`).
@@ -193,17 +193,10 @@ pub fn apply_answer(
 pub fn templates<T: Template>(
     request: &GeneratePatchesRequest,
 ) -> Result<Vec<(&HolderReference, T)>, AnswerError> {
-    #[derive(serde::Deserialize, Default)]
-    #[serde(rename_all = "camelCase", default)]
-    struct TypeMeta {
-        api_version: String,
-        kind: String,
-    }
     let mut found = Vec::new();
     for item in &request.items {
-        let meta: TypeMeta = item.object.decode().unwrap_or_default();
-        let group = meta.api_version.rsplit_once('/').map_or("", |(g, _)| g);
-        if group != T::GROUP || meta.kind != T::KIND {
+        let meta = type_meta(&item.object);
+        if group_of(&meta.api_version) != T::GROUP || meta.kind != T::KIND {
             continue;
         }
         let template = item.object.decode().map_err(|source| AnswerError::Decode {

@@ -519,19 +519,19 @@ impl Walker {
 /// `apiVersion` and `kind` of a template object.
 #[derive(Default, serde::Deserialize)]
 #[serde(default, rename_all = "camelCase")]
-struct TypeMeta {
-    api_version: String,
-    kind: String,
+pub(super) struct TypeMeta {
+    pub(super) api_version: String,
+    pub(super) kind: String,
 }
 
 /// The template's type metadata, read from its text without the rest of it; empty when the
 /// template is not an object or they are not strings.
-fn type_meta(object: &RawExtension) -> TypeMeta {
+pub(super) fn type_meta(object: &RawExtension) -> TypeMeta {
     object.decode().unwrap_or_default()
 }
 
 /// The group of an apiVersion: empty for the core group (`v1`).
-fn group_of(api_version: &str) -> &str {
+pub(super) fn group_of(api_version: &str) -> &str {
     api_version.rsplit_once('/').map_or("", |(g, _)| g)
 }
 
