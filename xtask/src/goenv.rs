@@ -75,6 +75,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 /// environments (`target/testenv/logs`) gone, so the ones left afterwards are this run's.
 pub fn prepare(root: &Path) -> Result<(), String> {
     build(root)?;
+    crate::pin_lag::report(HOOK_SHAPES);
     drop_go_cache_when_disk_is_low(root)?;
     let logs = crate::target_dir(root)?.join("testenv/logs");
     match std::fs::remove_dir_all(&logs) {
