@@ -271,19 +271,13 @@ impl ClusterApi {
 
     /// An admin client (see [`TestEnv::client`]), or the existing cluster's.
     pub async fn client(&self) -> Result<Client> {
-        match &self.target {
-            Target::Started(env) => env.client().await,
-            Target::Existing(cluster) => cluster.client().await,
-        }
+        self.target.client().await
     }
 
     /// The CA (PEM) of the certificates [`ClusterApi::write_serving_certificate`] writes: the
     /// `caBundle` of an extension the test serves.
     pub fn ca_pem(&self) -> &str {
-        match &self.target {
-            Target::Started(env) => env.ca_pem(),
-            Target::Existing(cluster) => cluster.ca_pem(),
-        }
+        self.target.ca_pem()
     }
 
     /// Writes `tls.crt` and `tls.key` into `dir`: a serving certificate for `127.0.0.1` and
@@ -381,8 +375,8 @@ impl ClusterApi {
     /// Creates an ExtensionConfig `name` for an extension served at `url` (HTTPS) whose
     /// serving certificate `ca_pem` verifies, with the empty `namespaceSelector` Cluster API's
     /// defaulting webhook adds (written out, so that it is there with the webhooks off too:
-    /// without it Cluster API's registry matches no namespace), and waits until Cluster API reports it `Discovered=True` with at least one handler.
-    /// Returns it as discovered. The extension may be served in the test process (see
+    /// without it Cluster API's registry matches no namespace), and waits until Cluster API
+    /// reports it `Discovered=True` with at least one handler. Returns it as discovered. The extension may be served in the test process (see
     /// [`TestEnv::write_serving_certificate`] for a certificate) or anywhere the manager
     /// reaches.
     pub async fn register_extension(
@@ -548,12 +542,8 @@ async fn start_manager(
                 return Ok((process, webhook));
             }
             if Instant::now() >= deadline {
-                return Err(StartupError::NotReady {
-                    after: wait,
-                    last: format!("http://127.0.0.1:{health}/readyz does not answer 200"),
-                    report: process.report(),
-                }
-                .into());
+                let last = format!("http://127.0.0.1:{health}/readyz does not answer 200");
+                return Err(not_ready(wait, last, &mut process));
             }
             tokio::time::sleep(POLL).await;
         }
@@ -564,6 +554,16 @@ async fn start_manager(
         "Cluster API's manager",
         &log,
     ))
+}
+
+/// The manager did not become ready within `after`; `last` is what the last check saw.
+fn not_ready(after: Duration, last: String, manager: &mut Process) -> Error {
+    StartupError::NotReady {
+        after,
+        last,
+        report: manager.report(),
+    }
+    .into()
 }
 
 /// Where the manager runs: a control plane this started, or a cluster that was there.
@@ -660,17 +660,12 @@ async fn wait_until_called(client: &Client, manager: &mut Process, wait: Duratio
                 }
                 Ok(_) => "a dry run was accepted".to_string(),
             };
-
             if manager.exited().is_some() {
                 return Err(StartupError::Exited(manager.report()).into());
             }
             if Instant::now() >= deadline {
-                return Err(StartupError::NotReady {
-                    after: wait,
-                    last: format!("the API server does not call webhook {webhook}: {last}"),
-                    report: manager.report(),
-                }
-                .into());
+                let last = format!("the API server does not call webhook {webhook}: {last}");
+                return Err(not_ready(wait, last, manager));
             }
             tokio::time::sleep(POLL).await;
         }

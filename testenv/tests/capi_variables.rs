@@ -484,6 +484,39 @@ async fn check_agrees_with_cluster_apis_webhooks_and_topology_controller() {
         .await,
     );
 
+    // The webhooks read the ClusterClass from the manager's cache, which may not have seen it
+    // reconciled yet; until it has, they let a Cluster through without judging its variables
+    // (after polling for two seconds). A dry run they refuse shows that they judge.
+    let probe = cluster(ns, "webhook-probe", class, "registry", &json!({}), true);
+    must(
+        capi.wait_for("the webhooks to judge variables", || {
+            let clusters = clusters.clone();
+            let probe = probe.clone();
+            async move {
+                let dry_run = PostParams {
+                    dry_run: true,
+                    ..Default::default()
+                };
+                match clusters.create(&dry_run, &probe).await {
+                    Err(capi_runtime_testenv::kube::Error::Api(status))
+                        if status.message.starts_with(
+                            "admission webhook \"default.cluster.cluster.x-k8s.io\" denied the \
+                             request: Cluster.cluster.x-k8s.io \"webhook-probe\" is invalid: \
+                             spec.topology.variables[registry].value.host: Required value",
+                        ) =>
+                    {
+                        Ok(())
+                    }
+                    Err(e) => Err(BoxError::from(e)),
+                    Ok(_) => Err(BoxError::from(
+                        "a Cluster without a registry host was accepted",
+                    )),
+                }
+            }
+        })
+        .await,
+    );
+
     // For the webhooks: the same values, in paused Clusters of the reconciled ClusterClass.
     let admitted_name = |name: &str| format!("admitted-{name}");
     let judged = corpus
