@@ -320,7 +320,8 @@ impl ClusterApi {
     }
 
     /// How long installing the webhook configurations took, until the API server called them
-    /// (part of the second of [`ClusterApi::startup_times`]); `None` when they do not run.
+    /// (part of the second of [`ClusterApi::startup_times`]; it includes the API server's
+    /// first write of a Cluster, slow with or without webhooks); `None` when they do not run.
     pub fn webhooks_startup_time(&self) -> Option<Duration> {
         self.webhooks_installed
     }
