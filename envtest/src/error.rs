@@ -37,6 +37,11 @@ pub enum Error {
     },
     /// Cluster API's module holds no CRD files where they are expected.
     NoCrds(PathBuf),
+    /// A Cluster API version this crate carries no Go module files for.
+    UnsupportedVersion {
+        /// The version asked for.
+        version: String,
+    },
 }
 
 impl std::fmt::Display for Error {
@@ -66,6 +71,11 @@ impl std::fmt::Display for Error {
             }
             Error::Io { what, .. } => f.write_str(what),
             Error::NoCrds(dir) => write!(f, "no CRD files in {}", dir.display()),
+            Error::UnsupportedVersion { version } => write!(
+                f,
+                "Cluster API {version} is not one capi-envtest builds (it builds {})",
+                crate::CLUSTER_API_VERSIONS.join(", ")
+            ),
         }
     }
 }

@@ -13,7 +13,10 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use crate::progress::{Progress, is_package_line};
-use crate::{CRDS_DIR, ETCD, Error, FILES, KUBE_APISERVER, MANAGER, WEBHOOKS_DIR, required};
+use crate::{
+    CRDS_DIR, DEFAULT_CLUSTER_API_VERSION, ETCD, Error, FILES, KUBE_APISERVER, MANAGER,
+    WEBHOOKS_DIR, cluster_api_part, required,
+};
 
 /// One Go module of this crate and what it makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,34 +31,68 @@ impl Part {
     /// Both parts.
     pub const ALL: [Part; 2] = [Part::ControlPlane, Part::ClusterApi];
 
-    fn dir(self) -> &'static str {
+    /// The name of its stamp and scratch directories.
+    fn name(self) -> &'static str {
         match self {
             Part::ControlPlane => "control-plane",
             Part::ClusterApi => "cluster-api",
         }
     }
 
-    /// The packages `go build` makes, and the binary each becomes.
-    fn packages(self) -> &'static [(&'static str, &'static str)] {
+    /// Its directory of [`FILES`] with Cluster API `cluster_api`.
+    fn files_dir(self, cluster_api: &str) -> String {
         match self {
-            Part::ControlPlane => &[
-                ("./cmd/etcd", ETCD),
-                ("k8s.io/kubernetes/cmd/kube-apiserver", KUBE_APISERVER),
+            Part::ControlPlane => self.name().to_string(),
+            Part::ClusterApi => cluster_api_part(cluster_api),
+        }
+    }
+
+    /// The packages `go build` makes, and the binary each becomes.
+    fn packages(self, cluster_api: &str) -> Vec<(String, &'static str)> {
+        match self {
+            Part::ControlPlane => vec![
+                ("./cmd/etcd".to_string(), ETCD),
+                (
+                    "k8s.io/kubernetes/cmd/kube-apiserver".to_string(),
+                    KUBE_APISERVER,
+                ),
             ],
-            Part::ClusterApi => &[("sigs.k8s.io/cluster-api/core", MANAGER)],
+            Part::ClusterApi => vec![(manager_package(cluster_api), MANAGER)],
         }
     }
 
     /// What the part leaves in the directory.
     fn outputs(self) -> Vec<&'static str> {
-        let mut out: Vec<&str> = self.packages().iter().map(|(_, b)| *b).collect();
-        if self == Part::ClusterApi {
-            out.push(CRDS_DIR);
-            out.push(WEBHOOKS_DIR);
+        match self {
+            Part::ControlPlane => vec![ETCD, KUBE_APISERVER],
+            Part::ClusterApi => vec![MANAGER, CRDS_DIR, WEBHOOKS_DIR],
         }
-        out
     }
 }
+
+/// The core manager's package at Cluster API `cluster_api`, as the version's `tools.go`
+/// imports it: `sigs.k8s.io/cluster-api/core` from v1.14 on, the module's root before.
+fn manager_package(cluster_api: &str) -> String {
+    let tools = crate::file(&cluster_api_part(cluster_api), "tools.go");
+    tools
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("_ \"")?.strip_suffix('"'))
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The manager package's directory in Cluster API's module, whose `config/` holds its CRDs
+/// and webhook configurations: `core` from v1.14 on, the module's root before.
+fn manager_dir(manager_package: &str) -> PathBuf {
+    let within = manager_package
+        .strip_prefix(CLUSTER_API_MODULE)
+        .unwrap_or_default()
+        .trim_start_matches('/');
+    PathBuf::from(within)
+}
+
+/// Cluster API's Go module.
+const CLUSTER_API_MODULE: &str = "sigs.k8s.io/cluster-api";
 
 /// Flags of every build; part of the stamp. No DWARF (the linker drops it anyway with `-s -w`):
 /// a cold build takes noticeably less CPU.
@@ -66,56 +103,122 @@ const FLAGS: &[&str] = &[
     "-gcflags=all=-dwarf=false",
 ];
 
-/// Builds `parts` into `dir` unless they are already there for the same pins and Go version.
-/// Each step and each package Go compiles is reported to `progress` (show it with a
-/// [`Reporter`](crate::Reporter)); Go's messages go to this process's stderr.
+/// Builds `parts` with the default Cluster API ([`DEFAULT_CLUSTER_API_VERSION`]) into `dir`;
+/// see [`install_version`].
 pub fn install(
     dir: &Path,
     parts: &[Part],
     progress: &mut dyn FnMut(&Progress<'_>),
 ) -> Result<(), Error> {
+    install_version(dir, DEFAULT_CLUSTER_API_VERSION, parts, progress)
+}
+
+/// Builds `parts` with Cluster API `cluster_api` (one of
+/// [`CLUSTER_API_VERSIONS`](crate::CLUSTER_API_VERSIONS)) into `dir` unless they are already
+/// there for the same pins and Go version. A part that a sibling of `dir` (another version's
+/// directory of the same cache) holds for the same pins is linked from there instead of built.
+/// Each step and each package Go compiles is reported to `progress` (show it with a
+/// [`Reporter`](crate::Reporter)); Go's messages go to this process's stderr.
+pub fn install_version(
+    dir: &Path,
+    cluster_api: &str,
+    parts: &[Part],
+    progress: &mut dyn FnMut(&Progress<'_>),
+) -> Result<(), Error> {
+    if crate::versions_for(cluster_api).is_none() {
+        return Err(Error::UnsupportedVersion {
+            version: cluster_api.to_string(),
+        });
+    }
     let go_version = go_version()?;
     std::fs::create_dir_all(dir).map_err(Error::io(format!("creating {}", dir.display())))?;
     for part in parts {
-        install_part(dir, *part, &go_version, progress)?;
+        install_part(dir, *part, cluster_api, &go_version, progress)?;
     }
     Ok(())
 }
 
-fn install_part(
-    dir: &Path,
-    part: Part,
-    go_version: &str,
-    progress: &mut dyn FnMut(&Progress<'_>),
-) -> Result<(), Error> {
-    let files: Vec<(&str, &str)> = FILES
-        .iter()
-        .filter(|(p, _, _)| *p == part.dir())
-        .map(|(_, n, c)| (*n, *c))
-        .collect();
+/// Whether `dir` holds both parts for Cluster API `cluster_api` with the carried pins (built
+/// by any Go version: nothing is run to tell).
+pub fn installed(dir: &Path, cluster_api: &str) -> bool {
+    crate::versions_for(cluster_api).is_some()
+        && Part::ALL.iter().all(|part| {
+            let wanted = stamp(*part, cluster_api, "");
+            part.outputs().iter().all(|o| dir.join(o).exists())
+                && std::fs::read_to_string(dir.join(stamp_file(*part)))
+                    .ok()
+                    .and_then(|s| s.split_once('\n').map(|(_, rest)| rest.to_string()))
+                    .is_some_and(|rest| {
+                        Some(rest.as_str()) == wanted.split_once('\n').map(|(_, r)| r)
+                    })
+        })
+}
+
+/// The stamp file of a part in its directory.
+fn stamp_file(part: Part) -> String {
+    format!(".{}.stamp", part.name())
+}
+
+/// What the stamp of a part built by `go_version` holds: the Go version on the first line,
+/// then the flags, the packages and a hash of each module file.
+fn stamp(part: Part, cluster_api: &str, go_version: &str) -> String {
     let ldflags = ldflags(part);
-    let packages: Vec<&str> = part.packages().iter().map(|(p, _)| *p).collect();
+    let packages: Vec<String> = part
+        .packages(cluster_api)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
     let mut wanted = format!(
         "{go_version}\nflags: {} -ldflags={ldflags}\npackages: {}\n",
         FLAGS.join(" "),
         packages.join(" ")
     );
-    for (name, content) in &files {
+    for (name, content) in files(part, cluster_api) {
         wanted.push_str(&format!("{name} {:016x}\n", fnv1a(content.as_bytes())));
     }
-    let stamp = dir.join(format!(".{}.stamp", part.dir()));
+    wanted
+}
+
+/// The module files of a part, as (file, content).
+fn files(part: Part, cluster_api: &str) -> Vec<(&'static str, &'static str)> {
+    let dir = part.files_dir(cluster_api);
+    FILES
+        .iter()
+        .filter(|(p, _, _)| *p == dir)
+        .map(|(_, n, c)| (*n, *c))
+        .collect()
+}
+
+fn install_part(
+    dir: &Path,
+    part: Part,
+    cluster_api: &str,
+    go_version: &str,
+    progress: &mut dyn FnMut(&Progress<'_>),
+) -> Result<(), Error> {
+    let files = files(part, cluster_api);
+    let ldflags = ldflags(part);
+    let wanted = stamp(part, cluster_api, go_version);
+    let stamp = dir.join(stamp_file(part));
     let present = part.outputs().iter().all(|o| dir.join(o).exists());
     if present && std::fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) {
         return Ok(());
     }
     let names: Vec<&str> = part.outputs();
+    if let Some(from) = link_from_sibling(dir, part, &wanted)? {
+        progress(&Progress::Linked {
+            outputs: &names,
+            from: &from,
+        });
+        return Ok(());
+    }
     progress(&Progress::Start {
         outputs: &names,
         go_version,
         dir,
     });
     let started = std::time::Instant::now();
-    let src = dir.join(".src").join(part.dir());
+    let src = dir.join(".src").join(part.name());
     let _ = std::fs::remove_dir_all(&src);
     for (name, content) in &files {
         let path = src.join(name);
@@ -125,14 +228,14 @@ fn install_part(
         }
         std::fs::write(&path, content).map_err(Error::io(format!("writing {}", path.display())))?;
     }
-    let tmp = dir.join(format!(".build-{}", part.dir()));
+    let tmp = dir.join(format!(".build-{}", part.name()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(Error::io(format!("creating {}", tmp.display())))?;
     // The stamp goes first and comes back last: an interrupted run builds again.
     let _ = std::fs::remove_file(&stamp);
-    for (package, binary) in part.packages() {
+    for (package, binary) in part.packages(cluster_api) {
         progress(&Progress::Resolving { binary });
-        let total = count_packages(&src, package)?;
+        let total = count_packages(&src, &package)?;
         let mut cmd = go(&src);
         cmd.arg("build")
             .arg("-v")
@@ -140,7 +243,7 @@ fn install_part(
             .arg(format!("-ldflags={ldflags}"))
             .arg("-o")
             .arg(tmp.join(binary))
-            .arg(package);
+            .arg(&package);
         let started = Instant::now();
         let mut compiled = 0;
         build(&mut cmd, &src, &format!("go build {package}"), &mut |_| {
@@ -154,26 +257,14 @@ fn install_part(
         })?;
     }
     if part == Part::ClusterApi {
-        let module = cluster_api_module(&src)?;
-        copy_crds(&module, &tmp.join(CRDS_DIR))?;
-        copy_webhooks(&module, &tmp.join(WEBHOOKS_DIR))?;
+        let manager = cluster_api_module(&src)?.join(manager_dir(&manager_package(cluster_api)));
+        copy_crds(&manager, &tmp.join(CRDS_DIR))?;
+        copy_webhooks(&manager, &tmp.join(WEBHOOKS_DIR))?;
     }
     for output in part.outputs() {
-        let from = tmp.join(output);
-        let to = dir.join(output);
-        if let Some(parent) = to.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(Error::io(format!("creating {}", parent.display())))?;
-        }
-        if to.is_dir() {
-            std::fs::remove_dir_all(&to)
-                .map_err(Error::io(format!("removing {}", to.display())))?;
-        }
-        std::fs::rename(&from, &to).map_err(Error::io(format!(
-            "moving {} to {}",
-            from.display(),
-            to.display()
-        )))?;
+        put(&tmp.join(output), &dir.join(output), |from, to| {
+            std::fs::rename(from, to)
+        })?;
     }
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::write(&stamp, wanted).map_err(Error::io(format!("writing {}", stamp.display())))?;
@@ -182,6 +273,66 @@ fn install_part(
         elapsed: started.elapsed(),
     });
     Ok(())
+}
+
+/// Moves (or links) `from` to `to` with `op`, replacing a directory there.
+fn put(
+    from: &Path,
+    to: &Path,
+    op: impl Fn(&Path, &Path) -> std::io::Result<()>,
+) -> Result<(), Error> {
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(Error::io(format!("creating {}", parent.display())))?;
+    }
+    if to.is_dir() {
+        std::fs::remove_dir_all(to).map_err(Error::io(format!("removing {}", to.display())))?;
+    }
+    op(from, to).map_err(Error::io(format!(
+        "moving {} to {}",
+        from.display(),
+        to.display()
+    )))
+}
+
+/// When a sibling directory of `dir` (another Cluster API version's, in the cache) holds the
+/// part with the stamp `wanted`, hard-links its files into `dir` (copies them where links
+/// cannot be made) and returns the sibling. Only files: the control plane's binaries are the
+/// same for every Cluster API version, the manager and CRDs are not.
+fn link_from_sibling(dir: &Path, part: Part, wanted: &str) -> Result<Option<PathBuf>, Error> {
+    let Some(parent) = dir.parent() else {
+        return Ok(None);
+    };
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return Ok(None);
+    };
+    let mut siblings: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() && p.as_path() != dir)
+        .collect();
+    siblings.sort();
+    let outputs = part.outputs();
+    let Some(from) = siblings.into_iter().find(|s| {
+        outputs.iter().all(|o| s.join(o).is_file())
+            && std::fs::read_to_string(s.join(stamp_file(part)))
+                .ok()
+                .as_deref()
+                == Some(wanted)
+    }) else {
+        return Ok(None);
+    };
+    let stamp = dir.join(stamp_file(part));
+    let _ = std::fs::remove_file(&stamp);
+    for output in &outputs {
+        let to = dir.join(output);
+        let _ = std::fs::remove_file(&to);
+        put(&from.join(output), &to, |from, to| {
+            std::fs::hard_link(from, to).or_else(|_| std::fs::copy(from, to).map(|_| ()))
+        })?;
+    }
+    std::fs::write(&stamp, wanted).map_err(Error::io(format!("writing {}", stamp.display())))?;
+    Ok(Some(from))
 }
 
 /// A `go` command for the module in `dir`: its pins alone, no workspace file, no flags from
@@ -279,7 +430,7 @@ fn go_output(src: &Path, args: &[&str]) -> Result<std::process::Output, Error> {
 /// The directory of the Cluster API module the part pins, in Go's module cache (downloaded
 /// there by `go mod download` when missing).
 fn cluster_api_module(src: &Path) -> Result<PathBuf, Error> {
-    let module = "sigs.k8s.io/cluster-api";
+    let module = CLUSTER_API_MODULE;
     let output = go_output(src, &["mod", "download", "-json", module])?;
     let text = String::from_utf8_lossy(&output.stdout);
     json_string_field(&text, "Dir")
@@ -292,9 +443,10 @@ fn cluster_api_module(src: &Path) -> Result<PathBuf, Error> {
         })
 }
 
-/// Copies `core/config/crd/bases/*.yaml` of the Cluster API module at `module` into `to`.
-fn copy_crds(module: &Path, to: &Path) -> Result<(), Error> {
-    let bases = module.join("core/config/crd/bases");
+/// Copies `config/crd/bases/*.yaml` of the manager's directory in Cluster API's module
+/// (`manager`) into `to`.
+fn copy_crds(manager: &Path, to: &Path) -> Result<(), Error> {
+    let bases = manager.join("config/crd/bases");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&bases)
         .map_err(Error::io(format!("reading {}", bases.display())))?
         .filter_map(Result::ok)
@@ -312,11 +464,11 @@ fn copy_crds(module: &Path, to: &Path) -> Result<(), Error> {
     Ok(())
 }
 
-/// Copies `core/config/webhook/manifests.yaml` of the Cluster API module at `module` (the
-/// core manager's Mutating- and ValidatingWebhookConfiguration, written for a Service) into
-/// `to`.
-fn copy_webhooks(module: &Path, to: &Path) -> Result<(), Error> {
-    let file = module.join("core/config/webhook/manifests.yaml");
+/// Copies `config/webhook/manifests.yaml` of the manager's directory in Cluster API's module
+/// (`manager`: the core manager's Mutating- and ValidatingWebhookConfiguration, written for a
+/// Service) into `to`.
+fn copy_webhooks(manager: &Path, to: &Path) -> Result<(), Error> {
+    let file = manager.join("config/webhook/manifests.yaml");
     std::fs::create_dir_all(to).map_err(Error::io(format!("creating {}", to.display())))?;
     copy_file(&file, &to.join("manifests.yaml"))
 }
@@ -447,6 +599,81 @@ mod tests {
             "{text}"
         );
         let _ = std::fs::remove_dir_all(&scratch);
+    }
+
+    #[test]
+    fn the_manager_package_and_its_config_move_with_the_version() {
+        assert_eq!(manager_package("v1.14.2"), "sigs.k8s.io/cluster-api/core");
+        assert_eq!(
+            manager_dir("sigs.k8s.io/cluster-api/core"),
+            Path::new("core")
+        );
+        for version in ["v1.12.5", "v1.13.6"] {
+            assert_eq!(manager_package(version), "sigs.k8s.io/cluster-api");
+        }
+        assert_eq!(manager_dir("sigs.k8s.io/cluster-api"), Path::new(""));
+    }
+
+    /// Writes what a finished build of `part` leaves in `dir` (empty files), with its stamp.
+    fn fake_build(dir: &Path, part: Part, version: &str) {
+        for output in part.outputs() {
+            let path = dir.join(output);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            if output == CRDS_DIR || output == WEBHOOKS_DIR {
+                std::fs::create_dir_all(&path).unwrap();
+            } else {
+                std::fs::write(&path, output).unwrap();
+            }
+        }
+        std::fs::write(
+            dir.join(stamp_file(part)),
+            stamp(part, version, "go version x"),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn a_control_plane_built_beside_is_linked_and_a_version_is_installed_with_both_parts() {
+        let cache = tempfile_dir("capi-envtest-link");
+        let newest = cache.join("newest");
+        let older = cache.join("older");
+        std::fs::create_dir_all(&older).unwrap();
+        fake_build(&newest, Part::ControlPlane, "v1.14.2");
+        fake_build(&newest, Part::ClusterApi, "v1.14.2");
+        assert!(installed(&newest, "v1.14.2"));
+        assert!(!installed(&newest, "v1.12.5"));
+        assert!(!installed(&older, "v1.12.5"));
+
+        let wanted = stamp(Part::ControlPlane, "v1.12.5", "go version x");
+        let from = link_from_sibling(&older, Part::ControlPlane, &wanted).unwrap();
+        assert_eq!(from.as_deref(), Some(newest.as_path()));
+        assert_eq!(std::fs::read_to_string(older.join(ETCD)).unwrap(), ETCD);
+        // Another Go version built it: not the same build, so not linked.
+        let other = stamp(Part::ControlPlane, "v1.12.5", "go version y");
+        let _ = std::fs::remove_file(older.join(stamp_file(Part::ControlPlane)));
+        assert_eq!(
+            link_from_sibling(&older, Part::ControlPlane, &other).unwrap(),
+            None
+        );
+        // The manager and the CRDs differ by version: never taken from a sibling.
+        let manager = stamp(Part::ClusterApi, "v1.14.2", "go version x");
+        assert_eq!(
+            link_from_sibling(&older, Part::ClusterApi, &manager).unwrap(),
+            None
+        );
+
+        link_from_sibling(&older, Part::ControlPlane, &wanted).unwrap();
+        fake_build(&older, Part::ClusterApi, "v1.12.5");
+        assert!(installed(&older, "v1.12.5"));
+        let _ = std::fs::remove_dir_all(&cache);
+    }
+
+    /// A fresh directory under the system's temporary directory, named for the test.
+    fn tempfile_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
     }
 
     #[test]

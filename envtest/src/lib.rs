@@ -3,11 +3,11 @@
 //! `capi-envtest` is this crate's command (`cargo install capi-envtest`), the counterpart of
 //! controller-runtime's `setup-envtest` for Cluster API: it builds etcd, kube-apiserver and
 //! Cluster API's core manager with the Go toolchain from the Go module proxy, at the versions
-//! pinned by the Go module files carried in this crate (`go/control-plane`, `go/cluster-api`:
-//! our own `go.mod`, `go.sum` and main files; `go build` fetches the sources), into a
-//! per-user cache directory keyed by those versions, copies Cluster API's CRDs and its core
-//! admission webhook configurations there from Go's module cache, and prints the directory as
-//! shell `export` lines:
+//! pinned by the Go module files carried in this crate (`go/control-plane`,
+//! `go/cluster-api/<version>`: our own `go.mod`, `go.sum` and main files; `go build` fetches
+//! the sources), into a per-user cache directory keyed by those versions, copies Cluster API's
+//! CRDs and its core admission webhook configurations there from Go's module cache, and prints
+//! the directory as shell `export` lines:
 //!
 //! ```text
 //! $ eval "$(capi-envtest)"
@@ -15,16 +15,23 @@
 //! /home/me/.cache/capi-envtest/k8s-v1.36.5_etcd-v3.6.8_capi-v1.14.2
 //! ```
 //!
-//! The directory holds `etcd`, `kube-apiserver`, `core` (Cluster API's core manager,
-//! `sigs.k8s.io/cluster-api/core`), `crds/cluster-api/*.yaml` and
-//! `webhooks/cluster-api/manifests.yaml` (the manager's webhook configurations, as Cluster API
-//! ships them for a Service). A second run with the same pins and Go version builds nothing.
-//! The test crate (`capi-runtime-testenv`) reads [`ASSETS_VAR`], [`MANAGER_VAR`],
-//! [`CRDS_VAR`] and [`WEBHOOKS_VAR`], and without them looks in
-//! [`cache_dir`], so running the command once is enough.
+//! Every Cluster API version of [`CLUSTER_API_VERSIONS`] can be built
+//! (`capi-envtest --capi-version v1.12.5`), each into its own directory beside the others
+//! ([`cache_dir_for`]); the newest is the default. The control plane is the same for every
+//! version (Cluster API v1.12 and v1.13 run against it as v1.14 does), so a second version's
+//! directory links the first one's etcd and kube-apiserver instead of building them again.
+//!
+//! The directory holds `etcd`, `kube-apiserver`, `core` (Cluster API's core manager:
+//! `sigs.k8s.io/cluster-api/core` from v1.14 on, the module's root package before),
+//! `crds/cluster-api/*.yaml` and `webhooks/cluster-api/manifests.yaml` (the manager's webhook
+//! configurations, as Cluster API ships them for a Service). A second run with the same pins
+//! and Go version builds nothing. The test crate (`capi-runtime-testenv`) reads
+//! [`ASSETS_VAR`], [`MANAGER_VAR`], [`CRDS_VAR`] and [`WEBHOOKS_VAR`], and without them looks
+//! in [`cache_dir`] (or [`cache_dir_for`] the version a test asks for), so running the command
+//! once is enough.
 //!
 //! The library is what the command runs; the workspace's `cargo xtask testenv` calls
-//! [`install`] with its own output directory.
+//! [`install`] and [`install_version`] with its own output directories.
 
 #![forbid(unsafe_code)]
 
@@ -36,7 +43,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 pub use error::Error;
-pub use install::{Part, install};
+pub use install::{Part, install, install_version, installed};
 pub use progress::{Progress, Reporter};
 
 /// The directory holding `etcd` and `kube-apiserver` (envtest's convention); also where the
@@ -63,39 +70,69 @@ pub const WEBHOOKS_DIR: &str = "webhooks/cluster-api";
 /// What an error about a missing binary tells a user to do.
 pub const HINT: &str = "run `eval \"$(capi-envtest)\"` (install it with `cargo install capi-envtest`; it needs Go 1.26 or newer), or set KUBEBUILDER_ASSETS";
 
+/// The Cluster API versions `capi-envtest` builds, oldest first: each has its Go module files
+/// under `go/cluster-api/<version>/`. The last is the default, what `capi-envtest` builds
+/// without `--capi-version` and what the test crate runs unless asked for another.
+pub const CLUSTER_API_VERSIONS: &[&str] = &["v1.12.5", "v1.13.6", "v1.14.2"];
+
+/// The newest of [`CLUSTER_API_VERSIONS`], the default.
+pub const DEFAULT_CLUSTER_API_VERSION: &str = CLUSTER_API_VERSIONS[CLUSTER_API_VERSIONS.len() - 1];
+
+/// The three files of one Cluster API version's module, as (part directory, file, content).
+macro_rules! cluster_api_files {
+    ($version:literal) => {
+        [
+            (
+                concat!("cluster-api/", $version),
+                "go.mod",
+                include_str!(concat!("../go/cluster-api/", $version, "/go.mod")),
+            ),
+            (
+                concat!("cluster-api/", $version),
+                "go.sum",
+                include_str!(concat!("../go/cluster-api/", $version, "/go.sum")),
+            ),
+            (
+                concat!("cluster-api/", $version),
+                "tools.go",
+                include_str!(concat!("../go/cluster-api/", $version, "/tools.go")),
+            ),
+        ]
+    };
+}
+
 /// The Go module files this crate builds from, as (part directory, file, content).
-pub(crate) const FILES: &[(&str, &str, &str)] = &[
-    (
-        "control-plane",
-        "go.mod",
-        include_str!("../go/control-plane/go.mod"),
-    ),
-    (
-        "control-plane",
-        "go.sum",
-        include_str!("../go/control-plane/go.sum"),
-    ),
-    (
-        "control-plane",
-        "cmd/etcd/main.go",
-        include_str!("../go/control-plane/cmd/etcd/main.go"),
-    ),
-    (
-        "cluster-api",
-        "go.mod",
-        include_str!("../go/cluster-api/go.mod"),
-    ),
-    (
-        "cluster-api",
-        "go.sum",
-        include_str!("../go/cluster-api/go.sum"),
-    ),
-    (
-        "cluster-api",
-        "tools.go",
-        include_str!("../go/cluster-api/tools.go"),
-    ),
-];
+pub(crate) const FILES: &[(&str, &str, &str)] = &{
+    let v12 = cluster_api_files!("v1.12.5");
+    let v13 = cluster_api_files!("v1.13.6");
+    let v14 = cluster_api_files!("v1.14.2");
+    [
+        (
+            "control-plane",
+            "go.mod",
+            include_str!("../go/control-plane/go.mod"),
+        ),
+        (
+            "control-plane",
+            "go.sum",
+            include_str!("../go/control-plane/go.sum"),
+        ),
+        (
+            "control-plane",
+            "cmd/etcd/main.go",
+            include_str!("../go/control-plane/cmd/etcd/main.go"),
+        ),
+        v12[0],
+        v12[1],
+        v12[2],
+        v13[0],
+        v13[1],
+        v13[2],
+        v14[0],
+        v14[1],
+        v14[2],
+    ]
+};
 
 /// The pinned versions.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,8 +155,20 @@ impl Versions {
     }
 }
 
-/// The versions the carried `go.mod` files pin.
+/// The versions the carried `go.mod` files pin, with the default Cluster API.
 pub fn versions() -> Versions {
+    versions_for(DEFAULT_CLUSTER_API_VERSION).unwrap_or_else(|| {
+        // The files are part of this crate; its tests read every one.
+        panic!("no Go module files for the default Cluster API {DEFAULT_CLUSTER_API_VERSION}")
+    })
+}
+
+/// The versions the carried `go.mod` files pin with Cluster API `cluster_api`; `None` when it
+/// is not one of [`CLUSTER_API_VERSIONS`].
+pub fn versions_for(cluster_api: &str) -> Option<Versions> {
+    if !CLUSTER_API_VERSIONS.contains(&cluster_api) {
+        return None;
+    }
     let find = |part: &str, module: &str| {
         let go_mod = file(part, "go.mod");
         required(go_mod, module).unwrap_or_else(|| {
@@ -127,11 +176,16 @@ pub fn versions() -> Versions {
             panic!("go/{part}/go.mod does not require {module}")
         })
     };
-    Versions {
+    Some(Versions {
         kubernetes: find("control-plane", "k8s.io/kubernetes"),
         etcd: find("control-plane", "go.etcd.io/etcd/server/v3"),
-        cluster_api: find("cluster-api", "sigs.k8s.io/cluster-api"),
-    }
+        cluster_api: find(&cluster_api_part(cluster_api), "sigs.k8s.io/cluster-api"),
+    })
+}
+
+/// The part directory of a Cluster API version's module files.
+pub(crate) fn cluster_api_part(version: &str) -> String {
+    format!("cluster-api/{version}")
 }
 
 pub(crate) fn file(part: &str, name: &str) -> &'static str {
@@ -156,7 +210,7 @@ pub fn required(go_mod: &str, module: &str) -> Option<String> {
         })
 }
 
-/// The per-user directory for the pinned versions:
+/// The per-user directory for the pinned versions with the default Cluster API:
 /// `$XDG_CACHE_HOME/capi-envtest/<key>`, or `$HOME/.cache/capi-envtest/<key>`.
 pub fn cache_dir() -> Result<PathBuf, Error> {
     cache_dir_with(|v| std::env::var_os(v)).ok_or(Error::NoCacheDir)
@@ -164,9 +218,33 @@ pub fn cache_dir() -> Result<PathBuf, Error> {
 
 /// [`cache_dir`] with the environment read through `var`; `None` without either variable.
 pub fn cache_dir_with(var: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
+    cache_root(var).map(|root| root.join(versions().key()))
+}
+
+/// The per-user directory of Cluster API `cluster_api` (one of [`CLUSTER_API_VERSIONS`]),
+/// beside the other versions' ([`cache_dir`] for the default).
+pub fn cache_dir_for(cluster_api: &str) -> Result<PathBuf, Error> {
+    cache_dir_for_with(cluster_api, |v| std::env::var_os(v))
+}
+
+/// [`cache_dir_for`] with the environment read through `var`.
+pub fn cache_dir_for_with(
+    cluster_api: &str,
+    var: impl Fn(&str) -> Option<OsString>,
+) -> Result<PathBuf, Error> {
+    let versions = versions_for(cluster_api).ok_or_else(|| Error::UnsupportedVersion {
+        version: cluster_api.to_string(),
+    })?;
+    Ok(cache_root(var)
+        .ok_or(Error::NoCacheDir)?
+        .join(versions.key()))
+}
+
+/// `$XDG_CACHE_HOME/capi-envtest`, or `$HOME/.cache/capi-envtest`.
+fn cache_root(var: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
     let absolute = |v: &str| var(v).map(PathBuf::from).filter(|p| p.is_absolute());
     let base = absolute("XDG_CACHE_HOME").or_else(|| absolute("HOME").map(|h| h.join(".cache")))?;
-    Some(base.join("capi-envtest").join(versions().key()))
+    Some(base.join("capi-envtest"))
 }
 
 /// The four paths a test environment takes from a directory [`install`] filled.
@@ -199,6 +277,60 @@ mod tests {
                 v.kubernetes, v.etcd, v.cluster_api
             )
         );
+    }
+
+    #[test]
+    fn every_supported_version_carries_its_module_files() {
+        assert_eq!(
+            CLUSTER_API_VERSIONS.last(),
+            Some(&DEFAULT_CLUSTER_API_VERSION)
+        );
+        for version in CLUSTER_API_VERSIONS {
+            let part = cluster_api_part(version);
+            for name in ["go.mod", "go.sum", "tools.go"] {
+                assert!(!file(&part, name).is_empty(), "go/{part}/{name}");
+            }
+            assert_eq!(
+                required(file(&part, "go.mod"), "sigs.k8s.io/cluster-api").as_deref(),
+                Some(*version),
+                "go/{part}/go.mod"
+            );
+            assert_eq!(versions_for(version).unwrap().cluster_api, *version);
+        }
+        // No module files of a version that is not listed.
+        for (part, _, _) in FILES {
+            if let Some(version) = part.strip_prefix("cluster-api/") {
+                assert!(CLUSTER_API_VERSIONS.contains(&version), "{part}");
+            }
+        }
+        assert_eq!(versions_for("v1.11.0"), None);
+        assert_eq!(
+            versions(),
+            versions_for(DEFAULT_CLUSTER_API_VERSION).unwrap()
+        );
+    }
+
+    #[test]
+    fn each_version_has_its_own_cache_directory() {
+        let var = |v: &str| (v == "HOME").then(|| OsString::from("/home/me"));
+        let old = cache_dir_for_with("v1.12.5", var).unwrap();
+        let new = cache_dir_for_with(DEFAULT_CLUSTER_API_VERSION, var).unwrap();
+        assert_eq!(old.parent(), new.parent());
+        assert!(old.ends_with(versions_for("v1.12.5").unwrap().key()));
+        assert!(old.to_string_lossy().ends_with("_capi-v1.12.5"), "{old:?}");
+        assert_eq!(Some(new), cache_dir_with(var));
+        let err = cache_dir_for_with("v9.9.9", var).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "Cluster API v9.9.9 is not one capi-envtest builds (it builds {})",
+                CLUSTER_API_VERSIONS.join(", ")
+            )
+        );
+        assert!(matches!(
+            cache_dir_for_with("v1.12.5", |_| None),
+            Err(Error::NoCacheDir)
+        ));
     }
 
     #[test]

@@ -48,6 +48,14 @@ pub enum Progress<'a> {
         /// Since the part's build started.
         elapsed: Duration,
     },
+    /// A part was not built: the same build was in a sibling directory (another Cluster API
+    /// version's) and is linked from there.
+    Linked {
+        /// What the part makes.
+        outputs: &'a [&'a str],
+        /// The directory it came from.
+        from: &'a Path,
+    },
 }
 
 impl fmt::Display for Progress<'_> {
@@ -84,6 +92,12 @@ impl fmt::Display for Progress<'_> {
                 "capi-envtest: built {} in {}",
                 outputs.join(", "),
                 Clock(*elapsed)
+            ),
+            Progress::Linked { outputs, from } => write!(
+                f,
+                "capi-envtest: {} linked from {} (built there for the same pins)",
+                outputs.join(", "),
+                from.display()
             ),
         }
     }

@@ -44,6 +44,8 @@ impl Assets {
 enum Dir {
     Env(PathBuf),
     Built(PathBuf),
+    /// A Cluster API version's own directory.
+    Version(PathBuf),
 }
 
 /// `KUBEBUILDER_ASSETS`, else the workspace's `target/testenv/bin/` if it holds etcd, else
@@ -98,23 +100,65 @@ impl ClusterApiAssets {
         let crds = match var(capi_envtest::CRDS_VAR).filter(|d| !d.is_empty()) {
             Some(d) => PathBuf::from(d),
             None => match &dir {
-                Dir::Env(d) | Dir::Built(d) => d.join(capi_envtest::CRDS_DIR),
+                Dir::Env(d) | Dir::Built(d) | Dir::Version(d) => d.join(capi_envtest::CRDS_DIR),
             },
         };
-        if !crds.is_dir() {
-            return Err(MissingBinary::NotFound {
-                name: "Cluster API's CRDs".to_string(),
-                path: crds,
-                hint: capi_envtest::HINT,
-            }
-            .into());
-        }
+        crds_present(&crds)?;
         let webhooks = match var(capi_envtest::WEBHOOKS_VAR).filter(|d| !d.is_empty()) {
             Some(d) => PathBuf::from(d),
             None => match &dir {
-                Dir::Env(d) | Dir::Built(d) => d.join(capi_envtest::WEBHOOKS_DIR),
+                Dir::Env(d) | Dir::Built(d) | Dir::Version(d) => d.join(capi_envtest::WEBHOOKS_DIR),
             },
         };
+        Ok(ClusterApiAssets {
+            manager,
+            crds,
+            webhooks,
+        })
+    }
+
+    /// Finds the manager, CRDs and webhook configurations of Cluster API `version`, one of
+    /// [`capi_envtest::CLUSTER_API_VERSIONS`]. The default (newest) version is found as
+    /// [`ClusterApiAssets::find`] finds it. Another is looked up in
+    /// `target/testenv/capi/<version>/` (where this workspace's `cargo xtask testenv` builds
+    /// every supported version) when it holds the manager, else in `capi-envtest`'s per-user
+    /// directory of that version ([`capi_envtest::cache_dir_for`], which
+    /// `capi-envtest --capi-version <version>` fills); `CAPI_MANAGER`, `CAPI_CRDS` and
+    /// `CAPI_WEBHOOKS` are not read for it, since they name one version's files.
+    pub fn find_version(version: &str) -> Result<ClusterApiAssets> {
+        ClusterApiAssets::find_version_with(version, |var| std::env::var_os(var))
+    }
+
+    /// [`ClusterApiAssets::find_version`] with the environment variables read through `var`.
+    pub fn find_version_with(
+        version: &str,
+        var: impl Fn(&str) -> Option<OsString>,
+    ) -> Result<ClusterApiAssets> {
+        if !capi_envtest::CLUSTER_API_VERSIONS.contains(&version) {
+            return Err(MissingBinary::UnsupportedVersion {
+                version: version.to_string(),
+                supported: capi_envtest::CLUSTER_API_VERSIONS,
+            }
+            .into());
+        }
+        if version == capi_envtest::DEFAULT_CLUSTER_API_VERSION {
+            return ClusterApiAssets::find_with(var);
+        }
+        let workspace = target_dir().join("testenv/capi").join(version);
+        let dir = if is_executable(&workspace.join(capi_envtest::MANAGER)) {
+            workspace
+        } else {
+            capi_envtest::cache_dir_for_with(version, &var).unwrap_or(workspace)
+        };
+        let crds = dir.join(capi_envtest::CRDS_DIR);
+        let webhooks = dir.join(capi_envtest::WEBHOOKS_DIR);
+        let manager = one(
+            capi_envtest::MANAGER,
+            None,
+            capi_envtest::MANAGER_VAR,
+            &Dir::Version(dir),
+        )?;
+        crds_present(&crds)?;
         Ok(ClusterApiAssets {
             manager,
             crds,
@@ -141,6 +185,19 @@ impl ClusterApiAssets {
     pub fn crd_files(&self) -> Result<Vec<PathBuf>> {
         yaml_files(&self.crds).map_err(crate::Error::io(format!("reading {}", self.crds.display())))
     }
+}
+
+/// An error unless `crds` is a directory.
+fn crds_present(crds: &Path) -> Result<()> {
+    if crds.is_dir() {
+        return Ok(());
+    }
+    Err(MissingBinary::NotFound {
+        name: "Cluster API's CRDs".to_string(),
+        path: crds.to_path_buf(),
+        hint: capi_envtest::HINT,
+    }
+    .into())
 }
 
 /// The `*.yaml` files of `dir`, sorted.
@@ -173,6 +230,11 @@ fn one(name: &str, value: Option<OsString>, var: &str, dir: &Dir) -> Result<Path
             "looked up through KUBEBUILDER_ASSETS; `capi-envtest --dir <that directory>` fills it",
         ),
         Dir::Built(d) => (d, capi_envtest::HINT),
+        Dir::Version(d) => (
+            d,
+            "run `capi-envtest --capi-version <that version>` (or `cargo xtask testenv` in this \
+             workspace, which builds every supported version)",
+        ),
     };
     let p = d.join(name);
     if is_executable(&p) {

@@ -54,6 +54,7 @@ pub const FEATURE_GATES: &str = "RuntimeSDK=true,ClusterTopology=true";
 pub struct ClusterApiBuilder {
     name: String,
     assets: Option<ClusterApiAssets>,
+    version: Option<String>,
     env: Box<dyn FnOnce(Builder) -> Builder + Send>,
     manager_args: Vec<String>,
     test_providers: bool,
@@ -66,6 +67,7 @@ impl std::fmt::Debug for ClusterApiBuilder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterApiBuilder")
             .field("name", &self.name)
+            .field("version", &self.version)
             .field("manager_args", &self.manager_args)
             .field("test_providers", &self.test_providers)
             .field("webhooks", &self.webhooks)
@@ -80,6 +82,7 @@ impl ClusterApiBuilder {
         ClusterApiBuilder {
             name: name.to_string(),
             assets: None,
+            version: None,
             env: Box::new(|b| b),
             manager_args: Vec::new(),
             test_providers: false,
@@ -109,6 +112,14 @@ impl ClusterApiBuilder {
     /// Cluster API's binary and CRDs to use instead of looking them up.
     pub fn assets(mut self, assets: ClusterApiAssets) -> ClusterApiBuilder {
         self.assets = Some(assets);
+        self
+    }
+
+    /// Runs Cluster API `version` (one of [`capi_envtest::CLUSTER_API_VERSIONS`]), its manager
+    /// and CRDs found by [`ClusterApiAssets::find_version`], instead of the default (newest)
+    /// one. [`ClusterApiBuilder::assets`] takes precedence.
+    pub fn cluster_api_version(mut self, version: impl Into<String>) -> ClusterApiBuilder {
+        self.version = Some(version.into());
         self
     }
 
@@ -156,9 +167,10 @@ impl ClusterApiBuilder {
     /// tokio runtime; the control plane starts on a blocking thread.
     pub async fn start(self) -> Result<ClusterApi> {
         let started = Instant::now();
-        let assets = match self.assets {
-            Some(a) => a,
-            None => ClusterApiAssets::find()?,
+        let assets = match (self.assets, &self.version) {
+            (Some(a), _) => a,
+            (None, Some(version)) => ClusterApiAssets::find_version(version)?,
+            (None, None) => ClusterApiAssets::find()?,
         };
         let webhooks = self.webhooks.unwrap_or(self.existing.is_none());
         let webhook_files = if webhooks {

@@ -192,6 +192,14 @@ pub enum MissingBinary {
         /// How to get it.
         hint: &'static str,
     },
+    /// A Cluster API version `capi-envtest` does not build.
+    #[error("Cluster API {version} is not a supported version ({})", supported.join(", "))]
+    UnsupportedVersion {
+        /// The version asked for.
+        version: String,
+        /// The versions there are.
+        supported: &'static [&'static str],
+    },
 }
 
 /// A supervised process as it stood when it failed to come up: its name, whether it is still

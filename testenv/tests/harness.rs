@@ -414,4 +414,40 @@ fn missing_binaries_are_named_with_the_way_to_get_them() {
             && text.contains("capi-envtest"),
         "{text}"
     );
+
+    // Another Cluster API version: in target/testenv/capi/<version>/ when `cargo xtask testenv`
+    // built it there, else in capi-envtest's directory of that version; CAPI_MANAGER is not
+    // read for it.
+    let home = empty.path().as_os_str().to_owned();
+    let var = |v: &str| match v {
+        "HOME" => Some(home.clone()),
+        "CAPI_MANAGER" => Some("/nonexistent/core".into()),
+        _ => None,
+    };
+    match ClusterApiAssets::find_version_with("v1.12.5", var) {
+        Ok(a) => {
+            assert!(a.manager.ends_with("testenv/capi/v1.12.5/core"), "{a:?}");
+            assert!(
+                a.crds.ends_with("testenv/capi/v1.12.5/crds/cluster-api"),
+                "{a:?}"
+            );
+        }
+        Err(e) => {
+            let text = e.to_string();
+            let cache = capi_envtest::cache_dir_for_with("v1.12.5", var).unwrap();
+            assert!(
+                text.starts_with(&format!("core not found at {}", cache.display())),
+                "{text}"
+            );
+            assert!(text.contains("capi-envtest --capi-version"), "{text}");
+        }
+    }
+    let err = ClusterApiAssets::find_version_with("v1.11.0", var).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "Cluster API v1.11.0 is not a supported version ({})",
+            capi_envtest::CLUSTER_API_VERSIONS.join(", ")
+        )
+    );
 }

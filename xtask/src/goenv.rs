@@ -5,7 +5,10 @@
 //!   `crds/cluster-api/` (Cluster API's CRDs) and `webhooks/cluster-api/` (its core webhook
 //!   configurations), by the `capi-envtest` crate's library, the
 //!   code its `capi-envtest` command runs for users, from the Go module files that crate
-//!   carries (`envtest/go/`);
+//!   carries (`envtest/go/`), with the default (newest) Cluster API;
+//! - the same library builds every other supported Cluster API's `core` and
+//!   `crds/cluster-api/` into `target/testenv/capi/<version>/` (the control plane is shared),
+//!   where the test crate looks when a test asks for that version;
 //! - from `interop/capi/` (the workspace's own Go peers): `go-extension`, an extension written
 //!   with Cluster API's own kit, `extension`, Cluster API's own test extension
 //!   (`sigs.k8s.io/cluster-api/test/extension`), and `go-rules`, the oracle that runs Go's own
@@ -50,9 +53,10 @@ const MODULES: &[Module] = &[Module {
 }];
 
 /// The Cluster API versions whose hook messages `hook-shapes` describes (each has its
-/// `interop/hook-shapes/<version>/go.mod`): the versions the SDK supports, newest last. The
-/// newest is the one the core manager and the other peers pin.
-pub const HOOK_SHAPES: &[&str] = &["v1.12.5", "v1.13.6", "v1.14.2"];
+/// `interop/hook-shapes/<version>/go.mod`): the versions the SDK supports, newest last, as
+/// `capi-envtest` lists them (the one place they are named). The newest is the one the
+/// default core manager and the other peers pin.
+pub const HOOK_SHAPES: &[&str] = capi_envtest::CLUSTER_API_VERSIONS;
 
 /// Flags of every build; part of the stamp, so changing them rebuilds. The compiler writes no
 /// DWARF (the linker drops it anyway, `-s -w`): a cold build of `go-rules` took 14 % less CPU
@@ -145,15 +149,18 @@ pub fn build(root: &Path) -> Result<(), String> {
     let mut reporter = capi_envtest::Reporter::stderr("xtask: ");
     let built = capi_envtest::install(&bin, parts, &mut |event| reporter.report(event));
     reporter.finish();
-    built.map_err(|e| {
-        let mut text = e.to_string();
-        let mut cause = std::error::Error::source(&e);
-        while let Some(c) = cause {
-            text.push_str(&format!(": {c}"));
-            cause = c.source();
-        }
-        text
-    })?;
+    built.map_err(|e| chain(&e))?;
+    for version in other_cluster_api_versions() {
+        let dir = crate::target_dir(root)?.join("testenv/capi").join(version);
+        let built = capi_envtest::install_version(
+            &dir,
+            version,
+            &[capi_envtest::Part::ClusterApi],
+            &mut |event| reporter.report(event),
+        );
+        reporter.finish();
+        built.map_err(|e| chain(&e))?;
+    }
     let go_version = go_version()?;
     for module in MODULES {
         let dir = root.join(module.dir);
@@ -163,7 +170,7 @@ pub fn build(root: &Path) -> Result<(), String> {
         let here = capi_envtest::required(&go_mod, "sigs.k8s.io/cluster-api");
         if here.as_deref() != Some(pinned.as_str()) {
             return Err(format!(
-                "{}/go.mod requires sigs.k8s.io/cluster-api {here:?}, envtest/go/cluster-api/go.mod {pinned}: \
+                "{}/go.mod requires sigs.k8s.io/cluster-api {here:?}, envtest/go/cluster-api/{pinned}/go.mod {pinned}: \
                  the test peers and the core manager must be the same Cluster API",
                 module.dir
             ));
@@ -172,6 +179,26 @@ pub fn build(root: &Path) -> Result<(), String> {
         build_module(root, module.dir, &dir, module.packages, &names, &go_version)?;
     }
     build_hook_shapes(root, &go_version)
+}
+
+/// The supported Cluster API versions but the default, whose managers the test crate finds in
+/// `target/testenv/capi/<version>/`.
+fn other_cluster_api_versions() -> impl Iterator<Item = &'static str> {
+    capi_envtest::CLUSTER_API_VERSIONS
+        .iter()
+        .copied()
+        .filter(|v| *v != capi_envtest::DEFAULT_CLUSTER_API_VERSION)
+}
+
+/// An error and its causes on one line.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(&format!(": {c}"));
+        cause = c.source();
+    }
+    text
 }
 
 /// `hook-shapes-<version>` for each of [`HOOK_SHAPES`], from a copy of `interop/hook-shapes/`'s
