@@ -33,6 +33,16 @@
 //! (`ClusterApi::register_extension` sets the ExtensionConfig's empty `namespaceSelector`).
 //!
 //! The manager's log is kept under `target/testenv/logs/capi-topology/`.
+//!
+//! `lifecycle_flow_against_cluster_api_*` run the lifecycle flow with the same extension
+//! against each supported Cluster API's manager (`ClusterApiBuilder::cluster_api_version`):
+//! DiscoverVariables feeds the ClusterClass's variables, BeforeClusterCreate holds the Cluster
+//! back and lets it go, GeneratePatches's patches are in the objects made,
+//! AfterControlPlaneInitialized arrives once the test plays the providers' part (the
+//! infrastructure provisioned with an endpoint, the control plane initialized), and
+//! BeforeClusterDelete holds the deletion and lets it go. Every lifecycle handler's typed
+//! Cluster shows the same values at the fields all versions carry; the raw requests are kept
+//! under `target/tmp/capi-versions/<version>/`.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::Path;
@@ -142,6 +152,12 @@ struct Recorder {
     /// What each GeneratePatches call read as `ImageRegistry` from its global variables.
     registry: Mutex<Vec<std::result::Result<ImageRegistry, String>>>,
     validate: Mutex<Vec<ValidateTopologyRequest>>,
+    /// What BeforeClusterDelete answers as `retryAfterSeconds` (the lifecycle flow).
+    delete_retry_after: AtomicI32,
+    initialized: Mutex<Vec<AfterControlPlaneInitializedRequest>>,
+    delete: Mutex<Vec<BeforeClusterDeleteRequest>>,
+    /// Every request body as it arrived, with its path (the lifecycle flow's server).
+    raw: Mutex<Vec<(String, Vec<u8>)>>,
 }
 
 impl Recorder {
@@ -200,6 +216,22 @@ async fn start_extension(
     recorder: &Arc<Recorder>,
     cert_dir: &Path,
 ) -> capi_runtime::server::RunningServer {
+    handlers(recorder)
+        .host(IpAddr::V4(Ipv4Addr::LOCALHOST))
+        .port(0)
+        .cert_dir(cert_dir)
+        .build()
+        .unwrap()
+        .start()
+        .await
+        .unwrap()
+}
+
+/// Our extension's handlers, recording into `recorder`: BeforeClusterCreate and
+/// BeforeClusterDelete answer the `retryAfterSeconds` the recorder holds, GeneratePatches
+/// patches both templates, ValidateTopology rejects when told to, DiscoverVariables declares
+/// `ImageRegistry`, AfterControlPlaneInitialized records.
+fn handlers(recorder: &Arc<Recorder>) -> capi_runtime::server::ServerBuilder {
     let r = recorder.clone();
     let builder = capi_runtime::server::ServerBuilder::new().handle(
         BeforeClusterCreate,
@@ -261,19 +293,37 @@ async fn start_extension(
             }
         },
     );
+    let r = recorder.clone();
+    let builder = builder.handle(
+        AfterControlPlaneInitialized,
+        "after-control-plane-initialized",
+        move |request: AfterControlPlaneInitializedRequest| {
+            let r = r.clone();
+            async move {
+                r.initialized.lock().unwrap().push(request);
+                Ok::<_, String>(AfterControlPlaneInitializedResponse::default())
+            }
+        },
+    );
+    let r = recorder.clone();
+    let builder = builder.handle(
+        BeforeClusterDelete,
+        "before-cluster-delete",
+        move |request: BeforeClusterDeleteRequest| {
+            let r = r.clone();
+            async move {
+                r.delete.lock().unwrap().push(request);
+                Ok::<_, String>(BeforeClusterDeleteResponse {
+                    retry_after_seconds: r.delete_retry_after.load(Ordering::SeqCst),
+                    ..Default::default()
+                })
+            }
+        },
+    );
     // DiscoverVariables, answered from the declared type.
-    let builder = builder
-        .variable::<ImageRegistry>()
-        .discover_variables("discover-variables");
     builder
-        .host(IpAddr::V4(Ipv4Addr::LOCALHOST))
-        .port(0)
-        .cert_dir(cert_dir)
-        .build()
-        .unwrap()
-        .start()
-        .await
-        .unwrap()
+        .variable::<ImageRegistry>()
+        .discover_variables("discover-variables")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -319,7 +369,9 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     assert_eq!(
         handlers,
         [
+            "after-control-plane-initialized.topology-extension",
             "before-cluster-create.topology-extension",
+            "before-cluster-delete.topology-extension",
             "discover-variables.topology-extension",
             "generate-patches.topology-extension",
             "validate-topology.topology-extension",
@@ -343,32 +395,9 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     );
     let clusters = must(capi.api(ns, "cluster.x-k8s.io/v1beta2", "Cluster").await);
 
-    must(
-        capi.create(&infrastructure_cluster_template(
-            ns,
-            "infra",
-            json!({"region": "loopback"}),
-        ))
-        .await,
-    );
-    must(
-        capi.create(&control_plane_template(
-            ns,
-            "control-plane",
-            json!({"flavour": "minimal"}),
-        ))
-        .await,
-    );
     let class = "loopback-class";
-    let patch_name = "rust-patches";
-    // One external patch calling all three topology handlers of the extension.
-    let cluster_class = ClusterClass::new(ns, class, "infra", "control-plane").patch(
-        ExternalPatch::new(patch_name)
-            .generate_patches(handler_name("generate-patches", EXTENSION))
-            .validate_topology(handler_name("validate-topology", EXTENSION))
-            .discover_variables(handler_name("discover-variables", EXTENSION)),
-    );
-    must(capi.create(&cluster_class).await);
+    let patch_name = PATCH;
+    create_class(&capi, ns, class).await;
     // Cluster API's ClusterClass controller accepts the templates (found, contract labels
     // read) and the variables.
     let started = Instant::now();
@@ -747,6 +776,37 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     extension.shutdown().await.unwrap();
 }
 
+/// The external patch's name in the ClusterClass.
+const PATCH: &str = "rust-patches";
+
+/// Creates the two templates and ClusterClass `class` in `ns`, with one external patch
+/// ([`PATCH`]) calling all three topology handlers of the extension.
+async fn create_class(capi: &ClusterApi, ns: &str, class: &str) {
+    must(
+        capi.create(&infrastructure_cluster_template(
+            ns,
+            "infra",
+            json!({"region": "loopback"}),
+        ))
+        .await,
+    );
+    must(
+        capi.create(&control_plane_template(
+            ns,
+            "control-plane",
+            json!({"flavour": "minimal"}),
+        ))
+        .await,
+    );
+    let cluster_class = ClusterClass::new(ns, class, "infra", "control-plane").patch(
+        ExternalPatch::new(PATCH)
+            .generate_patches(handler_name("generate-patches", EXTENSION))
+            .validate_topology(handler_name("validate-topology", EXTENSION))
+            .discover_variables(handler_name("discover-variables", EXTENSION)),
+    );
+    must(capi.create(&cluster_class).await);
+}
+
 /// The ClusterClass's `status.variables` (in `class`) lists `ImageRegistry` as our
 /// DiscoverVariables answer declared it: one definition, from external patch `patch`, with
 /// the schema the derive wrote and its `required`, and no conflict.
@@ -898,109 +958,25 @@ const ENDPOINT: (&str, i32) = ("cp.example.com", 6443);
 /// lands they are left out of the comparison for v1.12 only, and named in the test's output.
 const WAITS_ON_V1BETA1_CONVERSION: &[&str] = &["/spec/topology/classRef/name"];
 
-/// What the lifecycle flow's extension was sent: every request body as it arrived (path and
-/// raw JSON), and what each handler decoded.
-#[derive(Default)]
-struct Flow {
-    hold_create: std::sync::atomic::AtomicBool,
-    hold_delete: std::sync::atomic::AtomicBool,
-    raw: Mutex<Vec<(String, Vec<u8>)>>,
-    create: Mutex<Vec<BeforeClusterCreateRequest>>,
-    generate: Mutex<Vec<GeneratePatchesRequest>>,
-    registry: Mutex<Vec<std::result::Result<ImageRegistry, String>>>,
-    initialized: Mutex<Vec<AfterControlPlaneInitializedRequest>>,
-    delete: Mutex<Vec<BeforeClusterDeleteRequest>>,
-}
-
-/// The lifecycle flow's handlers: BeforeClusterCreate and BeforeClusterDelete hold while told
-/// to, GeneratePatches patches as in the test above, DiscoverVariables declares
-/// `ImageRegistry`, AfterControlPlaneInitialized records.
-fn flow_handlers(flow: &Arc<Flow>) -> capi_runtime::server::ServerBuilder {
-    use std::sync::atomic::Ordering::SeqCst;
-    let hold = |held: bool| if held { RETRY_AFTER } else { 0 };
-    let f = flow.clone();
-    let builder = capi_runtime::server::ServerBuilder::new().handle(
-        BeforeClusterCreate,
-        "before-cluster-create",
-        move |request: BeforeClusterCreateRequest| {
-            let f = f.clone();
-            async move {
-                f.create.lock().unwrap().push(request);
-                Ok::<_, String>(BeforeClusterCreateResponse {
-                    retry_after_seconds: hold(f.hold_create.load(SeqCst)),
-                    ..Default::default()
-                })
-            }
-        },
-    );
-    let f = flow.clone();
-    let builder = builder.handle(
-        GeneratePatches,
-        "generate-patches",
-        move |request: GeneratePatchesRequest| {
-            let f = f.clone();
-            async move {
-                let response = generate_patches(&request);
-                let registry = Variables::from_list(&request.variables)
-                    .and_then(|v| v.variable::<ImageRegistry>())
-                    .map_err(|e| chain(&e).to_string());
-                f.registry.lock().unwrap().push(registry);
-                f.generate.lock().unwrap().push(request);
-                Ok::<_, String>(response)
-            }
-        },
-    );
-    let f = flow.clone();
-    let builder = builder.handle(
-        AfterControlPlaneInitialized,
-        "after-control-plane-initialized",
-        move |request: AfterControlPlaneInitializedRequest| {
-            let f = f.clone();
-            async move {
-                f.initialized.lock().unwrap().push(request);
-                Ok::<_, String>(AfterControlPlaneInitializedResponse::default())
-            }
-        },
-    );
-    let f = flow.clone();
-    let builder = builder.handle(
-        BeforeClusterDelete,
-        "before-cluster-delete",
-        move |request: BeforeClusterDeleteRequest| {
-            let f = f.clone();
-            async move {
-                f.delete.lock().unwrap().push(request);
-                Ok::<_, String>(BeforeClusterDeleteResponse {
-                    retry_after_seconds: hold(f.hold_delete.load(SeqCst)),
-                    ..Default::default()
-                })
-            }
-        },
-    );
-    builder
-        .variable::<ImageRegistry>()
-        .discover_variables("discover-variables")
-}
-
 /// Serves `router` (the extension's hook routes) over HTTPS on a loopback port with the
-/// certificate in `cert_dir`, recording every request body in `flow` before the SDK's server
+/// certificate in `cert_dir`, recording every request body in `recorder` before the SDK's server
 /// reads it. Returns the URL and the server's handle.
 async fn serve_recording(
     router: axum::Router,
     cert_dir: &Path,
-    flow: &Arc<Flow>,
+    recorder: &Arc<Recorder>,
 ) -> (String, axum_server::Handle<std::net::SocketAddr>) {
     let _ = capi_runtime::tls::crypto_provider()
         .as_ref()
         .clone()
         .install_default();
-    let f = flow.clone();
+    let r = recorder.clone();
     let record = move |request: axum::extract::Request, next: axum::middleware::Next| {
-        let f = f.clone();
+        let r = r.clone();
         async move {
             let (parts, body) = request.into_parts();
             let bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap();
-            f.raw
+            r.raw
                 .lock()
                 .unwrap()
                 .push((parts.uri.path().to_string(), bytes.to_vec()));
@@ -1068,43 +1044,22 @@ async fn lifecycle_flow(version: &str) {
     );
     let cert_dir = tempfile::tempdir().unwrap();
     must(capi.write_serving_certificate(cert_dir.path()));
-    let flow = Arc::new(Flow::default());
-    flow.hold_create.store(true, SeqCst);
-    flow.hold_delete.store(true, SeqCst);
-    let server = flow_handlers(&flow).build().unwrap();
+    let flow = Arc::new(Recorder::default());
+    flow.retry_after.store(RETRY_AFTER, SeqCst);
+    flow.delete_retry_after.store(RETRY_AFTER, SeqCst);
+    let server = handlers(&flow).build().unwrap();
     let (url, handle) = serve_recording(server.router(), cert_dir.path(), &flow).await;
     let config = must(
         capi.register_extension(EXTENSION, &url, capi.ca_pem())
             .await,
     );
-    assert_eq!(config.status.handlers.len(), 5, "{:?}", config.status);
+    assert_eq!(config.status.handlers.len(), 6, "{:?}", config.status);
 
     let ns = "flow";
     must(capi.create_namespace(ns).await);
-    must(
-        capi.create(&infrastructure_cluster_template(
-            ns,
-            "infra",
-            json!({"region": "loopback"}),
-        ))
-        .await,
-    );
-    must(
-        capi.create(&control_plane_template(
-            ns,
-            "control-plane",
-            json!({"flavour": "minimal"}),
-        ))
-        .await,
-    );
     let class = "flow-class";
-    let patch_name = "rust-patches";
-    let cluster_class = ClusterClass::new(ns, class, "infra", "control-plane").patch(
-        ExternalPatch::new(patch_name)
-            .generate_patches(handler_name("generate-patches", EXTENSION))
-            .discover_variables(handler_name("discover-variables", EXTENSION)),
-    );
-    must(capi.create(&cluster_class).await);
+    let patch_name = PATCH;
+    create_class(&capi, ns, class).await;
     let classes = must(
         capi.api(ns, "cluster.x-k8s.io/v1beta2", "ClusterClass")
             .await,
@@ -1141,7 +1096,7 @@ async fn lifecycle_flow(version: &str) {
             let clusters = clusters.clone();
             let flow = flow.clone();
             async move {
-                let calls = flow.create.lock().unwrap().len();
+                let calls = flow.before_create.lock().unwrap().len();
                 let c = clusters.get(cluster).await?;
                 if c.data["spec"].get("controlPlaneRef").is_some() {
                     return Ok(Err(format!("made while held back: {}", c.data["spec"])));
@@ -1160,7 +1115,7 @@ async fn lifecycle_flow(version: &str) {
         flow.generate.lock().unwrap().is_empty(),
         "GeneratePatches while held back"
     );
-    flow.hold_create.store(false, SeqCst);
+    flow.retry_after.store(0, SeqCst);
     let made = must(capi.topology_objects(ns, cluster).await);
 
     // GeneratePatches's patches are in the objects made, and our variable read back.
@@ -1251,7 +1206,7 @@ async fn lifecycle_flow(version: &str) {
         })
         .await,
     );
-    flow.hold_delete.store(false, SeqCst);
+    flow.delete_retry_after.store(0, SeqCst);
     must(
         capi.wait_for("the Cluster deleted", || {
             let clusters = clusters.clone();
@@ -1308,7 +1263,14 @@ async fn lifecycle_flow(version: &str) {
         }
     }
     let expected = Value::Object(expected);
-    let create = flow.create.lock().unwrap().last().unwrap().cluster.clone();
+    let create = flow
+        .before_create
+        .lock()
+        .unwrap()
+        .last()
+        .unwrap()
+        .cluster
+        .clone();
     assert_eq!(
         typed_view(&create, &pointers),
         expected,

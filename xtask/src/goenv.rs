@@ -192,13 +192,10 @@ fn other_cluster_api_versions() -> impl Iterator<Item = &'static str> {
 
 /// An error and its causes on one line.
 fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        text.push_str(&format!(": {c}"));
-        cause = c.source();
-    }
-    text
+    std::iter::successors(Some(e), |e| e.source())
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(": ")
 }
 
 /// `hook-shapes-<version>` for each of [`HOOK_SHAPES`], from a copy of `interop/hook-shapes/`'s

@@ -23,11 +23,16 @@ use std::sync::Mutex;
 /// process-wide state of ours): run once in the normal pass, not again test by test. Each entry
 /// is a test binary and a prefix of test names (a module of the binary, as the runtime crate's
 /// `it` binary gathers its former test files as modules); an empty prefix skips the binary.
+///
+/// Also the lifecycle flow against each supported Cluster API (testenv's `capi_topology`): one
+/// function run once per version, each run starting its own control plane, manager and
+/// extension (16-25 s each); the binary's other test still runs alone here.
 const SKIP: &[(&str, &str)] = &[
     ("example_contract", ""),
     ("it", "openapi_validators::"),
     ("ui", ""),
     ("golden", ""),
+    ("capi_topology", "lifecycle_flow_against_cluster_api_"),
 ];
 
 /// Whether the test `test` of the binary `binary` (or, for `None`, the whole binary) is skipped.
