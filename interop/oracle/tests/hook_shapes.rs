@@ -1,7 +1,7 @@
 //! Drift between the SDK's hook messages and each supported Cluster API's, from Go.
 //!
 //! `hook-shapes-<version>` (built by `cargo xtask testenv` from `interop/hook-shapes/`, once
-//! per version of `HOOK_SHAPES` in `xtask/src/goenv.rs`) describes the 17 hooks' requests and
+//! per supported version, `capi_envtest::CLUSTER_API_VERSIONS`) describes the 17 hooks' requests and
 //! responses as Go's `encoding/json` sees them in that Cluster API. This test walks each
 //! message beside the SDK's own description of it (the generator's model record,
 //! `cli/sdk/model.json`) and lists every difference a decoder or an encoder would meet: a JSON
@@ -22,8 +22,9 @@ use std::path::PathBuf;
 use capi_runtime_oracle::program;
 use serde_json::Value;
 
-/// The versions described, oldest first (as `HOOK_SHAPES` in `xtask/src/goenv.rs`).
-const VERSIONS: &[&str] = &["v1.12.5", "v1.13.6", "v1.14.2"];
+/// The versions described, oldest first: the supported ones, as `capi-envtest` lists them
+/// (`HOOK_SHAPES` in `xtask/src/goenv.rs` is the same list).
+const VERSIONS: &[&str] = capi_envtest::CLUSTER_API_VERSIONS;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
