@@ -25,9 +25,9 @@ use capi_runtime_test_pki as pki;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-/// The versions whose managers read the answers, oldest first (as `HOOK_SHAPES` in
-/// `xtask/src/goenv.rs`).
-const VERSIONS: &[&str] = &["v1.12.5", "v1.13.6", "v1.14.2"];
+/// The versions whose managers read the answers, oldest first: the supported ones, as
+/// `capi-envtest` lists them.
+const VERSIONS: &[&str] = capi_envtest::CLUSTER_API_VERSIONS;
 
 /// Where the Cluster's images come from.
 #[derive(Debug, Serialize, Deserialize, Variable)]
