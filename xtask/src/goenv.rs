@@ -13,7 +13,7 @@
 //!   with Cluster API's own kit, `extension`, Cluster API's own test extension
 //!   (`sigs.k8s.io/cluster-api/test/extension`), and `go-rules`, the oracle that runs Go's own
 //!   functions for `capi_runtime::go`'s tests. It pins the same Cluster API version as
-//!   `envtest/go/cluster-api/go.mod` (checked here).
+//!   `envtest/go/cluster-api/<default>/go.mod` (checked here).
 //!
 //! - from `interop/hook-shapes/` (one Go file, built once per Cluster API version in
 //!   [`HOOK_SHAPES`], each with the `go.mod` and `go.sum` of its directory there):
