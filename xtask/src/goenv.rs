@@ -214,6 +214,14 @@ fn build_hook_shapes(root: &Path, go_version: &str) -> Result<(), String> {
         let label = format!("interop/hook-shapes/{version}");
         let src = crate::target_dir(root)?.join(format!("testenv/src/hook-shapes-{version}"));
         std::fs::create_dir_all(&src).map_err(|e| format!("{}: {e}", src.display()))?;
+        // Only the files copied below: a Go file left by an older checkout (or another
+        // worktree sharing the target directory) would be built into the package.
+        for entry in std::fs::read_dir(&src).map_err(|e| format!("{}: {e}", src.display()))? {
+            let path = entry.map_err(|e| format!("{}: {e}", src.display()))?.path();
+            if path.extension().is_some_and(|x| x == "go") && !path.ends_with("main.go") {
+                std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+        }
         for (from, name) in [
             (shared.join("main.go"), "main.go"),
             (shared.join(version).join("go.mod"), "go.mod"),
