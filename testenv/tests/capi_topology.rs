@@ -43,9 +43,9 @@ use std::time::Instant;
 use capi_runtime::go::errors::{BoxError, chain};
 use capi_runtime::hook::ResponseStatus;
 use capi_runtime::hooks::v1alpha1::{
-    BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse, GeneratePatches,
-    GeneratePatchesRequest, GeneratePatchesResponse, GeneratePatchesResponseItem, PatchType,
-    ValidateTopology, ValidateTopologyRequest, ValidateTopologyResponse,
+    BeforeClusterCreateRequest, BeforeClusterCreateResponse, GeneratePatchesRequest,
+    GeneratePatchesResponse, GeneratePatchesResponseItem, PatchType, ValidateTopologyRequest,
+    ValidateTopologyResponse,
 };
 use capi_runtime::topology_mutation::Variables;
 use capi_runtime::variable::Variable;
@@ -199,7 +199,6 @@ async fn start_extension(
 ) -> capi_runtime::server::RunningServer {
     let r = recorder.clone();
     let builder = capi_runtime::server::ServerBuilder::new().handle(
-        BeforeClusterCreate,
         "before-cluster-create",
         move |request: BeforeClusterCreateRequest| {
             let r = r.clone();
@@ -221,7 +220,6 @@ async fn start_extension(
     );
     let r = recorder.clone();
     let builder = builder.handle(
-        GeneratePatches,
         "generate-patches",
         move |request: GeneratePatchesRequest| {
             let r = r.clone();
@@ -239,7 +237,6 @@ async fn start_extension(
     );
     let r = recorder.clone();
     let builder = builder.handle(
-        ValidateTopology,
         "validate-topology",
         move |request: ValidateTopologyRequest| {
             let r = r.clone();

@@ -51,9 +51,7 @@ pub fn walker() -> Walker {
 pub fn server_builder() -> ServerBuilder {
     let walker = Arc::new(walker());
     Server::builder()
-        .handle(
-            GeneratePatches,
-            "generate-patches",
+        .handle("generate-patches",
             move |request: GeneratePatchesRequest| {
                 let walker = walker.clone();
                 async move { walker.generate_patches(&request) }
