@@ -7,6 +7,7 @@ use capi_runtime::server::{InProcess, Server};
 use capi_runtime::topology_mutation::{apply_answer, templates};
 use capi_runtime_book_samples::{topology, upgrade_plan};
 use capi_runtime_testenv::fixtures::{Topology, validate_topology_request_from};
+use capi_runtime_testenv::templates::DockerMachineTemplate;
 use serde_json::json;
 
 /// The extension as `main` builds it, minus the listener: its handlers, called in process.
@@ -42,8 +43,9 @@ async fn worker_machines_get_the_node_image_of_their_version() {
     // Apply the answer to the templates, as Cluster API does (the walker answers for every
     // template of a kind it has a function for, with an empty patch where nothing changed).
     apply_answer(&mut request, &response).unwrap();
-    // The workers' machine template, read back as the handler's own type.
-    let machines = templates::<topology::DockerMachineTemplate>(&request).unwrap();
+    // The workers' machine template, read back typed with the testing crate's type of the
+    // Docker provider's machine template (the handler's own type would do as well).
+    let machines = templates::<DockerMachineTemplate>(&request).unwrap();
     let (_, workers) = machines
         .iter()
         .find(|(holder, _)| holder.kind == "MachineDeployment")
