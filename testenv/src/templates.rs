@@ -74,9 +74,10 @@ fn is_empty_meta(meta: &TemplateMeta) -> bool {
     meta == &TemplateMeta::default()
 }
 
-/// Writes a test provider's template type: the object, its constructor and its walker kind.
-macro_rules! test_template {
-    ($(#[$doc:meta])* $name:ident, $group:expr, $kind:literal) => {
+/// Writes a template type: the object (type metadata, metadata, a spec of type `$spec`) and
+/// its walker kind.
+macro_rules! template_object {
+    ($(#[$doc:meta])* $name:ident, $group:expr, $kind:literal, $spec:ty) => {
         $(#[$doc])*
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
         #[serde(rename_all = "camelCase")]
@@ -92,8 +93,21 @@ macro_rules! test_template {
             pub metadata: ObjectMeta,
             /// `spec`.
             #[serde(default)]
-            pub spec: TestTemplateSpec,
+            pub spec: $spec,
         }
+
+        impl Template for $name {
+            const GROUP: &'static str = $group;
+            const KIND: &'static str = $kind;
+        }
+    };
+}
+
+/// Writes a test provider's template type: [`template_object!`] with a [`TestTemplateSpec`],
+/// and its constructor.
+macro_rules! test_template {
+    ($(#[$doc:meta])* $name:ident, $group:expr, $kind:literal) => {
+        template_object!($(#[$doc])* $name, $group, $kind, TestTemplateSpec);
 
         impl $name {
             /// The template `name` in `namespace`, with an empty spec for its objects.
@@ -121,11 +135,6 @@ macro_rules! test_template {
                 self.spec.template.spec.get(field)
             }
         }
-
-        impl Template for $name {
-            const GROUP: &'static str = $group;
-            const KIND: &'static str = $kind;
-        }
     };
 }
 
@@ -145,29 +154,14 @@ test_template!(
     "TestControlPlaneTemplate"
 );
 
-/// A `DockerMachineTemplate` of Cluster API's Docker provider (any version of
-/// `infrastructure.cluster.x-k8s.io`; the fields are v1beta2's).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DockerMachineTemplate {
-    /// `apiVersion`.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub api_version: String,
-    /// `kind`.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub kind: String,
-    /// `metadata` of the template itself.
-    #[serde(default)]
-    pub metadata: ObjectMeta,
-    /// `spec`.
-    #[serde(default)]
-    pub spec: DockerMachineTemplateSpec,
-}
-
-impl Template for DockerMachineTemplate {
-    const GROUP: &'static str = "infrastructure.cluster.x-k8s.io";
-    const KIND: &'static str = "DockerMachineTemplate";
-}
+template_object!(
+    /// A `DockerMachineTemplate` of Cluster API's Docker provider (any version of
+    /// `infrastructure.cluster.x-k8s.io`; the fields are v1beta2's).
+    DockerMachineTemplate,
+    "infrastructure.cluster.x-k8s.io",
+    "DockerMachineTemplate",
+    DockerMachineTemplateSpec
+);
 
 /// `spec` of a [`DockerMachineTemplate`].
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -508,25 +508,27 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
     let asked_control_plane = templates::<TestControlPlaneTemplate>(&generate).unwrap();
     let asked_infrastructure = templates::<TestInfraClusterTemplate>(&generate).unwrap();
     assert_eq!(generate.items.len(), 2);
+    let asked: Vec<_> = asked_control_plane
+        .iter()
+        .map(|(r, t)| (holder(r), &t.spec.template.spec))
+        .chain(
+            asked_infrastructure
+                .iter()
+                .map(|(r, t)| (holder(r), &t.spec.template.spec)),
+        )
+        .collect();
     assert_eq!(
-        asked_control_plane
-            .iter()
-            .map(|(r, t)| (holder(r), t.spec.template.spec.clone()))
-            .collect::<Vec<_>>(),
-        [(
-            cluster_holder("spec.controlPlaneRef"),
-            control_plane(ns).spec.template.spec
-        )]
-    );
-    assert_eq!(
-        asked_infrastructure
-            .iter()
-            .map(|(r, t)| (holder(r), t.spec.template.spec.clone()))
-            .collect::<Vec<_>>(),
-        [(
-            cluster_holder("spec.infrastructureRef"),
-            infrastructure_template(ns).spec.template.spec
-        )]
+        asked,
+        [
+            (
+                cluster_holder("spec.controlPlaneRef"),
+                &control_plane(ns).spec.template.spec
+            ),
+            (
+                cluster_holder("spec.infrastructureRef"),
+                &infrastructure_template(ns).spec.template.spec
+            ),
+        ]
     );
     // Cluster API sends the templates with the metadata of the objects it makes from them.
     for metadata in [
