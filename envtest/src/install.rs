@@ -13,14 +13,14 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use crate::progress::{Progress, is_package_line};
-use crate::{CRDS_DIR, ETCD, Error, FILES, KUBE_APISERVER, MANAGER, required};
+use crate::{CRDS_DIR, ETCD, Error, FILES, KUBE_APISERVER, MANAGER, WEBHOOKS_DIR, required};
 
 /// One Go module of this crate and what it makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Part {
     /// etcd and kube-apiserver.
     ControlPlane,
-    /// Cluster API's core manager and Cluster API's CRDs.
+    /// Cluster API's core manager, Cluster API's CRDs and its webhook configurations.
     ClusterApi,
 }
 
@@ -51,6 +51,7 @@ impl Part {
         let mut out: Vec<&str> = self.packages().iter().map(|(_, b)| *b).collect();
         if self == Part::ClusterApi {
             out.push(CRDS_DIR);
+            out.push(WEBHOOKS_DIR);
         }
         out
     }
@@ -153,10 +154,12 @@ fn install_part(
         })?;
     }
     if part == Part::ClusterApi {
-        copy_crds(&src, &tmp.join("cluster-api"))?;
+        let module = cluster_api_module(&src)?;
+        copy_crds(&module, &tmp.join(CRDS_DIR))?;
+        copy_webhooks(&module, &tmp.join(WEBHOOKS_DIR))?;
     }
     for output in part.outputs() {
-        let from = tmp.join(Path::new(output).file_name().unwrap_or_default());
+        let from = tmp.join(output);
         let to = dir.join(output);
         if let Some(parent) = to.parent() {
             std::fs::create_dir_all(parent)
@@ -273,19 +276,25 @@ fn go_output(src: &Path, args: &[&str]) -> Result<std::process::Output, Error> {
     Ok(output)
 }
 
-/// Copies `core/config/crd/bases/*.yaml` of the Cluster API module the part pins (downloaded
-/// into Go's module cache by `go mod download`) into `to`.
-fn copy_crds(src: &Path, to: &Path) -> Result<(), Error> {
+/// The directory of the Cluster API module the part pins, in Go's module cache (downloaded
+/// there by `go mod download` when missing).
+fn cluster_api_module(src: &Path) -> Result<PathBuf, Error> {
     let module = "sigs.k8s.io/cluster-api";
     let output = go_output(src, &["mod", "download", "-json", module])?;
     let text = String::from_utf8_lossy(&output.stdout);
-    let dir = json_string_field(&text, "Dir").ok_or_else(|| Error::Go {
-        command: format!("go mod download -json {module}"),
-        dir: src.to_path_buf(),
-        status: output.status,
-        stderr: format!("no \"Dir\" in its output: {text}"),
-    })?;
-    let bases = PathBuf::from(dir).join("core/config/crd/bases");
+    json_string_field(&text, "Dir")
+        .map(PathBuf::from)
+        .ok_or_else(|| Error::Go {
+            command: format!("go mod download -json {module}"),
+            dir: src.to_path_buf(),
+            status: output.status,
+            stderr: format!("no \"Dir\" in its output: {text}"),
+        })
+}
+
+/// Copies `core/config/crd/bases/*.yaml` of the Cluster API module at `module` into `to`.
+fn copy_crds(module: &Path, to: &Path) -> Result<(), Error> {
+    let bases = module.join("core/config/crd/bases");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&bases)
         .map_err(Error::io(format!("reading {}", bases.display())))?
         .filter_map(Result::ok)
@@ -298,14 +307,25 @@ fn copy_crds(src: &Path, to: &Path) -> Result<(), Error> {
     }
     std::fs::create_dir_all(to).map_err(Error::io(format!("creating {}", to.display())))?;
     for file in files {
-        let target = to.join(file.file_name().unwrap_or_default());
-        // Copied bytes only: the module cache's files are read-only, the copies need not be.
-        let bytes =
-            std::fs::read(&file).map_err(Error::io(format!("reading {}", file.display())))?;
-        std::fs::write(&target, bytes)
-            .map_err(Error::io(format!("writing {}", target.display())))?;
+        copy_file(&file, &to.join(file.file_name().unwrap_or_default()))?;
     }
     Ok(())
+}
+
+/// Copies `core/config/webhook/manifests.yaml` of the Cluster API module at `module` (the
+/// core manager's Mutating- and ValidatingWebhookConfiguration, written for a Service) into
+/// `to`.
+fn copy_webhooks(module: &Path, to: &Path) -> Result<(), Error> {
+    let file = module.join("core/config/webhook/manifests.yaml");
+    std::fs::create_dir_all(to).map_err(Error::io(format!("creating {}", to.display())))?;
+    copy_file(&file, &to.join("manifests.yaml"))
+}
+
+/// Copies the bytes of `from` to `to` (the module cache's files are read-only, the copies
+/// need not be).
+fn copy_file(from: &Path, to: &Path) -> Result<(), Error> {
+    let bytes = std::fs::read(from).map_err(Error::io(format!("reading {}", from.display())))?;
+    std::fs::write(to, bytes).map_err(Error::io(format!("writing {}", to.display())))
 }
 
 /// The string value of a top-level `"name": "..."` line of Go's indented JSON output (paths

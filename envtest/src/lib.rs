@@ -5,8 +5,9 @@
 //! Cluster API's core manager with the Go toolchain from the Go module proxy, at the versions
 //! pinned by the Go module files carried in this crate (`go/control-plane`, `go/cluster-api`:
 //! our own `go.mod`, `go.sum` and main files; `go build` fetches the sources), into a
-//! per-user cache directory keyed by those versions, copies Cluster API's CRDs there from Go's
-//! module cache, and prints the directory as shell `export` lines:
+//! per-user cache directory keyed by those versions, copies Cluster API's CRDs and its core
+//! admission webhook configurations there from Go's module cache, and prints the directory as
+//! shell `export` lines:
 //!
 //! ```text
 //! $ eval "$(capi-envtest)"
@@ -15,9 +16,11 @@
 //! ```
 //!
 //! The directory holds `etcd`, `kube-apiserver`, `core` (Cluster API's core manager,
-//! `sigs.k8s.io/cluster-api/core`) and `crds/cluster-api/*.yaml`. A second run with the same
-//! pins and Go version builds nothing. The test crate (`capi-runtime-testenv`) reads
-//! [`ASSETS_VAR`], [`MANAGER_VAR`] and [`CRDS_VAR`], and without them looks in
+//! `sigs.k8s.io/cluster-api/core`), `crds/cluster-api/*.yaml` and
+//! `webhooks/cluster-api/manifests.yaml` (the manager's webhook configurations, as Cluster API
+//! ships them for a Service). A second run with the same pins and Go version builds nothing.
+//! The test crate (`capi-runtime-testenv`) reads [`ASSETS_VAR`], [`MANAGER_VAR`],
+//! [`CRDS_VAR`] and [`WEBHOOKS_VAR`], and without them looks in
 //! [`cache_dir`], so running the command once is enough.
 //!
 //! The library is what the command runs; the workspace's `cargo xtask testenv` calls
@@ -52,6 +55,10 @@ pub const KUBE_APISERVER: &str = "kube-apiserver";
 pub const MANAGER: &str = "core";
 /// Where the CRDs go, relative to the directory.
 pub const CRDS_DIR: &str = "crds/cluster-api";
+/// The directory of Cluster API's admission webhook configurations (`manifests.yaml`).
+pub const WEBHOOKS_VAR: &str = "CAPI_WEBHOOKS";
+/// Where Cluster API's admission webhook configurations go, relative to the directory.
+pub const WEBHOOKS_DIR: &str = "webhooks/cluster-api";
 
 /// What an error about a missing binary tells a user to do.
 pub const HINT: &str = "run `eval \"$(capi-envtest)\"` (install it with `cargo install capi-envtest`; it needs Go 1.26 or newer), or set KUBEBUILDER_ASSETS";
@@ -162,12 +169,13 @@ pub fn cache_dir_with(var: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf>
     Some(base.join("capi-envtest").join(versions().key()))
 }
 
-/// The three paths a test environment takes from a directory [`install`] filled.
-pub fn paths(dir: &Path) -> [(&'static str, PathBuf); 3] {
+/// The four paths a test environment takes from a directory [`install`] filled.
+pub fn paths(dir: &Path) -> [(&'static str, PathBuf); 4] {
     [
         (ASSETS_VAR, dir.to_path_buf()),
         (MANAGER_VAR, dir.join(MANAGER)),
         (CRDS_VAR, dir.join(CRDS_DIR)),
+        (WEBHOOKS_VAR, dir.join(WEBHOOKS_DIR)),
     ]
 }
 

@@ -10,13 +10,14 @@ usage: capi-envtest [use] [--dir DIR] [-p env|path] [--no-cluster-api]
 
 Builds etcd, kube-apiserver and Cluster API's core manager at the pinned versions with Go
 (sources from the Go module proxy) into a per-user cache directory, copies Cluster API's CRDs
-there, and prints the directory. A second run with the same pins builds nothing.
+and webhook configurations there, and prints the directory. A second run with the same pins builds nothing.
 
   use               (the default) build if needed, then print
   versions          print the pinned versions and the cache directory
   --dir DIR         use DIR instead of the cache directory
   -p env            (the default) shell lines: eval \"$(capi-envtest)\" sets
-                    KUBEBUILDER_ASSETS, CAPI_MANAGER and CAPI_CRDS
+                    KUBEBUILDER_ASSETS, CAPI_MANAGER, CAPI_CRDS and
+                    CAPI_WEBHOOKS
   -p path           the directory alone
   --no-cluster-api  etcd and kube-apiserver only
 ";

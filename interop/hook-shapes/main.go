@@ -21,6 +21,9 @@
 // and a field F is {"name": JSON name, "type": T, "omitempty": bool, "omitzero": bool}.
 // Embedded structs without a JSON name are flattened into their parent, as encoding/json
 // does; fields without a JSON name ("-") are left out.
+//
+// With the arguments `read-response <Hook>` it reads instead, as that version's manager does,
+// the hook's response on standard input, and writes what it understood (see readResponse).
 package main
 
 import (
@@ -57,6 +60,24 @@ var (
 	unmarshaler   = reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()
 	textMarshaler = reflect.TypeOf((*interface{ MarshalText() ([]byte, error) })(nil)).Elem()
 )
+
+// readResponse reads one response of hook `name` from standard input as this version's
+// manager reads an extension's answer (internal/runtime/client: json.NewDecoder(body).Decode
+// into the hook's response type, unknown fields ignored) and writes what it read back with
+// encoding/json: what that manager understood of the answer.
+func readResponse(name string) error {
+	for _, m := range messages {
+		if m.name != name {
+			continue
+		}
+		response := reflect.New(reflect.TypeOf(m.resp)).Interface()
+		if err := json.NewDecoder(os.Stdin).Decode(response); err != nil {
+			return fmt.Errorf("decoding a %s response: %w", name, err)
+		}
+		return json.NewEncoder(os.Stdout).Encode(response)
+	}
+	return fmt.Errorf("no hook named %q", name)
+}
 
 // The 17 hooks of hooks.runtime.cluster.x-k8s.io/v1alpha1: a request and a response each.
 var messages = []struct {
@@ -179,6 +200,13 @@ func (d *describer) fields(t reflect.Type) []field {
 }
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "read-response" {
+		if err := readResponse(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 	d := &describer{types: map[string]description{}}
 	var out struct {
 		Hooks    []hook                 `json:"hooks"`

@@ -37,6 +37,7 @@ use super::failure::{Failed, FailureReason};
 use super::intake::{Admitted, HeldSlot};
 use super::metrics::EndpointMetrics;
 use super::output::{HandlerFailure, HandlerOutput};
+use super::variables::answer_body;
 use crate::hook::{Hook, HookOf, HookResponse, Message, RequestOf, ResponseOf};
 use crate::hooks::v1alpha1::FailurePolicy;
 use crate::wire::DecodeErrorKind;
@@ -548,9 +549,10 @@ fn panic_text(panic: &(dyn Any + Send)) -> String {
     }
 }
 
-/// A 200 response with the JSON body of `message`, or 500 when it cannot be serialized.
+/// A 200 response with the JSON body of `message` (as [`answer_body`] writes it), or 500
+/// when it cannot be serialized.
 pub(crate) fn json_response<M: Message>(message: &M) -> Response {
-    match serde_json::to_vec(message) {
+    match answer_body(message) {
         Ok(body) => json_bytes_response(body),
         Err(e) => {
             tracing::error!(error = %e, "unable to marshal hook response");

@@ -62,19 +62,26 @@ fn assets_dir(var: &impl Fn(&str) -> Option<OsString>) -> Dir {
     }
 }
 
-/// Cluster API's side of a test environment: its core manager and its CRDs.
+/// Cluster API's side of a test environment: its core manager, its CRDs and its admission
+/// webhook configurations.
 #[derive(Clone, Debug)]
 pub struct ClusterApiAssets {
     /// Cluster API's core manager (`sigs.k8s.io/cluster-api/core`).
     pub manager: PathBuf,
     /// The directory of Cluster API's CRD files.
     pub crds: PathBuf,
+    /// The directory of the manager's webhook configurations (`manifests.yaml`, as Cluster
+    /// API ships it: Mutating- and ValidatingWebhookConfigurations for a Service). Needed only
+    /// when the webhooks run ([`ClusterApiBuilder::webhooks`](crate::ClusterApiBuilder::webhooks)).
+    pub webhooks: PathBuf,
 }
 
 impl ClusterApiAssets {
-    /// Finds them: `CAPI_MANAGER` names the manager and `CAPI_CRDS` the CRD directory; each
-    /// not set is looked up in the directory [`Assets::find`] uses (`core` and
-    /// `crds/cluster-api/` there, as `capi-envtest` leaves them).
+    /// Finds them: `CAPI_MANAGER` names the manager, `CAPI_CRDS` the CRD directory and
+    /// `CAPI_WEBHOOKS` the webhook configurations' directory; each not set is looked up in the
+    /// directory [`Assets::find`] uses (`core`, `crds/cluster-api/` and
+    /// `webhooks/cluster-api/` there, as `capi-envtest` leaves them). A missing webhook
+    /// directory is an error only when the webhooks are installed.
     pub fn find() -> Result<ClusterApiAssets> {
         ClusterApiAssets::find_with(|var| std::env::var_os(var))
     }
@@ -102,20 +109,49 @@ impl ClusterApiAssets {
             }
             .into());
         }
-        Ok(ClusterApiAssets { manager, crds })
+        let webhooks = match var(capi_envtest::WEBHOOKS_VAR).filter(|d| !d.is_empty()) {
+            Some(d) => PathBuf::from(d),
+            None => match &dir {
+                Dir::Env(d) | Dir::Built(d) => d.join(capi_envtest::WEBHOOKS_DIR),
+            },
+        };
+        Ok(ClusterApiAssets {
+            manager,
+            crds,
+            webhooks,
+        })
+    }
+
+    /// The webhook configuration files (`*.yaml` of [`ClusterApiAssets::webhooks`]), sorted;
+    /// an error naming the directory and `capi-envtest` when there is none.
+    pub fn webhook_files(&self) -> Result<Vec<PathBuf>> {
+        let files = yaml_files(&self.webhooks).unwrap_or_default();
+        if files.is_empty() {
+            return Err(MissingBinary::NotFound {
+                name: "Cluster API's webhook configurations".to_string(),
+                path: self.webhooks.clone(),
+                hint: capi_envtest::HINT,
+            }
+            .into());
+        }
+        Ok(files)
     }
 
     /// The CRD files, sorted.
     pub fn crd_files(&self) -> Result<Vec<PathBuf>> {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&self.crds)
-            .map_err(crate::Error::io(format!("reading {}", self.crds.display())))?
-            .filter_map(std::result::Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-            .collect();
-        files.sort();
-        Ok(files)
+        yaml_files(&self.crds).map_err(crate::Error::io(format!("reading {}", self.crds.display())))
     }
+}
+
+/// The `*.yaml` files of `dir`, sorted.
+fn yaml_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(std::result::Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    Ok(files)
 }
 
 fn one(name: &str, value: Option<OsString>, var: &str, dir: &Dir) -> Result<PathBuf> {

@@ -4,12 +4,15 @@
 //! (from [`ClusterApiAssets`]); Cluster API's core manager (`sigs.k8s.io/cluster-api/core`)
 //! runs against it with the `RuntimeSDK` and `ClusterTopology` feature gates, without leader
 //! election, on loopback ports it picks, its webhook server on a certificate signed by the
-//! environment's CA. Its webhooks are not registered with the API server (there is no
-//! Service to reach them), so what their defaulting would add must be written out: the
-//! helpers here do it where it matters ([`ClusterApi::register_extension`]).
+//! environment's CA. Its admission webhooks run as in a real installation: Cluster API's own
+//! webhook configurations (`core/config/webhook/manifests.yaml` of its module, see
+//! [`ClusterApiAssets::webhooks`]) are installed pointed at the manager's webhook port, so the
+//! API server has Cluster API default and validate Clusters, ClusterClasses, ExtensionConfigs,
+//! Machines and the rest of its core kinds, and refuse what Cluster API refuses, at `create`
+//! time ([`ClusterApiBuilder::webhooks`] turns them off).
 //!
 //! [`ClusterApiBuilder::existing_cluster`] runs the manager against a cluster the test did not
-//! start instead.
+//! start instead (without the webhooks unless asked).
 //!
 //! Dropping a [`ClusterApi`] stops the manager, then the control plane; as for every
 //! [`Process`] of this crate, a supervisor stops them when the test process dies any other
@@ -31,6 +34,7 @@ use serde::Serialize;
 
 use crate::error::{BoxError, WaitError};
 use crate::process::Patience;
+use crate::webhooks::WebhookInstallOptions;
 use crate::{
     Builder, ClusterApiAssets, Error, ExistingCluster, Process, ProcessReport, Result,
     StartupError, TestEnv, free_port, new_log_dir,
@@ -55,6 +59,7 @@ pub struct ClusterApiBuilder {
     test_providers: bool,
     wait: Duration,
     existing: Option<ExistingCluster>,
+    webhooks: Option<bool>,
 }
 
 impl std::fmt::Debug for ClusterApiBuilder {
@@ -63,6 +68,7 @@ impl std::fmt::Debug for ClusterApiBuilder {
             .field("name", &self.name)
             .field("manager_args", &self.manager_args)
             .field("test_providers", &self.test_providers)
+            .field("webhooks", &self.webhooks)
             .finish_non_exhaustive()
     }
 }
@@ -79,6 +85,7 @@ impl ClusterApiBuilder {
             test_providers: false,
             wait: DEFAULT_WAIT,
             existing: None,
+            webhooks: None,
         }
     }
 
@@ -118,6 +125,24 @@ impl ClusterApiBuilder {
         self
     }
 
+    /// Whether Cluster API's admission webhooks run: on by default on a control plane this
+    /// starts, off on an [existing cluster](ClusterApiBuilder::existing_cluster) (whose API
+    /// server must reach the manager on this machine's loopback, and which keeps the
+    /// configurations after the test).
+    ///
+    /// On, [`ClusterApiBuilder::start`] installs Cluster API's Mutating- and
+    /// ValidatingWebhookConfiguration pointed at the manager's webhook server, with the CA of
+    /// its serving certificate, and returns once the API server calls them: from the first
+    /// request on, a Cluster whose variables do not fit its ClusterClass is refused at `create`
+    /// with Cluster API's field errors and an accepted one is stored with their defaults, as
+    /// in a real installation. Off, nothing refuses at `create` what only a webhook checks;
+    /// the topology controller still defaults and validates variables before each topology
+    /// (with the same function), and fails the reconcile instead.
+    pub fn webhooks(mut self, on: bool) -> ClusterApiBuilder {
+        self.webhooks = Some(on);
+        self
+    }
+
     /// How long start-up and every wait of the helpers may take ([`DEFAULT_WAIT`]).
     pub fn wait(mut self, wait: Duration) -> ClusterApiBuilder {
         self.wait = wait;
@@ -125,13 +150,21 @@ impl ClusterApiBuilder {
     }
 
     /// Starts the control plane with Cluster API's CRDs (and the test providers' if asked),
-    /// then the manager, and waits until the manager is ready. Needs a tokio runtime; the
-    /// control plane starts on a blocking thread.
+    /// then the manager, waits until the manager is ready (its `/readyz`, which includes its
+    /// webhook server), and installs its webhooks unless [turned
+    /// off](ClusterApiBuilder::webhooks), waiting until the API server calls them. Needs a
+    /// tokio runtime; the control plane starts on a blocking thread.
     pub async fn start(self) -> Result<ClusterApi> {
         let started = Instant::now();
         let assets = match self.assets {
             Some(a) => a,
             None => ClusterApiAssets::find()?,
+        };
+        let webhooks = self.webhooks.unwrap_or(self.existing.is_none());
+        let webhook_files = if webhooks {
+            assets.webhook_files()?
+        } else {
+            Vec::new()
         };
         let mut crds = assets.crd_files()?;
         let providers = tempfile::tempdir().map_err(Error::io("making a temporary directory"))?;
@@ -170,7 +203,7 @@ impl ClusterApiBuilder {
             "--v=2".to_string(),
         ];
         args.extend(self.manager_args);
-        let manager = start_manager(
+        let (mut manager, webhook_port) = start_manager(
             &assets.manager,
             target.kubeconfig_path(),
             webhook_dir.path(),
@@ -179,6 +212,18 @@ impl ClusterApiBuilder {
             self.wait,
         )
         .await?;
+        let mut webhooks_installed = None;
+        if webhooks {
+            let installing = Instant::now();
+            let client = target.client().await?;
+            let options = webhook_files
+                .into_iter()
+                .fold(WebhookInstallOptions::new(), |o, f| o.file(f));
+            let url = format!("https://127.0.0.1:{webhook_port}");
+            crate::webhooks::install(&client, target.ca_pem(), &url, options).await?;
+            wait_until_called(&client, &mut manager, self.wait).await?;
+            webhooks_installed = Some(installing.elapsed());
+        }
         Ok(ClusterApi {
             manager: Mutex::new(manager),
             _webhook_dir: webhook_dir,
@@ -188,6 +233,7 @@ impl ClusterApiBuilder {
             wait: self.wait,
             control_plane_ready,
             ready: started.elapsed(),
+            webhooks_installed,
             logs,
         })
     }
@@ -205,6 +251,7 @@ pub struct ClusterApi {
     wait: Duration,
     control_plane_ready: Duration,
     ready: Duration,
+    webhooks_installed: Option<Duration>,
     logs: PathBuf,
 }
 
@@ -224,19 +271,13 @@ impl ClusterApi {
 
     /// An admin client (see [`TestEnv::client`]), or the existing cluster's.
     pub async fn client(&self) -> Result<Client> {
-        match &self.target {
-            Target::Started(env) => env.client().await,
-            Target::Existing(cluster) => cluster.client().await,
-        }
+        self.target.client().await
     }
 
     /// The CA (PEM) of the certificates [`ClusterApi::write_serving_certificate`] writes: the
     /// `caBundle` of an extension the test serves.
     pub fn ca_pem(&self) -> &str {
-        match &self.target {
-            Target::Started(env) => env.ca_pem(),
-            Target::Existing(cluster) => cluster.ca_pem(),
-        }
+        self.target.ca_pem()
     }
 
     /// Writes `tls.crt` and `tls.key` into `dir`: a serving certificate for `127.0.0.1` and
@@ -273,9 +314,16 @@ impl ClusterApi {
     }
 
     /// Start-up times since [`ClusterApiBuilder::start`] was called: control plane ready with
-    /// the CRDs served, manager ready.
+    /// the CRDs served, and everything ready (the manager, and its webhooks if they run).
     pub fn startup_times(&self) -> (Duration, Duration) {
         (self.control_plane_ready, self.ready)
+    }
+
+    /// How long installing the webhook configurations took, until the API server called them
+    /// (part of the second of [`ClusterApi::startup_times`]; it includes the API server's
+    /// first write of a Cluster, slow with or without webhooks); `None` when they do not run.
+    pub fn webhooks_startup_time(&self) -> Option<Duration> {
+        self.webhooks_installed
     }
 
     /// Resident memory, in KiB, of etcd, kube-apiserver and the manager (each with its
@@ -327,9 +375,9 @@ impl ClusterApi {
 
     /// Creates an ExtensionConfig `name` for an extension served at `url` (HTTPS) whose
     /// serving certificate `ca_pem` verifies, with the empty `namespaceSelector` Cluster API's
-    /// defaulting webhook would add (without it Cluster API's registry matches no namespace),
-    /// and waits until Cluster API reports it `Discovered=True` with at least one handler.
-    /// Returns it as discovered. The extension may be served in the test process (see
+    /// defaulting webhook adds (written out, so that it is there with the webhooks off too:
+    /// without it Cluster API's registry matches no namespace), and waits until Cluster API
+    /// reports it `Discovered=True` with at least one handler. Returns it as discovered. The extension may be served in the test process (see
     /// [`TestEnv::write_serving_certificate`] for a certificate) or anywhere the manager
     /// reaches.
     pub async fn register_extension(
@@ -453,7 +501,8 @@ impl ClusterApi {
 }
 
 /// Starts the manager on loopback ports (again, up to 5 times, when one was taken
-/// meanwhile) and waits until its `/readyz` answers 200.
+/// meanwhile) and waits until its `/readyz` answers 200 (Cluster API's manager checks there
+/// that its webhook server is serving); returns it and its webhook port.
 async fn start_manager(
     binary: &Path,
     kubeconfig: &Path,
@@ -461,7 +510,7 @@ async fn start_manager(
     extra: &[String],
     logs: &Path,
     wait: Duration,
-) -> Result<Process> {
+) -> Result<(Process, u16)> {
     const TRIES: usize = 5;
     let mut last = None;
     let log = logs.join("manager.log");
@@ -491,15 +540,11 @@ async fn start_manager(
                 break;
             }
             if ready(health) {
-                return Ok(process);
+                return Ok((process, webhook));
             }
             if Instant::now() >= deadline {
-                return Err(StartupError::NotReady {
-                    after: wait,
-                    last: format!("http://127.0.0.1:{health}/readyz does not answer 200"),
-                    report: process.report(),
-                }
-                .into());
+                let last = format!("http://127.0.0.1:{health}/readyz does not answer 200");
+                return Err(not_ready(wait, last, &mut process));
             }
             tokio::time::sleep(POLL).await;
         }
@@ -510,6 +555,16 @@ async fn start_manager(
         "Cluster API's manager",
         &log,
     ))
+}
+
+/// The manager did not become ready within `after`; `last` is what the last check saw.
+fn not_ready(after: Duration, last: String, manager: &mut Process) -> Error {
+    StartupError::NotReady {
+        after,
+        last,
+        report: manager.report(),
+    }
+    .into()
 }
 
 /// Where the manager runs: a control plane this started, or a cluster that was there.
@@ -533,6 +588,90 @@ impl Target {
             Target::Existing(cluster) => cluster.write_serving_certificate(dir),
         }
     }
+
+    fn ca_pem(&self) -> &str {
+        match self {
+            Target::Started(env) => env.ca_pem(),
+            Target::Existing(cluster) => cluster.ca_pem(),
+        }
+    }
+
+    async fn client(&self) -> Result<Client> {
+        match self {
+            Target::Started(env) => env.client().await,
+            Target::Existing(cluster) => cluster.client().await,
+        }
+    }
+}
+
+/// Waits until the API server calls Cluster API's webhooks: a configuration takes effect once
+/// the API server has read it, a moment after it is written. Two server-side dry runs show it,
+/// each a Cluster that only one configuration's webhook refuses: the defaulting webhook refuses
+/// a topology without a class name before the schema is checked, and the validating webhook a
+/// name longer than a label value may be. Nothing is stored.
+async fn wait_until_called(client: &Client, manager: &mut Process, wait: Duration) -> Result<()> {
+    let clusters: Api<DynamicObject> = Api::namespaced_with(
+        client.clone(),
+        "default",
+        &kube::api::ApiResource::from_gvk_with_plural(
+            &GroupVersionKind::gvk("cluster.x-k8s.io", "v1beta2", "Cluster"),
+            "clusters",
+        ),
+    );
+    let probes = [
+        (
+            "default.cluster.cluster.x-k8s.io",
+            serde_json::json!({
+                "apiVersion": "cluster.x-k8s.io/v1beta2",
+                "kind": "Cluster",
+                "metadata": {"name": "webhook-probe"},
+                "spec": {"topology": {"classRef": {"name": ""}, "version": "v1.31.0"}},
+            }),
+        ),
+        (
+            "validation.cluster.cluster.x-k8s.io",
+            serde_json::json!({
+                "apiVersion": "cluster.x-k8s.io/v1beta2",
+                "kind": "Cluster",
+                "metadata": {"name": "webhook-probe".repeat(5)},
+                "spec": {"paused": false},
+            }),
+        ),
+    ];
+    let deadline = Instant::now() + wait;
+    let dry_run = PostParams {
+        dry_run: true,
+        ..Default::default()
+    };
+    for (webhook, probe) in probes {
+        let probe: DynamicObject = serde_json::from_value(probe).map_err(|e| Error::Io {
+            what: "writing a webhook probe".to_string(),
+            source: std::io::Error::other(e),
+        })?;
+        let denied = format!("admission webhook \"{webhook}\" denied the request");
+        loop {
+            let last = match clusters.create(&dry_run, &probe).await {
+                Err(kube::Error::Api(status)) if status.message.contains(&denied) => break,
+                Err(kube::Error::Api(status)) => status.message,
+                Err(source) => {
+                    return Err(Error::Request {
+                        what: format!("a dry run for webhook {webhook}"),
+                        source,
+                    });
+                }
+                Ok(_) => "a dry run was accepted".to_string(),
+            };
+            if manager.exited().is_some() {
+                return Err(StartupError::Exited(manager.report()).into());
+            }
+            if Instant::now() >= deadline {
+                let last = format!("the API server does not call webhook {webhook}: {last}");
+                return Err(not_ready(wait, last, manager));
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+    Ok(())
 }
 
 /// Whether `GET /readyz` on the loopback port answers 200 (a plain HTTP/1.0 request; the

@@ -4,14 +4,16 @@
 //! This is the counterpart of controller-runtime's `envtest`: no kubelet, no
 //! controller-manager, only the API server and its storage, so custom resources can be
 //! created, validated, converted and watched by the real thing; [`ClusterApi`] adds Cluster
-//! API's core manager (`RuntimeSDK` and `ClusterTopology` gates, every core CRD installed),
-//! so an extension's hooks are called by Cluster API itself. [`topology`] builds the objects
+//! API's core manager (`RuntimeSDK` and `ClusterTopology` gates, every core CRD installed,
+//! its admission webhooks called by the API server), so an extension's hooks are called by
+//! Cluster API itself and what the test creates is defaulted and validated by it. [`topology`] builds the objects
 //! a managed topology needs and reads what the topology controller made.
 //!
 //! - **Binaries** come from `KUBEBUILDER_ASSETS` (a directory holding `etcd` and
 //!   `kube-apiserver`, the envtest convention), or one by one from `TEST_ASSET_ETCD` and
-//!   `TEST_ASSET_KUBE_APISERVER`; Cluster API's manager from `CAPI_MANAGER` and its CRDs
-//!   from `CAPI_CRDS`, or else from the same directory. The `capi-envtest` command
+//!   `TEST_ASSET_KUBE_APISERVER`; Cluster API's manager from `CAPI_MANAGER`, its CRDs from
+//!   `CAPI_CRDS` and its webhook configurations from `CAPI_WEBHOOKS`, or else from the same
+//!   directory. The `capi-envtest` command
 //!   (`cargo install capi-envtest`, then `eval "$(capi-envtest)"`) builds all of them at
 //!   pinned versions into a per-user cache directory, which is also looked in when no
 //!   variable is set. (In this crate's own repository, `cargo xtask testenv` builds them
@@ -35,7 +37,8 @@
 //!   [`annotate`](ClusterApi::annotate) and
 //!   [`wait_for_condition`](ClusterApi::wait_for_condition) take any object an [`ObjectRef`]
 //!   names; the crate re-exports [`kube`] for the rest.
-//! - **Webhooks**: [`TestEnv::install_webhooks`] installs admission webhook configurations
+//! - **Webhooks**: [`ClusterApi`] installs Cluster API's own (see
+//!   [`ClusterApiBuilder::webhooks`]); [`TestEnv::install_webhooks`] installs admission webhook configurations
 //!   (a project's manifests, written for a Service) pointed at a server the test runs on
 //!   loopback, with the environment's CA as `caBundle` and a serving certificate for the
 //!   server (envtest's `WebhookInstallOptions`); [`TestEnv::write_serving_certificate`] makes

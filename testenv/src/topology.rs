@@ -308,8 +308,11 @@ impl ClusterClass {
         let mut spec = json!({
             "infrastructure": self.infrastructure.to_json(),
             "controlPlane": self.control_plane.to_json(),
-            "patches": self.patches,
         });
+        // Cluster API's schema takes no empty list of patches.
+        if !self.patches.is_empty() {
+            spec["patches"] = json!(self.patches);
+        }
         if !self.variables.is_empty() {
             spec["variables"] = json!(self.variables);
         }

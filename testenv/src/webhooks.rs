@@ -101,46 +101,8 @@ impl TestEnv {
         let url = format!("https://127.0.0.1:{port}");
         let cert_dir = tempfile::tempdir().map_err(Error::io("making a temporary directory"))?;
         self.write_serving_certificate(cert_dir.path())?;
-        let mut validating = options.validating;
-        let mut mutating = options.mutating;
-        for file in &options.files {
-            let text = std::fs::read_to_string(file)
-                .map_err(Error::io(format!("reading {}", file.display())))?;
-            let bad = |e: Box<dyn std::error::Error + Send + Sync>| Error::Io {
-                what: format!("{}: not webhook configurations", file.display()),
-                source: std::io::Error::other(e),
-            };
-            let documents: Vec<Value> =
-                serde_saphyr::from_multiple(&text).map_err(|e| bad(Box::new(e)))?;
-            for document in documents {
-                let parse = |e: serde_json::Error| bad(Box::new(e));
-                match document["kind"].as_str() {
-                    Some("ValidatingWebhookConfiguration") => {
-                        validating.push(serde_json::from_value(document).map_err(parse)?)
-                    }
-                    Some("MutatingWebhookConfiguration") => {
-                        mutating.push(serde_json::from_value(document).map_err(parse)?)
-                    }
-                    _ => {}
-                }
-            }
-        }
-        let ca = ByteString(self.ca_pem().as_bytes().to_vec());
         let client = self.client().await?;
-        let mut names = Vec::new();
-        let params = PatchParams::apply(MANAGER).force();
-        for mut config in validating {
-            for webhook in config.webhooks.iter_mut().flatten() {
-                local(&mut webhook.client_config, &url, &ca);
-            }
-            names.push(apply(&client, &params, config).await?);
-        }
-        for mut config in mutating {
-            for webhook in config.webhooks.iter_mut().flatten() {
-                local(&mut webhook.client_config, &url, &ca);
-            }
-            names.push(apply(&client, &params, config).await?);
-        }
+        let names = install(&client, self.ca_pem(), &url, options).await?;
         Ok(LocalWebhooks {
             port,
             url,
@@ -148,6 +110,57 @@ impl TestEnv {
             cert_dir,
         })
     }
+}
+
+/// Installs the webhook configurations of `options` (its port aside) through `client`, each
+/// pointed at `url` (see [`TestEnv::install_webhooks`]) with `ca_pem` as its `caBundle`;
+/// returns their names.
+pub(crate) async fn install(
+    client: &kube::Client,
+    ca_pem: &str,
+    url: &str,
+    options: WebhookInstallOptions,
+) -> Result<Vec<String>> {
+    let mut validating = options.validating;
+    let mut mutating = options.mutating;
+    for file in &options.files {
+        let text = std::fs::read_to_string(file)
+            .map_err(Error::io(format!("reading {}", file.display())))?;
+        let bad = |e: Box<dyn std::error::Error + Send + Sync>| Error::Io {
+            what: format!("{}: not webhook configurations", file.display()),
+            source: std::io::Error::other(e),
+        };
+        let documents: Vec<Value> =
+            serde_saphyr::from_multiple(&text).map_err(|e| bad(Box::new(e)))?;
+        for document in documents {
+            let parse = |e: serde_json::Error| bad(Box::new(e));
+            match document["kind"].as_str() {
+                Some("ValidatingWebhookConfiguration") => {
+                    validating.push(serde_json::from_value(document).map_err(parse)?)
+                }
+                Some("MutatingWebhookConfiguration") => {
+                    mutating.push(serde_json::from_value(document).map_err(parse)?)
+                }
+                _ => {}
+            }
+        }
+    }
+    let ca = ByteString(ca_pem.as_bytes().to_vec());
+    let mut names = Vec::new();
+    let params = PatchParams::apply(MANAGER).force();
+    for mut config in validating {
+        for webhook in config.webhooks.iter_mut().flatten() {
+            local(&mut webhook.client_config, url, &ca);
+        }
+        names.push(apply(client, &params, config).await?);
+    }
+    for mut config in mutating {
+        for webhook in config.webhooks.iter_mut().flatten() {
+            local(&mut webhook.client_config, url, &ca);
+        }
+        names.push(apply(client, &params, config).await?);
+    }
+    Ok(names)
 }
 
 /// Server-side applies the webhook configuration `config` (either kind) with `params`, once

@@ -257,12 +257,15 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
             .await,
     );
     let (control_plane_ready, manager_ready) = capi.startup_times();
+    let webhooks = capi.webhooks_startup_time();
     let (etcd_kib, apiserver_kib, manager_kib) = capi.rss_kib();
     eprintln!(
         "Cluster API environment: control plane ready after {control_plane_ready:?}, manager \
-         ready after {manager_ready:?}; RSS etcd {etcd_kib} KiB, kube-apiserver \
-         {apiserver_kib} KiB, manager {manager_kib} KiB"
+         and webhooks ready after {manager_ready:?} (webhooks installed and called in \
+         {webhooks:?}); RSS etcd {etcd_kib} KiB, kube-apiserver {apiserver_kib} KiB, manager \
+         {manager_kib} KiB"
     );
+    assert!(webhooks.is_some(), "Cluster API's webhooks run by default");
     let kube = must(capi.client().await);
 
     // The extension's certificate, signed by the environment's CA (its caBundle).

@@ -1,21 +1,28 @@
 //! `capi_runtime::variable::check` against Cluster API's own judgement of variable values.
 //!
 //! Cluster API defaults and validates a Cluster's variables with one function,
-//! `DefaultAndValidateVariables`, which its Cluster webhook runs at admission and its topology
-//! controller runs again before it computes a topology (the webhooks do not run in the test
-//! environment; the controller's run is the same function over the same definitions). A
-//! value it refuses fails the reconcile: the Cluster's `TopologyReconciled` condition turns
-//! False with reason `ReconcileFailed` and the `Invalid` error as its message. A value it
-//! accepts is defaulted, and the defaulted value is what GeneratePatches receives.
+//! `DefaultAndValidateVariables`, which its Cluster defaulting webhook runs at admission and its
+//! topology controller runs again before it computes a topology. Both judge here:
 //!
-//! An extension declares six `#[derive(Variable)]` types through DiscoverVariables; one
-//! Cluster per value of a corpus (valid values, one invalid value per keyword the schemas use,
+//! - **the webhooks**: a Cluster created once its ClusterClass is reconciled is refused at
+//!   `create` with the `Invalid` error when a value does not fit, or stored with the value
+//!   defaulted (the defaulting webhook writes the defaults into the Cluster);
+//! - **the topology controller**: a Cluster created before its ClusterClass exists passes the
+//!   webhooks unjudged (they skip variables then, with a warning), and the controller judges
+//!   the value as it was written once the class is there: a refusal fails the reconcile (the
+//!   Cluster's `TopologyReconciled` condition turns False with reason `ReconcileFailed` and
+//!   the `Invalid` error as its message), an accepted value is defaulted and reaches
+//!   GeneratePatches.
+//!
+//! An extension declares six `#[derive(Variable)]` types through DiscoverVariables; two Clusters
+//! per value of a corpus (valid values, one invalid value per keyword the schemas use,
 //! defaults inside defaults, unknown and preserved fields, values CEL rules refuse with a
 //! message or a message expression, reason and field path, int-or-string, a format, exclusive
-//! bounds, values of the wrong type) sets one of them. For each, what `check::<V>` says must be
-//! what Cluster API did: the same defaulted value reaching GeneratePatches, or the same field
-//! errors in the condition's message, word for word (in any order: Go walks an object's
-//! properties in random order).
+//! bounds, values of the wrong type), one for each judge, set one of them. For each, what
+//! `check::<V>` says must be what Cluster API did: the same defaulted value, or the same field
+//! errors, word for word (in any order: Go walks an object's properties in random order). The
+//! ClusterClass webhook, too, takes the six types' schemas as the class's own variables, and
+//! refuses a default above its maximum, which the derive refuses at compile time.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -25,11 +32,12 @@ use capi_runtime::hook::ResponseStatus;
 use capi_runtime::hooks::v1alpha1::{GeneratePatchesRequest, GeneratePatchesResponse};
 use capi_runtime::server::Server;
 use capi_runtime::variable::{Variable, VariableErrors, check};
+use capi_runtime_testenv::kube::api::PostParams;
 use capi_runtime_testenv::topology::{
     ClusterClass, ExternalPatch, TopologyCluster, condition, control_plane_template, handler_name,
     infrastructure_cluster_template,
 };
-use capi_runtime_testenv::{ClusterApi, Result};
+use capi_runtime_testenv::{Api, ClusterApi, DynamicObject, Result};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -272,13 +280,112 @@ fn record(seen: &Seen, request: &GeneratePatchesRequest) {
     }
 }
 
+/// The Cluster `name` of class `class` in `namespace` that sets `variable` to `value` (and
+/// `registry`, which every Cluster must set, to a valid value), paused if asked (the topology
+/// controller leaves it alone then).
+fn cluster(
+    namespace: &str,
+    name: &str,
+    class: &str,
+    variable: &str,
+    value: &Value,
+    paused: bool,
+) -> DynamicObject {
+    let mut cluster = TopologyCluster::new(namespace, name, class, "v1.31.0")
+        .variable_json(variable, value.clone());
+    if variable != "registry" {
+        cluster = cluster.variable_json("registry", json!({"host": "r.example"}));
+    }
+    let mut json = cluster.to_json();
+    if paused {
+        json["spec"]["paused"] = json!(true);
+    }
+    serde_json::from_value(json).unwrap()
+}
+
+/// Creates every one of `objects` at once; the outcome of each, in their order.
+async fn create_all(
+    api: &Api<DynamicObject>,
+    objects: Vec<DynamicObject>,
+) -> Vec<std::result::Result<DynamicObject, capi_runtime_testenv::kube::Error>> {
+    let mut tasks = tokio::task::JoinSet::new();
+    for (i, object) in objects.into_iter().enumerate() {
+        let api = api.clone();
+        tasks.spawn(async move { (i, api.create(&PostParams::default(), &object).await) });
+    }
+    let mut outcomes: Vec<_> = tasks.join_all().await;
+    outcomes.sort_by_key(|(i, _)| *i);
+    outcomes.into_iter().map(|(_, outcome)| outcome).collect()
+}
+
+/// What the webhooks did with the Cluster `name` that sets `variable`: stored it (with the
+/// variable's value as stored) or refused it (the error's message, without the API server's
+/// prefix naming the webhook).
+fn webhook_verdict(
+    variable: &str,
+    outcome: std::result::Result<DynamicObject, capi_runtime_testenv::kube::Error>,
+) -> Verdict {
+    const DENIED: &str =
+        "admission webhook \"default.cluster.cluster.x-k8s.io\" denied the request: ";
+    match outcome {
+        Ok(stored) => {
+            let variables = stored.data["spec"]["topology"]["variables"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            let value = variables
+                .iter()
+                .find(|v| v["name"] == variable)
+                .map(|v| v["value"].clone())
+                .unwrap_or(Value::Null);
+            Verdict::Accepted(value)
+        }
+        Err(capi_runtime_testenv::kube::Error::Api(status)) => Verdict::Refused(
+            status
+                .message
+                .strip_prefix(DENIED)
+                .map_or(status.message.clone(), str::to_string),
+        ),
+        Err(other) => panic!("creating a Cluster: {}", chain(&other)),
+    }
+}
+
+/// Whether `verdict`, Cluster API's on the Cluster `name` setting `variable` to `value`, is
+/// what `check` says: the same defaulted value, or the same field errors (in any order) in
+/// Cluster API's `Invalid` error of that Cluster.
+fn agrees(name: &str, variable: &str, value: &Value, verdict: &Verdict) -> bool {
+    match (check_named(variable, value), verdict) {
+        (Ok(defaulted), Verdict::Accepted(received)) => &defaulted == received,
+        (Err(errors), Verdict::Refused(message)) => {
+            // Go's object validator walks the properties of a map, in random order: errors of
+            // several properties come in any order, so any order of ours matches.
+            let prefix = format!("Cluster.cluster.x-k8s.io \"{name}\" is invalid: ");
+            let each: Vec<String> = errors.errors().iter().map(|e| e.to_string()).collect();
+            orders(&each).iter().any(|order| {
+                let list = if order.len() == 1 {
+                    order[0].clone()
+                } else {
+                    format!("[{}]", order.join(", "))
+                };
+                *message == format!("{prefix}{list}")
+            })
+        }
+        _ => false,
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn check_agrees_with_cluster_apis_defaulting_and_validation() {
+async fn check_agrees_with_cluster_apis_webhooks_and_topology_controller() {
     let capi = must(
         ClusterApi::builder("capi-variables")
             .test_providers()
             .start()
             .await,
+    );
+    eprintln!(
+        "start-up (control plane, all ready): {:?}; the webhooks' part: {:?}",
+        capi.startup_times(),
+        capi.webhooks_startup_time()
     );
     let seen: Seen = Arc::default();
     let s = seen.clone();
@@ -315,7 +422,31 @@ async fn check_agrees_with_cluster_apis_defaulting_and_validation() {
         capi.create(&control_plane_template(ns, "control-plane", json!({})))
             .await,
     );
+    let clusters = must(capi.api(ns, "cluster.x-k8s.io/v1beta2", "Cluster").await);
     let class = "variables-class";
+    let corpus = corpus();
+    let names: std::collections::BTreeSet<_> = corpus.iter().map(|(name, ..)| name).collect();
+    assert_eq!(names.len(), corpus.len(), "one Cluster per value");
+
+    // For the topology controller: Clusters of a ClusterClass that does not exist yet, which
+    // the webhooks let through without looking at their variables.
+    let unjudged = corpus
+        .iter()
+        .map(|(name, variable, value)| cluster(ns, name, class, variable, value, false))
+        .collect();
+    for (outcome, (name, ..)) in create_all(&clusters, unjudged)
+        .await
+        .into_iter()
+        .zip(&corpus)
+    {
+        if let Err(e) = outcome {
+            panic!(
+                "creating Cluster {name} before its ClusterClass: {}",
+                chain(&e)
+            );
+        }
+    }
+
     must(
         capi.create(
             &ClusterClass::new(ns, class, "infra", "control-plane").patch(
@@ -350,19 +481,87 @@ async fn check_agrees_with_cluster_apis_defaulting_and_validation() {
         .await,
     );
 
-    let corpus = corpus();
-    let names: std::collections::BTreeSet<_> = corpus.iter().map(|(name, ..)| name).collect();
-    assert_eq!(names.len(), corpus.len(), "one Cluster per value");
-    for (name, variable, value) in &corpus {
-        let mut cluster =
-            TopologyCluster::new(ns, name, class, "v1.31.0").variable_json(variable, value.clone());
-        if *variable != "registry" {
-            cluster = cluster.variable_json("registry", json!({"host": "r.example"}));
-        }
-        must(capi.create(&cluster).await);
-    }
+    // The webhooks read the ClusterClass from the manager's cache, which may not have seen it
+    // reconciled yet; until it has, they let a Cluster through without judging its variables
+    // (after polling for two seconds). A dry run they refuse shows that they judge.
+    let probe = cluster(ns, "webhook-probe", class, "registry", &json!({}), true);
+    must(
+        capi.wait_for("the webhooks to judge variables", || {
+            let clusters = clusters.clone();
+            let probe = probe.clone();
+            async move {
+                let dry_run = PostParams {
+                    dry_run: true,
+                    ..Default::default()
+                };
+                match clusters.create(&dry_run, &probe).await {
+                    Err(capi_runtime_testenv::kube::Error::Api(status))
+                        if status.message.starts_with(
+                            "admission webhook \"default.cluster.cluster.x-k8s.io\" denied the \
+                             request: Cluster.cluster.x-k8s.io \"webhook-probe\" is invalid: \
+                             spec.topology.variables[registry].value.host: Required value",
+                        ) =>
+                    {
+                        Ok(())
+                    }
+                    Err(e) => Err(BoxError::from(e)),
+                    Ok(_) => Err(BoxError::from(
+                        "a Cluster without a registry host was accepted",
+                    )),
+                }
+            }
+        })
+        .await,
+    );
 
-    let clusters = must(capi.api(ns, "cluster.x-k8s.io/v1beta2", "Cluster").await);
+    // For the webhooks: the same values, in paused Clusters of the reconciled ClusterClass.
+    let admitted_name = |name: &str| format!("admitted-{name}");
+    let judged = corpus
+        .iter()
+        .map(|(name, variable, value)| {
+            cluster(ns, &admitted_name(name), class, variable, value, true)
+        })
+        .collect();
+    let webhook_verdicts: Vec<Verdict> = create_all(&clusters, judged)
+        .await
+        .into_iter()
+        .zip(&corpus)
+        .map(|(outcome, (_, variable, _))| webhook_verdict(variable, outcome))
+        .collect();
+
+    // The ClusterClass webhook takes the six schemas as a class's own variables, and refuses
+    // a default above its maximum (which the derive refuses at compile time:
+    // derive/tests/ui/variable_refused_constructs.rs).
+    let inline = ClusterClass::new(ns, "inline-variables", "infra", "control-plane")
+        .variable::<Registry>()
+        .variable::<Mirrors>()
+        .variable::<Proxy>()
+        .variable::<Share>()
+        .variable::<Dns>()
+        .variable::<Surge>();
+    must(capi.create(&inline).await);
+    let mut refused = inline.to_json();
+    refused["metadata"]["name"] = json!("inline-bad-default");
+    let port = refused["spec"]["variables"][0]["schema"]["openAPIV3Schema"]["properties"]["port"]
+        .as_object_mut()
+        .expect("registry's schema has a port");
+    port.insert("default".into(), json!(70000));
+    let refusal = match capi.create(&refused).await {
+        Err(capi_runtime_testenv::Error::Request {
+            source: capi_runtime_testenv::kube::Error::Api(status),
+            ..
+        }) => status.message,
+        Err(other) => panic!("creating a ClusterClass: {}", chain(&other)),
+        Ok(_) => panic!("a default above its maximum was accepted"),
+    };
+    assert_eq!(
+        refusal,
+        "admission webhook \"validation.clusterclass.cluster.x-k8s.io\" denied the request: \
+         ClusterClass.cluster.x-k8s.io \"inline-bad-default\" is invalid: \
+         spec.variables[registry].schema.openAPIV3Schema.properties[port].default: Invalid \
+         value: 70000:  in body should be less than or equal to 65535"
+    );
+
     let mut verdicts = BTreeMap::new();
     for (name, variable, _) in &corpus {
         let clusters = clusters.clone();
@@ -395,37 +594,25 @@ async fn check_agrees_with_cluster_apis_defaulting_and_validation() {
     }
 
     let mut differences = Vec::new();
-    for (name, variable, value) in &corpus {
-        let theirs = &verdicts[name];
-        eprintln!("{name}: {theirs:?}");
-        let agree = match (check_named(variable, value), theirs) {
-            (Ok(defaulted), Verdict::Accepted(received)) => &defaulted == received,
-            (Err(errors), Verdict::Refused(message)) => {
-                // Go's object validator walks the properties of a map, in random order: errors
-                // of several properties come in any order, so any order of ours matches.
-                let prefix = format!("Cluster.cluster.x-k8s.io \"{name}\" is invalid: ");
-                let each: Vec<String> = errors.errors().iter().map(|e| e.to_string()).collect();
-                orders(&each).iter().any(|order| {
-                    let list = if order.len() == 1 {
-                        order[0].clone()
-                    } else {
-                        format!("[{}]", order.join(", "))
-                    };
-                    *message == format!("{prefix}{list}")
-                })
+    for ((name, variable, value), by_webhook) in corpus.iter().zip(&webhook_verdicts) {
+        let by_controller = &verdicts[name];
+        eprintln!("{name}: {by_controller:?}");
+        let judges = [
+            ("the topology controller", name.to_string(), by_controller),
+            ("the webhooks", admitted_name(name), by_webhook),
+        ];
+        for (judge, cluster, verdict) in judges {
+            if !agrees(&cluster, variable, value, verdict) {
+                differences.push(format!(
+                    "{name} ({value}):\n  {judge}: {verdict:?}\n  check: {:?}",
+                    check_named(variable, value).map_err(|e| e.to_string())
+                ));
             }
-            _ => false,
-        };
-        if !agree {
-            differences.push(format!(
-                "{name} ({value}):\n  Cluster API: {theirs:?}\n  check:       {:?}",
-                check_named(variable, value).map_err(|e| e.to_string())
-            ));
         }
     }
     assert!(
         differences.is_empty(),
-        "{} of {} values judged differently:\n{}",
+        "{} verdicts on {} values differ:\n{}",
         differences.len(),
         corpus.len(),
         differences.join("\n")

@@ -25,6 +25,10 @@ async fn the_manager_runs_against_an_existing_cluster() {
         .await
         .unwrap_or_else(|e| panic!("{}", chain(&e)));
     assert!(capi.env().is_none());
+    assert!(
+        capi.webhooks_startup_time().is_none(),
+        "Cluster API's webhooks are off on an existing cluster unless asked for"
+    );
     assert_ne!(
         capi.ca_pem(),
         started.ca_pem(),

@@ -399,4 +399,19 @@ fn missing_binaries_are_named_with_the_way_to_get_them() {
         err.to_string(),
         "CAPI_MANAGER=/nonexistent/core is not an executable file"
     );
+
+    // Cluster API's webhook configurations: through CAPI_WEBHOOKS, else beside the CRDs; an
+    // empty or missing directory is named with the command that fills it.
+    let no_webhooks = tempfile::tempdir().unwrap();
+    let assets = ClusterApiAssets {
+        manager: "/nonexistent/core".into(),
+        crds: "/nonexistent/crds".into(),
+        webhooks: no_webhooks.path().to_path_buf(),
+    };
+    let text = assets.webhook_files().unwrap_err().to_string();
+    assert!(
+        text.starts_with("Cluster API's webhook configurations not found at ")
+            && text.contains("capi-envtest"),
+        "{text}"
+    );
 }

@@ -1,8 +1,9 @@
 //! `cargo xtask testenv`: builds the Go programs the tests run against into
 //! `target/testenv/bin/`:
 //!
-//! - etcd, kube-apiserver, `core` (Cluster API's core manager, `sigs.k8s.io/cluster-api/core`)
-//!   and `crds/cluster-api/` (Cluster API's CRDs), by the `capi-envtest` crate's library, the
+//! - etcd, kube-apiserver, `core` (Cluster API's core manager, `sigs.k8s.io/cluster-api/core`),
+//!   `crds/cluster-api/` (Cluster API's CRDs) and `webhooks/cluster-api/` (its core webhook
+//!   configurations), by the `capi-envtest` crate's library, the
 //!   code its `capi-envtest` command runs for users, from the Go module files that crate
 //!   carries (`envtest/go/`);
 //! - from `interop/capi/` (the workspace's own Go peers): `go-extension`, an extension written
@@ -75,6 +76,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 /// environments (`target/testenv/logs`) gone, so the ones left afterwards are this run's.
 pub fn prepare(root: &Path) -> Result<(), String> {
     build(root)?;
+    crate::pin_lag::report(HOOK_SHAPES);
     drop_go_cache_when_disk_is_low(root)?;
     let logs = crate::target_dir(root)?.join("testenv/logs");
     match std::fs::remove_dir_all(&logs) {

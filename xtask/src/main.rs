@@ -42,6 +42,7 @@ mod install;
 mod isolation;
 mod newest_deps;
 mod package;
+mod pin_lag;
 mod release;
 mod supply;
 mod test;

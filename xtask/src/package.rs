@@ -340,6 +340,7 @@ fn install_envtest(
         capi_envtest::KUBE_APISERVER,
         capi_envtest::MANAGER,
         capi_envtest::CRDS_DIR,
+        capi_envtest::WEBHOOKS_DIR,
     ]
     .iter()
     .all(|name| bin.join(name).exists());

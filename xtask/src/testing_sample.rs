@@ -8,8 +8,8 @@
 //! yet, and the test must try this commit's code); it keeps its own `[workspace]`. `cargo test`
 //! runs there with the workspace's `K8S_OPENAPI_ENABLED_VERSION` removed, so the sample's own
 //! k8s-openapi version feature has to do its work, and with `KUBEBUILDER_ASSETS`,
-//! `CAPI_MANAGER` and `CAPI_CRDS` naming what `cargo xtask testenv` built (or what those
-//! variables already name), as `eval "$(capi-envtest)"` would for a user. Its output goes to `target/testing-sample` (the
+//! `CAPI_MANAGER`, `CAPI_CRDS` and `CAPI_WEBHOOKS` naming what `cargo xtask testenv` built (or
+//! what those variables already name), as `eval "$(capi-envtest)"` would for a user. Its output goes to `target/testing-sample` (the
 //! environment's logs to `target/testing-sample/testenv/logs/`, emptied when the step starts, so
 //! they hold only the last run's, as the workspace's own `target/testenv/logs/`); its intermediate artifacts
 //! share the workspace's build directory, so the dependencies are compiled once.
@@ -38,11 +38,14 @@ pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
     let assets = var("KUBEBUILDER_ASSETS", bin.clone());
     let manager = var("CAPI_MANAGER", bin.join("core"));
     let crds = var("CAPI_CRDS", bin.join("crds/cluster-api"));
-    if !manager.is_file() || !crds.is_dir() {
+    let webhooks = var("CAPI_WEBHOOKS", bin.join("webhooks/cluster-api"));
+    if !manager.is_file() || !crds.is_dir() || !webhooks.is_dir() {
         return Err(format!(
-            "the testing sample needs Cluster API's manager ({}) and CRDs ({}): run `cargo xtask testenv`",
+            "the testing sample needs Cluster API's manager ({}), CRDs ({}) and webhook \
+             configurations ({}): run `cargo xtask testenv`",
             manager.display(),
-            crds.display()
+            crds.display(),
+            webhooks.display()
         ));
     }
 
@@ -78,6 +81,7 @@ pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
         .env("KUBEBUILDER_ASSETS", assets)
         .env("CAPI_MANAGER", &manager)
         .env("CAPI_CRDS", &crds)
+        .env("CAPI_WEBHOOKS", &webhooks)
         .output()
         .map_err(|e| format!("cannot run {cargo}: {e}"));
     let _ = std::fs::remove_dir_all(&dir);
