@@ -5,7 +5,7 @@
 // ANCHOR: lib
 use std::sync::Arc;
 
-use capi_runtime::hooks::v1alpha1::{GeneratePatches, GeneratePatchesRequest};
+use capi_runtime::hooks::v1alpha1::GeneratePatchesRequest;
 use capi_runtime::server::{Server, ServerBuilder};
 use capi_runtime::topology_mutation::{VariableError, Walker};
 use capi_runtime::variable::Variable;
