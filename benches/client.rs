@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use capi_runtime::client::{CallAllOptions, Client, ForObject};
-use capi_runtime::hooks::v1alpha1::{BeforeClusterCreate, BeforeClusterCreateRequest};
+use capi_runtime::hooks::v1alpha1::BeforeClusterCreateRequest;
 use extension::{config, handler, ready_client};
 use serde_json::json;
 use tls::{TestCa, TestServer, answer};
@@ -41,8 +41,8 @@ async fn time<F: std::future::Future>(f: F) -> Duration {
 
 async fn call_all(client: &Client, options: CallAllOptions) {
     client
-        .call_all_extensions_with::<BeforeClusterCreate>(
-            &Default::default(),
+        .call_all_extensions_with(
+            &BeforeClusterCreateRequest::default(),
             &ForObject::new("default", "c"),
             options,
         )
@@ -197,7 +197,7 @@ async fn throughput(ca: &TestCa, one_side: Option<(Side, usize)>) {
         let start = Instant::now();
         for _ in 0..calls {
             client
-                .call_extension::<BeforeClusterCreate>("h.ext", request, object)
+                .call_extension("h.ext", request, object)
                 .await
                 .unwrap();
         }

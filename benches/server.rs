@@ -19,9 +19,9 @@ use axum::body::{Body, Bytes};
 use axum::response::Response;
 use axum::routing::post;
 use capi_runtime::hooks::v1alpha1::{
-    BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse, GeneratePatches,
-    GeneratePatchesRequest, GeneratePatchesRequestItem, GeneratePatchesResponse,
-    GeneratePatchesResponseItem, HolderReference, PatchType,
+    BeforeClusterCreateRequest, BeforeClusterCreateResponse, GeneratePatchesRequest,
+    GeneratePatchesRequestItem, GeneratePatchesResponse, GeneratePatchesResponseItem,
+    HolderReference, PatchType,
 };
 use capi_runtime::raw::RawExtension;
 use capi_runtime::server::Server;
@@ -58,14 +58,15 @@ fn generate_patches(request: &GeneratePatchesRequest) -> GeneratePatchesResponse
 
 fn kit_router() -> Router {
     Server::builder()
-        .handle(BeforeClusterCreate, "bench", |r: BeforeClusterCreateRequest| async move {
+        .handle("bench", |r: BeforeClusterCreateRequest| async move {
             Ok::<_, String>(before_cluster_create(&r))
         })
-        .handle(GeneratePatches, "bench", |r: GeneratePatchesRequest| async move {
+        .handle("bench", |r: GeneratePatchesRequest| async move {
             Ok::<_, String>(generate_patches(&r))
         })
         .build()
-        .unwrap().router()
+        .unwrap()
+        .router()
 }
 
 fn json_response(body: Vec<u8>) -> Response {

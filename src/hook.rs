@@ -118,6 +118,72 @@ pub trait Hook: Send + Sync + 'static {
     const META: HookMeta;
 }
 
+/// A request type that belongs to one hook, so that the hook can be told from the request:
+/// the server learns which hook a handler serves from the type of its request argument
+/// ([`ServerBuilder::handle`](crate::server::ServerBuilder::handle)) and the client which hook
+/// to call from the request it is given
+/// ([`Client::call_extension`](crate::client::Client::call_extension)), so both
+/// sides name a hook the same way, by its request.
+///
+/// `#[derive(Hook)]` implements it for the hook's request type. A hook of your own written
+/// without the derive implements it by hand beside [`Hook`]:
+///
+/// ```
+/// use capi_runtime::Schema;
+/// use capi_runtime::hook::{Hook, HookMeta, RequestOf};
+/// use capi_runtime::hooks::v1alpha1::BeforeClusterCreateResponse as PingResponse;
+/// use serde::{Deserialize, Serialize};
+///
+/// /// The request of Ping.
+/// #[derive(Clone, Debug, Default, Serialize, Deserialize, Schema)]
+/// #[schema(package = "ping.example.com/v1", request)]
+/// #[serde(default, rename_all = "camelCase")]
+/// pub struct PingRequest {
+///     pub api_version: String,
+///     pub kind: String,
+/// }
+///
+/// pub struct Ping;
+///
+/// impl Hook for Ping {
+///     type Request = PingRequest;
+///     type Response = PingResponse;
+///     const NAME: &'static str = "Ping";
+///     // ...
+/// #   const GROUP: &'static str = "ping.example.com";
+/// #   const VERSION: &'static str = "v1";
+/// #   const API_VERSION: &'static str = "ping.example.com/v1";
+/// #   const REQUEST_KIND: &'static str = "PingRequest";
+/// #   const RESPONSE_KIND: &'static str = "PingResponse";
+/// #   const META: HookMeta = HookMeta::new("Pings", "Pings the extension.");
+/// }
+///
+/// impl RequestOf for PingRequest {
+///     type Hook = Ping;
+/// }
+///
+/// // The server and the client now tell Ping from a `PingRequest`.
+/// let hook: fn() -> capi_runtime::hook::HookOf<PingRequest> = || Ping;
+/// assert_eq!(<capi_runtime::hook::HookOf<PingRequest> as Hook>::NAME, "Ping");
+/// # let _ = hook;
+/// ```
+///
+/// A request type belongs to one hook only. A hook whose request type is another hook's (or
+/// comes from a crate other than the hook's, which Rust's orphan rule keeps from implementing
+/// this trait) is derived with `#[hook(shared_request)]`, which leaves the impl out: such a
+/// hook can be described (catalog, OpenAPI document) but not served or called by request;
+/// give it a request type of its own (a newtype of the shared one) to serve it.
+pub trait RequestOf: HookRequest {
+    /// The hook this is the request of.
+    type Hook: Hook<Request = Self>;
+}
+
+/// The hook whose request is `R`.
+pub type HookOf<R> = <R as RequestOf>::Hook;
+
+/// The response of the hook whose request is `R`.
+pub type ResponseOf<R> = <<R as RequestOf>::Hook as Hook>::Response;
+
 /// What every hook message has: Kubernetes type metadata and a JSON form.
 pub trait Message:
     Serialize + DeserializeOwned + Default + Clone + Debug + Send + Sync + 'static

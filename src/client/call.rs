@@ -19,7 +19,7 @@ use super::target::{CallAllOptions, ForObject};
 use crate::api::runtime::v1beta2::FailurePolicy;
 use crate::catalog::{Catalog, GroupHook, HookDescriptor, HookId};
 use crate::go::errors::chain;
-use crate::hook::{Hook, HookRequest, HookResponse, Message};
+use crate::hook::{Hook, HookRequest, HookResponse, Message, RequestOf, ResponseOf};
 use crate::hooks::v1alpha1::ResponseStatus;
 use crate::registry::Registration;
 use crate::tls::{Cause, cause};
@@ -78,7 +78,19 @@ impl Client {
     /// (`apiVersion` and `kind` included, empty from a Go extension); the `Success` an ignored
     /// failure becomes has the hook's. See the [module documentation](super) for what the
     /// handler's failure policy covers.
-    pub async fn call_extension<H: Hook>(
+    ///
+    /// The hook is the one whose request `request` is ([`RequestOf`]).
+    pub async fn call_extension<R: RequestOf>(
+        &self,
+        name: &str,
+        request: &R,
+        for_object: &ForObject,
+    ) -> Result<ResponseOf<R>, CallError> {
+        self.call_extension_of::<R::Hook>(name, request, for_object)
+            .await
+    }
+
+    async fn call_extension_of<H: Hook>(
         &self,
         name: &str,
         request: &H::Request,
@@ -97,7 +109,18 @@ impl Client {
     /// and storing the answer there when it is a real success (see [`ResponseCache`] for what
     /// is and is not stored). Only for hooks whose answer depends on the settings alone, such
     /// as DiscoverVariables. A cache hit makes no call and records no metrics.
-    pub async fn call_extension_cached<H: Hook>(
+    pub async fn call_extension_cached<R: RequestOf>(
+        &self,
+        cache: &ResponseCache,
+        name: &str,
+        request: &R,
+        for_object: &ForObject,
+    ) -> Result<ResponseOf<R>, CallError> {
+        self.call_extension_cached_of::<R::Hook>(cache, name, request, for_object)
+            .await
+    }
+
+    async fn call_extension_cached_of<H: Hook>(
         &self,
         cache: &ResponseCache,
         name: &str,
@@ -189,18 +212,30 @@ impl Client {
     /// The calls are made as the client was built to make them
     /// ([`ClientBuilder::call_all_options`](super::ClientBuilder::call_all_options); one at a
     /// time by default, as upstream); [`Client::call_all_extensions_with`] chooses per call.
-    pub async fn call_all_extensions<H: Hook>(
+    ///
+    /// The hook is the one whose request `request` is ([`RequestOf`]).
+    pub async fn call_all_extensions<R: RequestOf>(
         &self,
-        request: &H::Request,
+        request: &R,
         for_object: &ForObject,
-    ) -> Result<H::Response, CallError> {
-        self.call_all_extensions_with::<H>(request, for_object, self.inner.call_all_options)
+    ) -> Result<ResponseOf<R>, CallError> {
+        self.call_all_extensions_of::<R::Hook>(request, for_object, self.inner.call_all_options)
             .await
     }
 
     /// [`Client::call_all_extensions`] with the calls made as `options` says (one at a time,
     /// or several concurrently; the result is the same).
-    pub async fn call_all_extensions_with<H: Hook>(
+    pub async fn call_all_extensions_with<R: RequestOf>(
+        &self,
+        request: &R,
+        for_object: &ForObject,
+        options: CallAllOptions,
+    ) -> Result<ResponseOf<R>, CallError> {
+        self.call_all_extensions_of::<R::Hook>(request, for_object, options)
+            .await
+    }
+
+    async fn call_all_extensions_of<H: Hook>(
         &self,
         request: &H::Request,
         for_object: &ForObject,
@@ -557,7 +592,9 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::hooks::v1alpha1::{BeforeClusterCreate, BeforeClusterCreateRequest};
+    use crate::hooks::v1alpha1::{
+        AfterClusterUpgradeRequest, BeforeClusterCreate, BeforeClusterCreateRequest,
+    };
     use crate::registry::NamespaceSelector;
 
     #[test]
@@ -656,7 +693,7 @@ mod tests {
         let for_object = ForObject::new("default", "c");
         let request = BeforeClusterCreateRequest::default();
         let one = client
-            .call_extension::<BeforeClusterCreate>("create.ext", &request, &for_object)
+            .call_extension("create.ext", &request, &for_object)
             .await
             .unwrap();
         assert_eq!(one.status, ResponseStatus::Success);
@@ -667,12 +704,7 @@ mod tests {
         );
         let cache = ResponseCache::new(std::time::Duration::from_secs(60));
         let cached = client
-            .call_extension_cached::<BeforeClusterCreate>(
-                &cache,
-                "create.ext",
-                &request,
-                &for_object,
-            )
+            .call_extension_cached(&cache, "create.ext", &request, &for_object)
             .await
             .unwrap();
         assert_eq!(
@@ -681,7 +713,7 @@ mod tests {
             "call_extension_cached"
         );
         let all = client
-            .call_all_extensions::<BeforeClusterCreate>(&request, &for_object)
+            .call_all_extensions(&request, &for_object)
             .await
             .unwrap();
         assert_eq!(
@@ -692,10 +724,7 @@ mod tests {
 
         // No handler of the hook at all: the aggregate is a response of the hook too.
         let none = client
-            .call_all_extensions::<crate::hooks::v1alpha1::AfterClusterUpgrade>(
-                &Default::default(),
-                &for_object,
-            )
+            .call_all_extensions(&AfterClusterUpgradeRequest::default(), &for_object)
             .await
             .unwrap();
         assert_eq!(

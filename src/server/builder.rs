@@ -1,5 +1,6 @@
 //! Registering handlers and setting the server's options.
 
+use std::any::{Any, type_name};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -21,7 +22,6 @@ use super::variables::DeclaredVariables;
 use crate::api::runtime::validation::{self, FieldPath};
 use crate::catalog::{Catalog, HookId, gvh_to_path};
 use crate::hook::Hook;
-use crate::hooks::v1alpha1::DiscoverVariables;
 use crate::https::{HostOptions, Timeouts, TlsFiles};
 use crate::variable::Variable;
 
@@ -48,8 +48,9 @@ pub fn default_cert_dir() -> PathBuf {
 /// here, sorted by path so the list is the same on every start.
 ///
 /// `S` is the state the handlers share ([`state`](ServerBuilder::state)): `()` until one is
-/// given, and then the type every [`Context`](super::Context) of a handler registered after it
-/// carries.
+/// given, and then the type a handler's [`Context`](super::Context) carries (or `()`),
+/// wherever in the chain the state is given: handlers are bound to it by
+/// [`build`](ServerBuilder::build).
 pub struct ServerBuilder<S = ()> {
     catalog: Catalog,
     host: IpAddr,
@@ -66,7 +67,7 @@ pub struct ServerBuilder<S = ()> {
     limits: Limits,
     metrics: Metrics,
     exposed: Option<Arc<Registry>>,
-    handlers: BTreeMap<String, (Advertised, MethodRouter)>,
+    handlers: BTreeMap<String, (Advertised, Unbound)>,
     variables: DeclaredVariables,
     errors: Vec<ServerError>,
     state: Arc<S>,
@@ -133,8 +134,7 @@ impl ServerBuilder {
     /// use std::sync::atomic::{AtomicU64, Ordering};
     ///
     /// use capi_runtime::hooks::v1alpha1::{
-    ///     AfterControlPlaneInitialized, AfterControlPlaneInitializedRequest,
-    ///     AfterControlPlaneInitializedResponse,
+    ///     AfterControlPlaneInitializedRequest, AfterControlPlaneInitializedResponse,
     /// };
     /// use capi_runtime::server::{Context, Server};
     ///
@@ -154,17 +154,49 @@ impl ServerBuilder {
     /// # fn main() -> Result<(), capi_runtime::server::ServerError> {
     /// let server = Server::builder()
     ///     .state(Counters { initialized: AtomicU64::new(0) })
-    ///     .handle(AfterControlPlaneInitialized, "count", after_control_plane_initialized)
+    ///     .handle("count", after_control_plane_initialized)
     ///     .build()?;
     /// # let _ = server;
     /// # Ok(())
     /// # }
     /// ```
     ///
-    /// Call it first in the chain. A handler is bound to the state, and its `Context<S>` type
-    /// checked, when it is registered: handlers registered before this call keep
-    /// `Context<()>`, and a handler whose `Context` names another state type than the
-    /// builder's does not compile.
+    /// It may come anywhere in the chain: handlers are bound to the state when the server is
+    /// built, before or after this call alike. A handler whose `Context` names a state type
+    /// other than this one (and other than `()`, which any handler may take) is one of the
+    /// mistakes [`build`](ServerBuilder::build) returns
+    /// ([`ServerError::StateMismatch`]):
+    ///
+    /// ```
+    /// use capi_runtime::hooks::v1alpha1::{
+    ///     AfterControlPlaneInitializedRequest, AfterControlPlaneInitializedResponse,
+    /// };
+    /// use capi_runtime::server::{Context, Server, ServerError};
+    ///
+    /// struct Counters;
+    /// struct Other;
+    ///
+    /// async fn counts(
+    ///     _request: AfterControlPlaneInitializedRequest,
+    ///     _context: Context<Counters>,
+    /// ) -> AfterControlPlaneInitializedResponse {
+    ///     AfterControlPlaneInitializedResponse::success()
+    /// }
+    ///
+    /// // The state after the handler that reads it: the same server.
+    /// assert!(Server::builder().handle("count", counts).state(Counters).build().is_ok());
+    ///
+    /// // A state of another type: the handler is reported, with both types.
+    /// let error = Server::builder()
+    ///     .handle("count", counts)
+    ///     .state(Other)
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert!(matches!(error, ServerError::StateMismatch { .. }));
+    /// let text = error.to_string();
+    /// assert!(text.contains("handler \"count\""), "{text}");
+    /// assert!(text.contains("::Counters>") && text.ends_with("::Other: a handler's Context carries the server's state type or ()"), "{text}");
+    /// ```
     pub fn state<S: Send + Sync + 'static>(self, state: S) -> ServerBuilder<S> {
         ServerBuilder {
             catalog: self.catalog,
@@ -292,50 +324,65 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         self
     }
 
-    /// Registers `handler` for `hook` under `options` (a handler name, or [`HandlerOptions`]
-    /// with a timeout and failure policy).
+    /// Registers `handler` under `options` (a handler name, or [`HandlerOptions`] with a
+    /// timeout and failure policy) for the hook whose request it takes: a handler of
+    /// `BeforeClusterCreateRequest` serves BeforeClusterCreate
+    /// ([`RequestOf`](crate::hook::RequestOf) tells the hook from the request type).
     ///
     /// The handler is an async function from the hook's request, and optionally the call's
     /// [`Context`](super::Context), to its response, or to a `Result` whose error becomes a
     /// Failure response carrying the error's text (see [`Handler`]). It is served at
     /// [`gvh_to_path`]`(hook, name)`.
     ///
+    /// ```no_run
+    /// use capi_runtime::hooks::v1alpha1::{BeforeClusterCreateRequest, BeforeClusterCreateResponse};
+    /// use capi_runtime::server::{HandlerOptions, Server};
+    ///
+    /// async fn before_cluster_create(_request: BeforeClusterCreateRequest) -> BeforeClusterCreateResponse {
+    ///     BeforeClusterCreateResponse::success()
+    /// }
+    ///
+    /// # fn main() -> Result<(), capi_runtime::server::ServerError> {
+    /// let server = Server::builder()
+    ///     .handle("before-create", before_cluster_create)
+    ///     .handle(
+    ///         HandlerOptions::new("slow-create").timeout_seconds(20).blocking(),
+    ///         |_request: BeforeClusterCreateRequest| async {
+    ///             Ok::<_, String>(BeforeClusterCreateResponse::success())
+    ///         },
+    ///     )
+    ///     .build()?;
+    /// # let _ = server;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// Registering never fails here, so handlers are added as one chain: a mistake (the hook
     /// is not in the catalog, the name is not a DNS-1123 label, the timeout is outside
     /// 0..=30 s, the failure policy is neither `Ignore` nor `Fail`, or the path is taken) is
-    /// remembered, the handler is left out, and [`build`](Self::build) returns every mistake.
-    pub fn handle<H, T>(
-        mut self,
-        hook: H,
-        options: impl Into<HandlerOptions>,
-        handler: impl Handler<H, T, S>,
-    ) -> Self
+    /// remembered, the handler is left out, and [`build`](Self::build) returns every mistake,
+    /// with those it finds binding the handlers to the server's state.
+    pub fn handle<T, F>(mut self, options: impl Into<HandlerOptions>, handler: F) -> Self
     where
-        H: Hook,
+        F: Handler<T>,
     {
-        if let Err(error) = self.try_handle(hook, options.into(), handler) {
+        if let Err(error) = self.try_handle(options.into(), handler) {
             self.errors.push(error);
         }
         self
     }
 
-    fn try_handle<H, T>(
-        &mut self,
-        hook: H,
-        options: HandlerOptions,
-        handler: impl Handler<H, T, S>,
-    ) -> Result<(), ServerError>
+    fn try_handle<T, F>(&mut self, options: HandlerOptions, handler: F) -> Result<(), ServerError>
     where
-        H: Hook,
+        F: Handler<T>,
     {
-        let _ = hook;
-        let gvh =
-            self.catalog
-                .group_version_hook::<H>()
-                .map_err(|source| ServerError::UnknownHook {
-                    hook: H::NAME,
-                    source,
-                })?;
+        let gvh = self
+            .catalog
+            .group_version_hook::<F::Hook>()
+            .map_err(|source| ServerError::UnknownHook {
+                hook: <F::Hook as Hook>::NAME,
+                source,
+            })?;
         validation::handler_name(&FieldPath::new("name"), &options.name).map_err(|e| {
             ServerError::InvalidHandlerName {
                 name: options.name.clone(),
@@ -363,20 +410,26 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         if self.handlers.contains_key(&path) {
             return Err(ServerError::DuplicatePath(path));
         }
-        let endpoint = Arc::new(Endpoint::<H>::new(
-            &options.name,
-            validation::call_timeout(timeout_seconds),
-            self.metrics.endpoint(H::NAME, &options.name),
-            options.blocking,
-            self.state.clone(),
-            handler,
-        ));
-        let route = post(move |request: Request| {
-            let endpoint = endpoint.clone();
-            async move { endpoint.serve(request).await }
+        let name = options.name.clone();
+        let blocking = options.blocking;
+        let timeout = validation::call_timeout(timeout_seconds);
+        let bind: Unbound = Box::new(move |bound: &Binding<'_>| {
+            let state = bound.state_for::<F::State>(<F::Hook as Hook>::NAME, &name)?;
+            let endpoint = Arc::new(Endpoint::<F::Hook>::new(
+                &name,
+                timeout,
+                bound.metrics.endpoint(<F::Hook as Hook>::NAME, &name),
+                blocking,
+                state,
+                handler,
+            ));
+            Ok(post(move |request: Request| {
+                let endpoint = endpoint.clone();
+                async move { endpoint.serve(request).await }
+            }))
         });
         self.handlers
-            .insert(path, (Advertised { gvh, options }, route));
+            .insert(path, (Advertised { gvh, options }, bind));
         Ok(())
     }
 
@@ -426,7 +479,7 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// [`handle`](Self::handle) are.
     pub fn discover_variables(mut self, options: impl Into<HandlerOptions>) -> Self {
         let handler = self.variables.handler();
-        self.handle(DiscoverVariables, options, handler)
+        self.handle(options, handler)
     }
 
     /// The Discovery response the server will give, for inspection before building: the
@@ -454,19 +507,33 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
     /// Builds the server. Nothing is read or bound yet; see [`Server::start`].
     ///
     /// Fails with the mistakes the chain made: every handler that could not be registered,
-    /// every variable declared twice, and variables declared with
-    /// [`variable`](Self::variable) that no [`discover_variables`](Self::discover_variables)
-    /// handler answers with ([`ServerError::UndiscoveredVariables`]). One mistake is returned
-    /// as it is; several as [`ServerError::Registrations`], in the order they were made
+    /// every variable declared twice, variables declared with [`variable`](Self::variable)
+    /// that no [`discover_variables`](Self::discover_variables) handler answers with
+    /// ([`ServerError::UndiscoveredVariables`]), and, binding the handlers to the server's
+    /// [state](ServerBuilder::state), every handler whose `Context` carries another state type
+    /// ([`ServerError::StateMismatch`], in Discovery order). One mistake is returned as it is;
+    /// several as [`ServerError::Registrations`], in the order they were made
     /// ([`ServerError::errors`] lists them either way).
     pub fn build(mut self) -> Result<Server, ServerError> {
         if let Err(error) = self.variables.finish() {
             self.errors.push(error);
         }
+        let discovery = self.discovery();
+        let binding = Binding {
+            state: self.state.clone(),
+            state_name: type_name::<S>(),
+            metrics: &self.metrics,
+        };
+        let mut routes = Vec::with_capacity(self.handlers.len());
+        for (path, (_, bind)) in std::mem::take(&mut self.handlers) {
+            match bind(&binding) {
+                Ok(route) => routes.push((path, route)),
+                Err(error) => self.errors.push(error),
+            }
+        }
         if let Some(error) = ServerError::from_mistakes(std::mem::take(&mut self.errors)) {
             return Err(error);
         }
-        let discovery = self.discovery();
         let mut tls = TlsFiles::new(
             self.cert_dir.join(&self.cert_name),
             self.cert_dir.join(&self.key_name),
@@ -479,15 +546,47 @@ impl<S: Send + Sync + 'static> ServerBuilder<S> {
         host.shutdown_grace = self.shutdown_grace;
         host.health_addr = self.health_addr;
         host.timeouts = self.timeouts;
-        let routes = self.handlers.into_iter().map(|(path, (_, r))| (path, r));
         Ok(Server::assemble(
             host,
             self.metrics_addr,
             self.limits,
             discovery,
-            routes.collect(),
+            routes.into_iter().collect(),
             self.metrics,
             self.exposed,
         ))
+    }
+}
+
+/// A registered handler not yet bound to the server's state: [`ServerBuilder::build`] binds
+/// it and gets its route, or the mistake of a state type that is not the server's.
+type Unbound = Box<dyn FnOnce(&Binding<'_>) -> Result<MethodRouter, ServerError> + Send + Sync>;
+
+/// What handlers are bound to when the server is built.
+struct Binding<'a> {
+    state: Arc<dyn Any + Send + Sync>,
+    state_name: &'static str,
+    metrics: &'a Metrics,
+}
+
+impl Binding<'_> {
+    /// The state a handler whose `Context` carries `X` gets: the server's when `X` is its type,
+    /// a `()` of its own when `X` is `()`, and otherwise the mistake.
+    fn state_for<X: Send + Sync + 'static>(
+        &self,
+        hook: &'static str,
+        name: &str,
+    ) -> Result<Arc<X>, ServerError> {
+        let unit: Arc<dyn Any + Send + Sync> = Arc::new(());
+        self.state
+            .clone()
+            .downcast::<X>()
+            .or_else(|_| unit.downcast::<X>())
+            .map_err(|_| ServerError::StateMismatch {
+                hook,
+                name: name.to_owned(),
+                handler_state: type_name::<X>(),
+                server_state: self.state_name,
+            })
     }
 }

@@ -60,8 +60,8 @@ impl<S> Context<S> {
     }
 
     /// The value given to [`ServerBuilder::state`](super::ServerBuilder::state), shared by
-    /// every call of every handler registered after it. Wrap what changes in a lock or an
-    /// atomic, as with axum's `State`.
+    /// every call of every handler whose `Context` carries its type. Wrap what changes in a
+    /// lock or an atomic, as with axum's `State`.
     pub fn state(&self) -> &S {
         &self.state
     }

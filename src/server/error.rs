@@ -94,6 +94,21 @@ pub enum ServerError {
     /// The server stopped with an I/O error.
     #[error("extension server failed")]
     Serve(#[source] io::Error),
+    /// A handler's [`Context`](super::Context) carries a state type that is neither the
+    /// server's ([`ServerBuilder::state`](super::ServerBuilder::state)) nor `()`.
+    #[error(
+        "handler \"{name}\" of hook \"{hook}\" takes a Context<{handler_state}>, but the server's state is {server_state}: a handler's Context carries the server's state type or ()"
+    )]
+    StateMismatch {
+        /// The hook name.
+        hook: &'static str,
+        /// The handler name.
+        name: String,
+        /// The state type the handler's `Context` names.
+        handler_state: &'static str,
+        /// The server's state type.
+        server_state: &'static str,
+    },
 }
 
 impl ServerError {

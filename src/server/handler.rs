@@ -38,7 +38,7 @@ use super::intake::{Admitted, HeldSlot};
 use super::metrics::EndpointMetrics;
 use super::output::{HandlerFailure, HandlerOutput};
 use super::variables::answer_body;
-use crate::hook::{Hook, HookResponse, Message};
+use crate::hook::{Hook, HookOf, HookResponse, Message, RequestOf, ResponseOf};
 use crate::hooks::v1alpha1::FailurePolicy;
 use crate::wire::DecodeErrorKind;
 
@@ -122,29 +122,37 @@ impl From<String> for HandlerOptions {
     }
 }
 
-/// A hook handler: an async function from the hook's request (and, optionally, the call's
+/// A hook handler: an async function from a hook's request (and, optionally, the call's
 /// [`Context`]) to its response, or to a `Result` whose error becomes a Failure response.
 ///
-/// Implemented for every `Fn(H::Request) -> impl Future<Output = O>` and every
-/// `Fn(H::Request, Context<S>) -> impl Future<Output = O>`, where `O` is a
-/// [`HandlerOutput`]: the response itself, or `Result<H::Response, E>` with `E: Display`
-/// (a `String`, a `&'static str`, any error type), whose `Display` is the Failure message. `T`
-/// only tells the forms apart, as axum's handlers do, and is inferred; `S` is the server's
-/// state type ([`ServerBuilder::state`](super::ServerBuilder::state), `()` without one).
+/// Implemented for every `Fn(R) -> impl Future<Output = O>` and every
+/// `Fn(R, Context<S>) -> impl Future<Output = O>`, where `R` is a hook's request (a
+/// [`RequestOf`] type, whose hook is the one the handler serves) and `O` is a
+/// [`HandlerOutput`]: the hook's response itself, or `Result<response, E>` with `E: Display`
+/// (a `String`, a `&'static str`, any error type), whose `Display` is the Failure message.
+/// `T` carries the request type (and the state type of a handler with a `Context`), as axum's
+/// handlers carry their extractors', so that the hook and the state are inferred from the
+/// function's signature; `S` is [`Handler::State`], which must be the server's state type
+/// ([`ServerBuilder::state`](super::ServerBuilder::state)) or `()`.
 /// Closures need their argument types written out
 /// (`|request: BeforeClusterCreateRequest| async { ... }`).
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a handler of hook `{H}` on a server whose state is `{S}`",
-    note = "a handler is an async fn or closure taking the hook's request, and optionally a `Context<{S}>`, and returning the hook's response or `Result<response, E>` with `E: Display`",
-    note = "closures need their argument types written out: `|request: XRequest, context: Context<{S}>| async move {{ .. }}`"
+    message = "`{Self}` is not a hook handler",
+    note = "a handler is an async fn or closure taking a hook's request, and optionally a `Context<S>`, and returning the hook's response or `Result<response, E>` with `E: Display`",
+    note = "closures need their argument types written out: `|request: XRequest, context: Context<S>| async move {{ .. }}`"
 )]
-pub trait Handler<H: Hook, T, S = ()>: Send + Sync + 'static {
+pub trait Handler<T>: Send + Sync + 'static {
+    /// The hook served: the one whose request the handler takes.
+    type Hook: Hook;
+    /// The state type its [`Context`] carries (`()` for a handler without one).
+    type State: Send + Sync + 'static;
+
     /// Starts handling one request.
     fn call(
         &self,
-        request: H::Request,
-        context: Context<S>,
-    ) -> BoxFuture<'static, Result<H::Response, HandlerFailure>>;
+        request: <Self::Hook as Hook>::Request,
+        context: Context<Self::State>,
+    ) -> BoxFuture<'static, Result<<Self::Hook as Hook>::Response, HandlerFailure>>;
 }
 
 /// Marks handlers that take the request alone.
@@ -157,35 +165,42 @@ pub struct RequestOnly;
 #[non_exhaustive]
 pub struct WithContext;
 
-impl<H, S, F, Fut> Handler<H, RequestOnly, S> for F
+impl<R, F, Fut> Handler<(RequestOnly, R)> for F
 where
-    H: Hook,
-    F: Fn(H::Request) -> Fut + Send + Sync + 'static,
+    R: RequestOf,
+    F: Fn(R) -> Fut + Send + Sync + 'static,
     Fut: Future + Send + 'static,
-    Fut::Output: HandlerOutput<H::Response>,
+    Fut::Output: HandlerOutput<ResponseOf<R>>,
 {
+    type Hook = HookOf<R>;
+    type State = ();
+
     fn call(
         &self,
-        request: H::Request,
-        _context: Context<S>,
-    ) -> BoxFuture<'static, Result<H::Response, HandlerFailure>> {
+        request: R,
+        _context: Context<()>,
+    ) -> BoxFuture<'static, Result<ResponseOf<R>, HandlerFailure>> {
         let future = self(request);
         Box::pin(async move { future.await.into_result() })
     }
 }
 
-impl<H, S, F, Fut> Handler<H, WithContext, S> for F
+impl<R, S, F, Fut> Handler<(WithContext, R, S)> for F
 where
-    H: Hook,
-    F: Fn(H::Request, Context<S>) -> Fut + Send + Sync + 'static,
+    R: RequestOf,
+    S: Send + Sync + 'static,
+    F: Fn(R, Context<S>) -> Fut + Send + Sync + 'static,
     Fut: Future + Send + 'static,
-    Fut::Output: HandlerOutput<H::Response>,
+    Fut::Output: HandlerOutput<ResponseOf<R>>,
 {
+    type Hook = HookOf<R>;
+    type State = S;
+
     fn call(
         &self,
-        request: H::Request,
+        request: R,
         context: Context<S>,
-    ) -> BoxFuture<'static, Result<H::Response, HandlerFailure>> {
+    ) -> BoxFuture<'static, Result<ResponseOf<R>, HandlerFailure>> {
         let future = self(request, context);
         Box::pin(async move { future.await.into_result() })
     }
@@ -213,13 +228,13 @@ pub(crate) struct Endpoint<H: Hook> {
 }
 
 impl<H: Hook> Endpoint<H> {
-    pub(crate) fn new<T, S: Send + Sync + 'static>(
+    pub(crate) fn new<T, F: Handler<T, Hook = H>>(
         name: &str,
         timeout: Duration,
         metrics: EndpointMetrics,
         blocking: bool,
-        state: Arc<S>,
-        handler: impl Handler<H, T, S>,
+        state: Arc<F::State>,
+        handler: F,
     ) -> Self {
         Endpoint {
             name: name.into(),

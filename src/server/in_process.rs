@@ -14,8 +14,8 @@ use super::Server;
 use crate::api::runtime::validation::call_timeout;
 use crate::catalog::{HookId, gvh_to_path};
 use crate::go::time::format_duration;
-use crate::hook::Hook;
-use crate::hooks::v1alpha1::{Discovery, DiscoveryRequest, DiscoveryResponse, ExtensionHandler};
+use crate::hook::{Hook, RequestOf, ResponseOf};
+use crate::hooks::v1alpha1::{DiscoveryRequest, DiscoveryResponse, ExtensionHandler};
 use crate::wire;
 
 /// A built server's handlers, called from the same process without a socket: for unit tests of
@@ -31,16 +31,14 @@ use crate::wire;
 /// and its connection deadlines are left out.
 ///
 /// ```
-/// use capi_runtime::hooks::v1alpha1::{
-///     BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse,
-/// };
+/// use capi_runtime::hooks::v1alpha1::{BeforeClusterCreateRequest, BeforeClusterCreateResponse};
 /// use capi_runtime::hook::ResponseStatus;
 /// use capi_runtime::server::Server;
 ///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let server = Server::builder()
-///     .handle(BeforeClusterCreate, "before-cluster-create", |request: BeforeClusterCreateRequest| async move {
+///     .handle("before-cluster-create", |request: BeforeClusterCreateRequest| async move {
 ///         match request.cluster.metadata.name {
 ///             Some(_) => Ok(BeforeClusterCreateResponse::success()),
 ///             None => Err("the Cluster has no name"),
@@ -50,7 +48,7 @@ use crate::wire;
 ///
 /// let response = server
 ///     .in_process()
-///     .call(BeforeClusterCreate, "before-cluster-create", &BeforeClusterCreateRequest::default())
+///     .call("before-cluster-create", &BeforeClusterCreateRequest::default())
 ///     .await?;
 /// assert_eq!(response.status, ResponseStatus::Failure);
 /// assert_eq!(response.message, "the Cluster has no name");
@@ -78,7 +76,8 @@ impl Server {
 }
 
 impl InProcess {
-    /// Calls the handler `name` of `hook` with `request`, as Cluster API calls it, and returns
+    /// Calls the handler `name` of the hook whose request `request` is
+    /// ([`RequestOf`](crate::hook::RequestOf)) with it, as Cluster API calls it, and returns
     /// its response decoded as Cluster API decodes it.
     ///
     /// A Failure response is a response, not an error: its `status` and `message` are what the
@@ -87,13 +86,19 @@ impl InProcess {
     /// The errors are what keeps a response from coming back at all: a request that cannot
     /// be encoded, a path the server does not serve (an unregistered name, HTTP 404), any
     /// other HTTP status, or an answer that is not the hook's response.
-    pub async fn call<H: Hook>(
+    pub async fn call<R: RequestOf>(
         &self,
-        hook: H,
+        name: &str,
+        request: &R,
+    ) -> Result<ResponseOf<R>, InProcessError> {
+        self.call_hook::<R::Hook>(name, request).await
+    }
+
+    async fn call_hook<H: Hook>(
+        &self,
         name: &str,
         request: &H::Request,
     ) -> Result<H::Response, InProcessError> {
-        let _ = hook;
         let path = gvh_to_path(&HookId::of::<H>(), name);
         let body = wire::encode_request::<H>(request).map_err(|source| InProcessError::Encode {
             path: path.clone(),
@@ -131,7 +136,7 @@ impl InProcess {
 
     /// Calls Discovery, as Cluster API does when it registers the extension.
     pub async fn discovery(&self) -> Result<DiscoveryResponse, InProcessError> {
-        self.call(Discovery, "", &DiscoveryRequest::default()).await
+        self.call("", &DiscoveryRequest::default()).await
     }
 
     /// The timeout Cluster API would send for handler `name` of `H`: what Discovery advertises.
@@ -236,27 +241,21 @@ mod tests {
     use crate::go::errors::chain;
     use crate::hook::ResponseStatus;
     use crate::hooks::v1alpha1::{
-        AfterControlPlaneInitialized, AfterControlPlaneInitializedRequest,
-        AfterControlPlaneInitializedResponse, BeforeClusterCreate, BeforeClusterCreateRequest,
-        BeforeClusterCreateResponse,
+        AfterControlPlaneInitializedRequest, AfterControlPlaneInitializedResponse,
+        BeforeClusterCreateRequest, BeforeClusterCreateResponse,
     };
     use crate::server::{Context, HandlerOptions};
 
     fn server() -> Server {
         Server::builder()
+            .handle("named", |request: BeforeClusterCreateRequest| async move {
+                match request.cluster.metadata.name.as_deref() {
+                    Some("panic") => panic!("asked to"),
+                    Some(_) => Ok(BeforeClusterCreateResponse::success()),
+                    None => Err("no name"),
+                }
+            })
             .handle(
-                BeforeClusterCreate,
-                "named",
-                |request: BeforeClusterCreateRequest| async move {
-                    match request.cluster.metadata.name.as_deref() {
-                        Some("panic") => panic!("asked to"),
-                        Some(_) => Ok(BeforeClusterCreateResponse::success()),
-                        None => Err("no name"),
-                    }
-                },
-            )
-            .handle(
-                AfterControlPlaneInitialized,
                 HandlerOptions::new("timed").timeout_seconds(3),
                 |_: AfterControlPlaneInitializedRequest, context: Context| async move {
                     let mut response = AfterControlPlaneInitializedResponse::success();
@@ -281,18 +280,11 @@ mod tests {
     #[tokio::test]
     async fn a_call_reaches_the_handler_and_brings_its_answer_back() {
         let calls = server().in_process();
-        let ok = calls
-            .call(BeforeClusterCreate, "named", &named("c1"))
-            .await
-            .unwrap();
+        let ok = calls.call("named", &named("c1")).await.unwrap();
         assert_eq!(ok.status, ResponseStatus::Success);
         assert_eq!(ok.kind, "BeforeClusterCreateResponse");
         let failed = calls
-            .call(
-                BeforeClusterCreate,
-                "named",
-                &BeforeClusterCreateRequest::default(),
-            )
+            .call("named", &BeforeClusterCreateRequest::default())
             .await
             .unwrap();
         assert_eq!(
@@ -304,10 +296,7 @@ mod tests {
     #[tokio::test]
     async fn a_panic_is_answered_failure_as_over_the_network() {
         let calls = server().in_process();
-        let answer = calls
-            .call(BeforeClusterCreate, "named", &named("panic"))
-            .await
-            .unwrap();
+        let answer = calls.call("named", &named("panic")).await.unwrap();
         assert_eq!(answer.status, ResponseStatus::Failure);
         assert!(!answer.message.is_empty());
     }
@@ -316,11 +305,7 @@ mod tests {
     async fn the_timeout_sent_is_the_advertised_one_or_ten_seconds() {
         let calls = server().in_process();
         let answer = calls
-            .call(
-                AfterControlPlaneInitialized,
-                "timed",
-                &AfterControlPlaneInitializedRequest::default(),
-            )
+            .call("timed", &AfterControlPlaneInitializedRequest::default())
             .await
             .unwrap();
         assert_eq!(answer.message, "Some(3s) timed");
@@ -329,10 +314,7 @@ mod tests {
     #[tokio::test]
     async fn an_unknown_name_is_an_error_with_the_status() {
         let calls = server().in_process();
-        let err = calls
-            .call(BeforeClusterCreate, "other", &named("c1"))
-            .await
-            .unwrap_err();
+        let err = calls.call("other", &named("c1")).await.unwrap_err();
         assert_eq!(err.http_status(), Some(StatusCode::NOT_FOUND));
         assert!(
             chain(&err)

@@ -24,7 +24,7 @@
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! Server::builder()
 //!     .cert_dir("/tmp/k8s-webhook-server/serving-certs")
-//!     .handle(BeforeClusterCreate, "before-cluster-create", before_cluster_create)
+//!     .handle("before-cluster-create", before_cluster_create)
 //!     .build()?
 //!     .run(capi_runtime::server::shutdown_signal())
 //!     .await?;

@@ -69,6 +69,7 @@ mod extension;
 pub mod fixtures;
 mod object;
 mod process;
+pub mod templates;
 pub mod topology;
 mod users;
 mod webhooks;
@@ -80,6 +81,7 @@ pub use existing::{ExistingCluster, USE_EXISTING_CLUSTER};
 pub use extension::ServedExtension;
 pub use object::{ObjectKey, ObjectRef};
 pub use process::{Process, free_port, tail};
+pub use templates::{DockerMachineTemplate, TestControlPlaneTemplate, TestInfraClusterTemplate};
 pub use users::User;
 pub use webhooks::{LocalWebhooks, WebhookInstallOptions};
 

@@ -53,22 +53,20 @@ use std::time::Instant;
 use capi_runtime::go::errors::{BoxError, chain};
 use capi_runtime::hook::ResponseStatus;
 use capi_runtime::hooks::v1alpha1::{
-    AfterControlPlaneInitialized, AfterControlPlaneInitializedRequest,
-    AfterControlPlaneInitializedResponse, BeforeClusterCreate, BeforeClusterCreateRequest,
-    BeforeClusterCreateResponse, BeforeClusterDelete, BeforeClusterDeleteRequest,
-    BeforeClusterDeleteResponse, GeneratePatches, GeneratePatchesRequest, GeneratePatchesResponse,
-    GeneratePatchesResponseItem, PatchType, ValidateTopology, ValidateTopologyRequest,
-    ValidateTopologyResponse,
+    AfterControlPlaneInitializedRequest, AfterControlPlaneInitializedResponse,
+    BeforeClusterCreateRequest, BeforeClusterCreateResponse, BeforeClusterDeleteRequest,
+    BeforeClusterDeleteResponse, GeneratePatchesRequest, GeneratePatchesResponse, HolderReference,
+    ValidateTopologyRequest, ValidateTopologyResponse,
 };
-use capi_runtime::topology_mutation::Variables;
+use capi_runtime::topology_mutation::{VariableError, Variables, Walker, templates};
 use capi_runtime::variable::Variable;
 use capi_runtime_testenv::topology::{
     CONTROL_PLANE_GROUP, ClusterClass, ExternalPatch, INFRA_GROUP, PROVIDER_VERSION,
-    TopologyCluster, condition, control_plane_template, handler_name,
-    infrastructure_cluster_template,
+    TopologyCluster, condition, handler_name,
 };
-use capi_runtime_testenv::{Api, ClusterApi, Result};
-use k8s_openapi::ByteString;
+use capi_runtime_testenv::{
+    Api, ClusterApi, Result, TestControlPlaneTemplate, TestInfraClusterTemplate,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -170,45 +168,24 @@ impl Recorder {
     }
 }
 
-/// One JSON patch per template: `spec.template.spec.patchedBy` and, on the infrastructure
-/// cluster template, the Cluster's name taken from the builtin variable.
+/// `spec.template.spec.patchedBy` on both templates and, on the infrastructure cluster
+/// template, the Cluster's name taken from the builtin variable: the test providers' typed
+/// templates, patched through the walker.
 fn generate_patches(request: &GeneratePatchesRequest) -> GeneratePatchesResponse {
-    let cluster_name = request
-        .variables
-        .iter()
-        .find(|v| v.name == "builtin")
-        .and_then(|v| {
-            v.value
-                .to_value()
-                .unwrap()
-                .pointer("/cluster/name")
-                .cloned()
+    Walker::new()
+        .mutate(|template: &mut TestInfraClusterTemplate, ctx| {
+            let cluster_name = ctx.variables.get_string("builtin.cluster.name")?;
+            let spec = &mut template.spec.template.spec;
+            spec.insert("patchedBy".into(), PATCHED_BY.into());
+            spec.insert("clusterName".into(), cluster_name.into());
+            Ok::<_, VariableError>(())
         })
-        .unwrap_or(Value::Null);
-    let items = request
-        .items
-        .iter()
-        .map(|item| {
-            let mut ops = vec![json!({
-                "op": "add", "path": "/spec/template/spec/patchedBy", "value": PATCHED_BY,
-            })];
-            if item.object.to_value().unwrap()["kind"] == "TestInfraClusterTemplate" {
-                ops.push(json!({
-                    "op": "add", "path": "/spec/template/spec/clusterName", "value": cluster_name,
-                }));
-            }
-            GeneratePatchesResponseItem {
-                uid: item.uid.clone(),
-                patch_type: PatchType::JsonPatch,
-                patch: ByteString(serde_json::to_vec(&ops).unwrap()),
-            }
+        .mutate(|template: &mut TestControlPlaneTemplate, _ctx| {
+            let spec = &mut template.spec.template.spec;
+            spec.insert("patchedBy".into(), PATCHED_BY.into());
+            Ok::<_, VariableError>(())
         })
-        .collect();
-    GeneratePatchesResponse {
-        status: ResponseStatus::Success,
-        items,
-        ..Default::default()
-    }
+        .generate_patches(request)
 }
 
 /// Our extension, served in this process on an OS-assigned loopback port.
@@ -234,7 +211,6 @@ async fn start_extension(
 fn handlers(recorder: &Arc<Recorder>) -> capi_runtime::server::ServerBuilder {
     let r = recorder.clone();
     let builder = capi_runtime::server::ServerBuilder::new().handle(
-        BeforeClusterCreate,
         "before-cluster-create",
         move |request: BeforeClusterCreateRequest| {
             let r = r.clone();
@@ -256,7 +232,6 @@ fn handlers(recorder: &Arc<Recorder>) -> capi_runtime::server::ServerBuilder {
     );
     let r = recorder.clone();
     let builder = builder.handle(
-        GeneratePatches,
         "generate-patches",
         move |request: GeneratePatchesRequest| {
             let r = r.clone();
@@ -274,7 +249,6 @@ fn handlers(recorder: &Arc<Recorder>) -> capi_runtime::server::ServerBuilder {
     );
     let r = recorder.clone();
     let builder = builder.handle(
-        ValidateTopology,
         "validate-topology",
         move |request: ValidateTopologyRequest| {
             let r = r.clone();
@@ -295,7 +269,6 @@ fn handlers(recorder: &Arc<Recorder>) -> capi_runtime::server::ServerBuilder {
     );
     let r = recorder.clone();
     let builder = builder.handle(
-        AfterControlPlaneInitialized,
         "after-control-plane-initialized",
         move |request: AfterControlPlaneInitializedRequest| {
             let r = r.clone();
@@ -307,7 +280,6 @@ fn handlers(recorder: &Arc<Recorder>) -> capi_runtime::server::ServerBuilder {
     );
     let r = recorder.clone();
     let builder = builder.handle(
-        BeforeClusterDelete,
         "before-cluster-delete",
         move |request: BeforeClusterDeleteRequest| {
             let r = r.clone();
@@ -559,28 +531,18 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
         .to_value()
         .unwrap();
     assert_eq!(sent, serde_json::to_value(registry_value()).unwrap());
-    let mut items: Vec<_> = generate
-        .items
-        .iter()
-        .map(|i| {
-            (
-                i.object.to_value().unwrap()["kind"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_string(),
-                i.object.to_value().unwrap()["spec"]["template"]["spec"].clone(),
-                (
-                    i.holder_reference.api_version.clone(),
-                    i.holder_reference.kind.clone(),
-                    i.holder_reference.namespace.clone(),
-                    i.holder_reference.name.clone(),
-                    i.holder_reference.field_path.clone(),
-                ),
-            )
-        })
-        .collect();
-    items.sort_by(|a, b| a.0.cmp(&b.0));
-    let holder = |field: &str| {
+    // The templates GeneratePatches was asked about, read typed: as created, each with its
+    // holder, the Cluster.
+    let holder = |r: &HolderReference| {
+        (
+            r.api_version.clone(),
+            r.kind.clone(),
+            r.namespace.clone(),
+            r.name.clone(),
+            r.field_path.clone(),
+        )
+    };
+    let cluster_holder = |field: &str| {
         (
             "cluster.x-k8s.io/v1beta2".to_string(),
             "Cluster".to_string(),
@@ -589,21 +551,44 @@ async fn topology_controller_calls_before_cluster_create_generate_patches_and_va
             field.to_string(),
         )
     };
+    let asked_control_plane = templates::<TestControlPlaneTemplate>(&generate).unwrap();
+    let asked_infrastructure = templates::<TestInfraClusterTemplate>(&generate).unwrap();
+    assert_eq!(generate.items.len(), 2);
+    let asked: Vec<_> = asked_control_plane
+        .iter()
+        .map(|(r, t)| (holder(r), &t.spec.template.spec))
+        .chain(
+            asked_infrastructure
+                .iter()
+                .map(|(r, t)| (holder(r), &t.spec.template.spec)),
+        )
+        .collect();
     assert_eq!(
-        items,
-        vec![
+        asked,
+        [
             (
-                "TestControlPlaneTemplate".to_string(),
-                json!({"flavour": "minimal"}),
-                holder("spec.controlPlaneRef"),
+                cluster_holder("spec.controlPlaneRef"),
+                &control_plane(ns).spec.template.spec
             ),
             (
-                "TestInfraClusterTemplate".to_string(),
-                json!({"region": "loopback"}),
-                holder("spec.infrastructureRef"),
+                cluster_holder("spec.infrastructureRef"),
+                &infrastructure_template(ns).spec.template.spec
             ),
         ]
     );
+    // Cluster API sends the templates with the metadata of the objects it makes from them.
+    for metadata in [
+        &asked_control_plane[0].1.spec.template.metadata,
+        &asked_infrastructure[0].1.spec.template.metadata,
+    ] {
+        assert_eq!(
+            metadata
+                .labels
+                .get("cluster.x-k8s.io/cluster-name")
+                .map(String::as_str),
+            Some(cluster)
+        );
+    }
     assert!(generate.items.iter().all(|i| !i.uid.is_empty()));
     let cp_item = generate
         .items
@@ -782,22 +767,8 @@ const PATCH: &str = "rust-patches";
 /// Creates the two templates and ClusterClass `class` in `ns`, with one external patch
 /// ([`PATCH`]) calling all three topology handlers of the extension.
 async fn create_class(capi: &ClusterApi, ns: &str, class: &str) {
-    must(
-        capi.create(&infrastructure_cluster_template(
-            ns,
-            "infra",
-            json!({"region": "loopback"}),
-        ))
-        .await,
-    );
-    must(
-        capi.create(&control_plane_template(
-            ns,
-            "control-plane",
-            json!({"flavour": "minimal"}),
-        ))
-        .await,
-    );
+    must(capi.create(&infrastructure_template(ns)).await);
+    must(capi.create(&control_plane(ns)).await);
     let cluster_class = ClusterClass::new(ns, class, "infra", "control-plane").patch(
         ExternalPatch::new(PATCH)
             .generate_patches(handler_name("generate-patches", EXTENSION))
@@ -854,8 +825,8 @@ fn compare_with_fixtures(recorder: &Recorder, ns: &str, cluster: &str, class: &s
         ns,
         cluster,
         class,
-        infrastructure_cluster_template(ns, "infra", json!({"region": "loopback"})),
-        control_plane_template(ns, "control-plane", json!({"flavour": "minimal"})),
+        serde_json::to_value(infrastructure_template(ns)).unwrap(),
+        serde_json::to_value(control_plane(ns)).unwrap(),
     )
     .kubernetes_version("v1.31.0")
     .typed_variable(&registry_value());
@@ -1347,4 +1318,14 @@ async fn lifecycle_flow_against_cluster_api_v1_13_6() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lifecycle_flow_against_cluster_api_v1_14_2() {
     lifecycle_flow("v1.14.2").await;
+}
+
+/// The infrastructure cluster template the class names.
+fn infrastructure_template(ns: &str) -> TestInfraClusterTemplate {
+    TestInfraClusterTemplate::new(ns, "infra").spec_field("region", "loopback")
+}
+
+/// The control plane template the class names.
+fn control_plane(ns: &str) -> TestControlPlaneTemplate {
+    TestControlPlaneTemplate::new(ns, "control-plane").spec_field("flavour", "minimal")
 }

@@ -29,9 +29,7 @@ use std::sync::{Arc, Mutex};
 
 use capi_runtime::go::errors::{BoxError, chain};
 use capi_runtime::hook::ResponseStatus;
-use capi_runtime::hooks::v1alpha1::{
-    GeneratePatches, GeneratePatchesRequest, GeneratePatchesResponse,
-};
+use capi_runtime::hooks::v1alpha1::{GeneratePatchesRequest, GeneratePatchesResponse};
 use capi_runtime::server::Server;
 use capi_runtime::variable::{Variable, VariableErrors, check};
 use capi_runtime_testenv::kube::api::PostParams;
@@ -393,7 +391,6 @@ async fn check_agrees_with_cluster_apis_webhooks_and_topology_controller() {
     let s = seen.clone();
     let builder = Server::builder()
         .handle(
-            GeneratePatches,
             "generate-patches",
             move |request: GeneratePatchesRequest| {
                 let s = s.clone();

@@ -8,9 +8,7 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use capi_runtime::go::errors::chain;
 use capi_runtime::hook::ResponseStatus;
-use capi_runtime::hooks::v1alpha1::{
-    BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse,
-};
+use capi_runtime::hooks::v1alpha1::{BeforeClusterCreateRequest, BeforeClusterCreateResponse};
 use capi_runtime_testenv::{ClusterApi, ExistingCluster, TestEnv};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -41,7 +39,6 @@ async fn the_manager_runs_against_an_existing_cluster() {
     capi.write_serving_certificate(cert_dir.path()).unwrap();
     let extension = capi_runtime::server::ServerBuilder::new()
         .handle(
-            BeforeClusterCreate,
             "before-cluster-create",
             |_: BeforeClusterCreateRequest| async {
                 Ok::<_, String>(BeforeClusterCreateResponse {

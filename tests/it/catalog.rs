@@ -168,7 +168,8 @@ mod conflicts {
         version = "v1alpha1",
         name = "FakeHook",
         request = v1alpha1::SecondFakeRequest,
-        response = v1alpha1::SecondFakeResponse
+        response = v1alpha1::SecondFakeResponse,
+        shared_request
     )]
     pub struct Impostor;
 
@@ -179,7 +180,8 @@ mod conflicts {
         version = "v1alpha2",
         name = "Other",
         request = super::v1alpha1::FakeRequest,
-        response = v1alpha2::FakeResponse
+        response = v1alpha2::FakeResponse,
+        shared_request
     )]
     pub struct KindThief;
 

@@ -13,6 +13,7 @@ use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
 use capi_runtime::catalog::{Catalog, GroupHook};
 use capi_runtime::client::{CallAllOptions, CallError, Client, ForObject};
 use capi_runtime::hooks::v1alpha1::BeforeClusterUpgrade;
+use capi_runtime::hooks::v1alpha1::BeforeClusterUpgradeRequest;
 use capi_runtime::registry::{Registry, RegistryError};
 use extension::{call_hook, config, handler, ready_client, selector_in};
 use serde_json::json;
@@ -60,7 +61,7 @@ async fn call_all_extensions_needs_no_options() {
     ];
     let object = ForObject::new("default", "c");
     let default = ready_client(&configs)
-        .call_all_extensions::<BeforeClusterUpgrade>(&Default::default(), &object)
+        .call_all_extensions(&BeforeClusterUpgradeRequest::default(), &object)
         .await
         .unwrap();
     assert_eq!(
@@ -77,13 +78,13 @@ async fn call_all_extensions_needs_no_options() {
         .build()
         .unwrap();
     let answer = concurrent
-        .call_all_extensions::<BeforeClusterUpgrade>(&Default::default(), &object)
+        .call_all_extensions(&BeforeClusterUpgradeRequest::default(), &object)
         .await
         .unwrap();
     assert_eq!(answer, default);
     let explicit = concurrent
-        .call_all_extensions_with::<BeforeClusterUpgrade>(
-            &Default::default(),
+        .call_all_extensions_with(
+            &BeforeClusterUpgradeRequest::default(),
             &object,
             CallAllOptions::sequential(),
         )

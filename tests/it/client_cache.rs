@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use capi_runtime::api::runtime::v1beta2::ExtensionConfig;
 use capi_runtime::client::{CallError, Client, Clock, ForObject, ResponseCache};
-use capi_runtime::hooks::v1alpha1::{DiscoverVariables, DiscoverVariablesRequest, ResponseStatus};
+use capi_runtime::hooks::v1alpha1::{DiscoverVariablesRequest, ResponseStatus};
 use extension::{config, handler, ready_client};
 use serde_json::json;
 use tls::{TestCa, TestServer, answer, raw};
@@ -110,12 +110,7 @@ async fn call(
         ..Default::default()
     };
     let response = client
-        .call_extension_cached::<DiscoverVariables>(
-            cache,
-            name,
-            &request,
-            &ForObject::new("default", "cc"),
-        )
+        .call_extension_cached(cache, name, &request, &ForObject::new("default", "cc"))
         .await?;
     assert_eq!(response.status, ResponseStatus::Success);
     Ok(response.message)
@@ -135,9 +130,9 @@ async fn a_second_call_is_answered_from_the_cache() {
 
     // Without the cache every call reaches the extension.
     client
-        .call_extension::<DiscoverVariables>(
+        .call_extension(
             "h.ext",
-            &Default::default(),
+            &DiscoverVariablesRequest::default(),
             &ForObject::new("d", "c"),
         )
         .await

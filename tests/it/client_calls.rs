@@ -8,8 +8,9 @@ use std::time::Duration;
 use capi_runtime::api::runtime::v1beta2::FailurePolicy;
 use capi_runtime::client::{CallAllOptions, CallError, ExchangeError, ForObject};
 use capi_runtime::go::errors::chain;
+use capi_runtime::hooks::v1alpha1::AfterClusterUpgradeRequest;
 use capi_runtime::hooks::v1alpha1::{
-    AfterClusterUpgrade, BeforeClusterCreate, BeforeClusterCreateRequest, ResponseStatus,
+    BeforeClusterCreate, BeforeClusterCreateRequest, ResponseStatus,
 };
 use capi_runtime::registry::{NAMESPACE_NAME_LABEL, RegistryError};
 use extension::{config, handler, ready_client, selector_in};
@@ -47,7 +48,7 @@ async fn a_successful_call_sends_a_typed_request_with_merged_settings() {
     let client = ready_client(&[cfg]);
 
     let response = client
-        .call_extension::<BeforeClusterCreate>("create.ext", &request(), &object())
+        .call_extension("create.ext", &request(), &object())
         .await
         .unwrap();
     assert_eq!(response.status, ResponseStatus::Success);
@@ -92,7 +93,7 @@ async fn go_style_bodies_are_accepted() {
         &[handler("h", HOOK)],
     )]);
     let response = client
-        .call_extension::<BeforeClusterCreate>("h.ext", &request(), &object())
+        .call_extension("h.ext", &request(), &object())
         .await
         .unwrap();
     assert_eq!(response.retry_after_seconds, 5);
@@ -141,7 +142,7 @@ async fn failure_and_unknown_statuses_are_errors_under_both_policies() {
     ]);
     for name in ["fail.failure", "ignore.failure"] {
         let err = client
-            .call_extension::<BeforeClusterCreate>(name, &request(), &object())
+            .call_extension(name, &request(), &object())
             .await
             .unwrap_err();
         assert!(
@@ -158,7 +159,7 @@ async fn failure_and_unknown_statuses_are_errors_under_both_policies() {
     }
     for name in ["fail.unknown", "ignore.unknown"] {
         let err = client
-            .call_extension::<BeforeClusterCreate>(name, &request(), &object())
+            .call_extension(name, &request(), &object())
             .await
             .unwrap_err();
         assert!(
@@ -167,7 +168,7 @@ async fn failure_and_unknown_statuses_are_errors_under_both_policies() {
         );
     }
     let err = client
-        .call_extension::<BeforeClusterCreate>("ignore.missing", &request(), &object())
+        .call_extension("ignore.missing", &request(), &object())
         .await
         .unwrap_err();
     assert!(
@@ -205,7 +206,7 @@ async fn call_all_aggregates_in_handler_name_order() {
     ]);
     for options in [CallAllOptions::sequential(), CallAllOptions::concurrent(3)] {
         let response = client
-            .call_all_extensions_with::<BeforeClusterCreate>(&request(), &object(), options)
+            .call_all_extensions_with(&request(), &object(), options)
             .await
             .unwrap();
         assert_eq!(response.status, ResponseStatus::Success);
@@ -251,8 +252,8 @@ async fn call_all_with_no_handler_succeeds_and_stops_at_the_first_failure() {
         &[handler("a", HOOK), handler("b", HOOK), handler("c", HOOK)],
     )]);
     let none = client
-        .call_all_extensions_with::<AfterClusterUpgrade>(
-            &Default::default(),
+        .call_all_extensions_with(
+            &AfterClusterUpgradeRequest::default(),
             &object(),
             CallAllOptions::sequential(),
         )
@@ -265,11 +266,7 @@ async fn call_all_with_no_handler_succeeds_and_stops_at_the_first_failure() {
     );
 
     let err = client
-        .call_all_extensions_with::<BeforeClusterCreate>(
-            &request(),
-            &object(),
-            CallAllOptions::sequential(),
-        )
+        .call_all_extensions_with(&request(), &object(), CallAllOptions::sequential())
         .await
         .unwrap_err();
     assert_eq!(err.handler(), Some("b.ext"));
@@ -290,11 +287,7 @@ async fn call_all_with_no_handler_succeeds_and_stops_at_the_first_failure() {
         &[handler("missing", HOOK)],
     )]);
     let err = missing
-        .call_all_extensions_with::<BeforeClusterCreate>(
-            &request(),
-            &object(),
-            CallAllOptions::sequential(),
-        )
+        .call_all_extensions_with(&request(), &object(), CallAllOptions::sequential())
         .await
         .unwrap_err();
     assert!(
@@ -348,17 +341,13 @@ async fn namespace_selectors_skip_in_call_all_and_fail_call_extension() {
     );
 
     client
-        .call_all_extensions_with::<BeforeClusterCreate>(
-            &request(),
-            &other,
-            CallAllOptions::sequential(),
-        )
+        .call_all_extensions_with(&request(), &other, CallAllOptions::sequential())
         .await
         .unwrap();
     assert!(server.received().is_empty(), "every handler was skipped");
 
     let err = client
-        .call_extension::<BeforeClusterCreate>("a.ext", &request(), &other)
+        .call_extension("a.ext", &request(), &other)
         .await
         .unwrap_err();
     assert_eq!(
@@ -366,7 +355,7 @@ async fn namespace_selectors_skip_in_call_all_and_fail_call_extension() {
         "failed to call extension handler \"a.ext\": namespaceSelector did not match object different/c1"
     );
     client
-        .call_extension::<BeforeClusterCreate>("a.ext", &request(), &foo)
+        .call_extension("a.ext", &request(), &foo)
         .await
         .unwrap();
     assert_eq!(server.received().len(), 1);
@@ -397,7 +386,7 @@ async fn misconfigured_calls_fail_before_any_request() {
         ),
     ]);
     let err = client
-        .call_extension::<BeforeClusterCreate>("after.ext", &request(), &object())
+        .call_extension("after.ext", &request(), &object())
         .await
         .unwrap_err();
     assert!(matches!(err, CallError::HookMismatch { .. }), "{err}");
@@ -406,7 +395,7 @@ async fn misconfigured_calls_fail_before_any_request() {
         "failed to call extension handler \"after.ext\": handler does not match GroupHook \"BeforeClusterCreate.hooks.runtime.cluster.x-k8s.io\""
     );
     let err = client
-        .call_extension::<BeforeClusterCreate>("nope.ext", &request(), &object())
+        .call_extension("nope.ext", &request(), &object())
         .await
         .unwrap_err();
     assert!(
@@ -421,7 +410,7 @@ async fn misconfigured_calls_fail_before_any_request() {
     );
     // Ignore does not cover an unusable URL or CA bundle.
     let err = client
-        .call_extension::<BeforeClusterCreate>("h.plain", &request(), &object())
+        .call_extension("h.plain", &request(), &object())
         .await
         .unwrap_err();
     assert!(
@@ -431,7 +420,7 @@ async fn misconfigured_calls_fail_before_any_request() {
         "{err}"
     );
     let err = client
-        .call_extension::<BeforeClusterCreate>("h.badca", &request(), &object())
+        .call_extension("h.badca", &request(), &object())
         .await
         .unwrap_err();
     assert!(
@@ -460,16 +449,12 @@ async fn a_cold_registry_is_an_error_not_an_empty_answer() {
         "{err}"
     );
     let err = client
-        .call_all_extensions_with::<BeforeClusterCreate>(
-            &request(),
-            &object(),
-            CallAllOptions::concurrent(4),
-        )
+        .call_all_extensions_with(&request(), &object(), CallAllOptions::concurrent(4))
         .await
         .unwrap_err();
     assert!(matches!(err, CallError::List { .. }), "{err}");
     let err = client
-        .call_extension::<BeforeClusterCreate>("h.ext", &request(), &object())
+        .call_extension("h.ext", &request(), &object())
         .await
         .unwrap_err();
     assert!(
@@ -510,7 +495,7 @@ async fn redirects_are_not_followed() {
         &[handler("h", HOOK)],
     )]);
     let err = client
-        .call_extension::<BeforeClusterCreate>("h.ext", &request(), &object())
+        .call_extension("h.ext", &request(), &object())
         .await
         .unwrap_err();
     assert!(

@@ -3,13 +3,13 @@
 
 use crate::support::{extension, tls};
 
+use capi_runtime::client::{CallAllOptions, ForObject};
+use capi_runtime::hooks::v1alpha1::BeforeClusterCreateRequest;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use capi_runtime::client::{CallAllOptions, ForObject};
-use capi_runtime::hooks::v1alpha1::BeforeClusterCreate;
 use extension::{config, handler, ready_client};
 use proptest::prelude::*;
 use serde_json::json;
@@ -102,7 +102,7 @@ fn concurrent_call_all_matches_sequential() {
             let object = object.clone();
             runtime.block_on(async move {
                 client
-                    .call_all_extensions_with::<BeforeClusterCreate>(&Default::default(), &object, options)
+                    .call_all_extensions_with(&BeforeClusterCreateRequest::default(), &object, options)
                     .await
                     .map(|r| (r.status, r.retry_after_seconds, r.message))
                     .map_err(|e| e.to_string())
@@ -166,9 +166,9 @@ fn decoding_any_answer_never_panics() {
     };
     proptest!(config_runs, |(b in bytes)| {
         *body.lock().unwrap() = b;
-        let result = runtime.block_on(client.call_extension::<BeforeClusterCreate>(
+        let result = runtime.block_on(client.call_extension(
             "h.ext",
-            &Default::default(),
+            &BeforeClusterCreateRequest::default(),
             &ForObject::new("default", "c"),
         ));
         // Any outcome is fine as long as it is a value, not a panic.

@@ -13,6 +13,7 @@ use capi_runtime::client::{
 };
 use capi_runtime::go::errors::chain as go_chain;
 use capi_runtime::hooks::v1alpha1::BeforeClusterCreate;
+use capi_runtime::hooks::v1alpha1::BeforeClusterCreateRequest;
 use capi_runtime::registry::RegistryError;
 use extension::{config, handler, ready_client};
 use serde_json::json;
@@ -23,9 +24,9 @@ const HOOK: &str = "BeforeClusterCreate";
 async fn call_error(cfg: ExtensionConfig) -> CallError {
     let client = ready_client(&[cfg]);
     client
-        .call_extension::<BeforeClusterCreate>(
+        .call_extension(
             "h.ext",
-            &Default::default(),
+            &BeforeClusterCreateRequest::default(),
             &ForObject::new("default", "c"),
         )
         .await
@@ -264,9 +265,9 @@ async fn a_discovery_decode_failure_reaches_the_decode_error() {
 async fn registry_and_catalog_answers_are_causes_of_call_errors() {
     let client = ready_client(&[]);
     let err = client
-        .call_extension::<BeforeClusterCreate>(
+        .call_extension(
             "h.ext",
-            &Default::default(),
+            &BeforeClusterCreateRequest::default(),
             &ForObject::new("default", "c"),
         )
         .await
@@ -332,8 +333,8 @@ async fn calling_every_handler_of_an_unknown_hook_names_the_hook_not_an_empty_ha
         .build()
         .unwrap();
     let err = client
-        .call_all_extensions_with::<BeforeClusterCreate>(
-            &Default::default(),
+        .call_all_extensions_with(
+            &BeforeClusterCreateRequest::default(),
             &ForObject::new("default", "c"),
             CallAllOptions::sequential(),
         )

@@ -8,7 +8,8 @@ use std::time::Duration;
 use axum::body::Body;
 use capi_runtime::client::{CallError, Client, ExchangeError, ForObject};
 use capi_runtime::go::errors::chain;
-use capi_runtime::hooks::v1alpha1::{BeforeClusterCreate, ResponseStatus};
+use capi_runtime::hooks::v1alpha1::BeforeClusterCreateRequest;
+use capi_runtime::hooks::v1alpha1::ResponseStatus;
 use extension::{Handler, config, handler, ready_client};
 use futures::StreamExt;
 use serde_json::json;
@@ -22,14 +23,22 @@ const MIB: usize = 1 << 20;
 async fn fail_and_ignore(client: &Client, config: &str) -> CallError {
     let object = ForObject::new("default", "c");
     let ignored = client
-        .call_extension::<BeforeClusterCreate>(&format!("i.{config}"), &Default::default(), &object)
+        .call_extension(
+            &format!("i.{config}"),
+            &BeforeClusterCreateRequest::default(),
+            &object,
+        )
         .await
         .expect("Ignore swallows calling errors");
     assert_eq!(ignored.status, ResponseStatus::Success);
     assert_eq!(ignored.message, "");
     assert_eq!(ignored.retry_after_seconds, 0);
     let err = client
-        .call_extension::<BeforeClusterCreate>(&format!("h.{config}"), &Default::default(), &object)
+        .call_extension(
+            &format!("h.{config}"),
+            &BeforeClusterCreateRequest::default(),
+            &object,
+        )
         .await
         .expect_err("Fail reports calling errors");
     assert_eq!(err.handler(), Some(format!("h.{config}").as_str()));

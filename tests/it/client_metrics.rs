@@ -1,9 +1,9 @@
 //! The client's Prometheus metrics, read through the text exposition.
 
 use crate::support::{extension, tls};
-
 use capi_runtime::client::{ForObject, Metrics};
-use capi_runtime::hooks::v1alpha1::BeforeClusterCreate;
+use capi_runtime::hooks::v1alpha1::BeforeClusterCreateRequest;
+
 use extension::{config, handler, ready_client_with};
 use prometheus_client::encoding::text::encode;
 use prometheus_client::registry::Registry as PromRegistry;
@@ -68,7 +68,7 @@ async fn calls_are_counted_and_timed_with_upstream_names_and_labels() {
         "h.gone",
     ] {
         let _ = client
-            .call_extension::<BeforeClusterCreate>(name, &Default::default(), &object)
+            .call_extension(name, &BeforeClusterCreateRequest::default(), &object)
             .await;
     }
 

@@ -75,7 +75,7 @@ async fn without_labels_a_selector_on_other_labels_fails_the_call() {
     let request = BeforeClusterCreateRequest::default();
 
     let err = client
-        .call_all_extensions::<BeforeClusterCreate>(&request, &object)
+        .call_all_extensions(&request, &object)
         .await
         .unwrap_err();
     assert_eq!(err.handler(), Some("h.prod"));
@@ -99,7 +99,7 @@ async fn without_labels_a_selector_on_other_labels_fails_the_call() {
         .unwrap_err();
     assert!(matches!(err, CallError::Namespace { .. }), "{err:?}");
     let err = client
-        .call_extension::<BeforeClusterCreate>("h.prod", &request, &object)
+        .call_extension("h.prod", &request, &object)
         .await
         .unwrap_err();
     assert_eq!(
@@ -113,7 +113,7 @@ async fn without_labels_a_selector_on_other_labels_fails_the_call() {
     // Handlers whose selector needs no labels still work without them.
     for name in ["h.named", "h.all"] {
         client
-            .call_extension::<BeforeClusterCreate>(name, &request, &object)
+            .call_extension(name, &request, &object)
             .await
             .unwrap();
     }
@@ -158,10 +158,7 @@ async fn labels_come_from_the_object_or_the_source() {
         .build()
         .unwrap();
     let in_a = ForObject::new("team-a", "c1");
-    client
-        .call_all_extensions::<BeforeClusterCreate>(&request, &in_a)
-        .await
-        .unwrap();
+    client.call_all_extensions(&request, &in_a).await.unwrap();
     assert_eq!(source.lookups.load(Ordering::SeqCst), 1);
     assert_eq!(server.received().len(), 3, "all three handlers were called");
     // The calls that read a source can run on any task.
@@ -169,7 +166,7 @@ async fn labels_come_from_the_object_or_the_source() {
     tokio::spawn(async move {
         let object = ForObject::new("team-a", "c1");
         spawned
-            .call_all_extensions::<BeforeClusterCreate>(&Default::default(), &object)
+            .call_all_extensions(&BeforeClusterCreateRequest::default(), &object)
             .await
     })
     .await
@@ -215,7 +212,7 @@ async fn a_failed_lookup_fails_the_call() {
         .unwrap();
     let gone = ForObject::new("gone", "c1");
     let err = client
-        .call_all_extensions::<BeforeClusterCreate>(&BeforeClusterCreateRequest::default(), &gone)
+        .call_all_extensions(&BeforeClusterCreateRequest::default(), &gone)
         .await
         .unwrap_err();
     assert_eq!(
@@ -236,11 +233,7 @@ async fn a_failed_lookup_fails_the_call() {
     // With a source, even a selector on the name reads the namespace, as Go does: a namespace
     // that does not exist fails the call.
     let err = client
-        .call_extension::<BeforeClusterCreate>(
-            "h.named",
-            &BeforeClusterCreateRequest::default(),
-            &gone,
-        )
+        .call_extension("h.named", &BeforeClusterCreateRequest::default(), &gone)
         .await
         .unwrap_err();
     assert!(matches!(
@@ -252,11 +245,7 @@ async fn a_failed_lookup_fails_the_call() {
     ));
     // An empty selector needs no lookup.
     client
-        .call_extension::<BeforeClusterCreate>(
-            "h.all",
-            &BeforeClusterCreateRequest::default(),
-            &gone,
-        )
+        .call_extension("h.all", &BeforeClusterCreateRequest::default(), &gone)
         .await
         .unwrap();
 }

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use capi_runtime::client::{Client, ForObject, ProxyConfig};
 use capi_runtime::go::errors::chain;
 use capi_runtime::hooks::v1alpha1::BeforeClusterCreate;
+use capi_runtime::hooks::v1alpha1::BeforeClusterCreateRequest;
 use extension::{call_hook, config, handler, ready_builder};
 use serde_json::json;
 use tls::{TestCa, TestServer, answer, server_config};
@@ -155,9 +156,9 @@ async fn another_host_is_reached_through_the_proxy_unless_no_proxy_covers_it() {
     };
     let registry_client = client(&url, &ca.pem(), covered);
     let failed = registry_client
-        .call_extension::<BeforeClusterCreate>(
+        .call_extension(
             "h.ext",
-            &Default::default(),
+            &BeforeClusterCreateRequest::default(),
             &ForObject::new("default", "c"),
         )
         .await;

@@ -16,7 +16,7 @@ use crate::support::{extension, tls};
 
 use capi_runtime::client::{CallError, ExchangeError, ForObject};
 use capi_runtime::go::errors::chain;
-use capi_runtime::hooks::v1alpha1::BeforeClusterCreate;
+use capi_runtime::hooks::v1alpha1::BeforeClusterCreateRequest;
 use capi_runtime::tls::ChainError;
 use extension::{config, handler, ready_client};
 use rustls::CertificateError;
@@ -39,9 +39,9 @@ async fn call_serving(leaf: &tls::Leaf, bundle: &str) -> Result<(), CallError> {
     .await;
     let client = ready_client(&[config("ext", &server.url(), bundle, &[handler("h", HOOK)])]);
     client
-        .call_extension::<BeforeClusterCreate>(
+        .call_extension(
             "h.ext",
-            &Default::default(),
+            &BeforeClusterCreateRequest::default(),
             &ForObject::new("default", "c"),
         )
         .await

@@ -64,7 +64,7 @@ async fn a_v1alpha2_caller_reaches_a_v1alpha1_handler_through_conversion() {
     let object = ForObject::new("default", "c1");
 
     let response = client
-        .call_extension::<v1alpha2::FakeHook>("fake.ext", &request(), &object)
+        .call_extension("fake.ext", &request(), &object)
         .await
         .unwrap();
     // The answer, written in v1alpha1, comes back as a v1alpha2 response.
@@ -97,11 +97,7 @@ async fn a_v1alpha2_caller_reaches_a_v1alpha1_handler_through_conversion() {
 
     // call_all takes the same path.
     let all = client
-        .call_all_extensions_with::<v1alpha2::FakeHook>(
-            &request(),
-            &object,
-            CallAllOptions::default(),
-        )
+        .call_all_extensions_with(&request(), &object, CallAllOptions::default())
         .await
         .unwrap();
     assert_eq!(all.status, ResponseStatus::Success);
@@ -118,11 +114,7 @@ async fn a_failure_answered_in_the_old_version_is_still_a_failure() {
     .await;
     let client = client(test_hooks::catalog(), &[v1alpha1_config(&server, &ca)]);
     let err = client
-        .call_extension::<v1alpha2::FakeHook>(
-            "fake.ext",
-            &request(),
-            &ForObject::new("default", "c1"),
-        )
+        .call_extension("fake.ext", &request(), &ForObject::new("default", "c1"))
         .await
         .unwrap_err();
     assert!(
@@ -150,11 +142,7 @@ async fn without_a_conversion_the_call_is_a_misconfiguration() {
         Some(capi_runtime::api::runtime::v1beta2::FailurePolicy::Ignore);
     let client = client(catalog, &[cfg]);
     let err = client
-        .call_extension::<v1alpha2::FakeHook>(
-            "fake.ext",
-            &request(),
-            &ForObject::new("default", "c1"),
-        )
+        .call_extension("fake.ext", &request(), &ForObject::new("default", "c1"))
         .await
         .unwrap_err();
     // Not ignored despite the Ignore policy, and nothing was sent.

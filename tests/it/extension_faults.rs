@@ -30,7 +30,7 @@ use capi_runtime::api::runtime::v1beta2::FailurePolicy;
 use capi_runtime::client::{CallAllOptions, CallError, Client, ExchangeError, ForObject};
 use capi_runtime::go::errors::chain;
 use capi_runtime::hooks::v1alpha1::{
-    BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse, ResponseStatus,
+    BeforeClusterCreateRequest, BeforeClusterCreateResponse, ResponseStatus,
 };
 use capi_runtime::server::{RunningServer, Server};
 use extension::{Handler, config, handler, ready_client};
@@ -160,7 +160,7 @@ async fn check_fault_with_timeout(
             request.cluster.metadata.name = Some(marker.clone());
             let started = Instant::now();
             let result = client
-                .call_all_extensions_with::<BeforeClusterCreate>(&request, &object(), options)
+                .call_all_extensions_with(&request, &object(), options)
                 .await;
             let elapsed = started.elapsed();
             eprintln!("fault {fault}: {policy:?}, {mode}: returned in {elapsed:?}");
@@ -542,16 +542,12 @@ async fn kit_extension(dir: &std::path::Path, port: u16) -> RunningServer {
         .port(port)
         .cert_dir(dir)
         .shutdown_grace(Duration::from_secs(1))
-        .handle(
-            BeforeClusterCreate,
-            "h",
-            |_: BeforeClusterCreateRequest| async {
-                let mut response = BeforeClusterCreateResponse::success();
-                response.message = "b ok".into();
-                response.retry_after_seconds = 5;
-                response
-            },
-        )
+        .handle("h", |_: BeforeClusterCreateRequest| async {
+            let mut response = BeforeClusterCreateResponse::success();
+            response.message = "b ok".into();
+            response.retry_after_seconds = 5;
+            response
+        })
         .build()
         .unwrap()
         .start()
@@ -570,7 +566,6 @@ async fn a_kit_handler_past_its_own_timeout_answers_failure() {
         .port(0)
         .cert_dir(dir.path())
         .handle(
-            BeforeClusterCreate,
             capi_runtime::server::HandlerOptions::new("h").timeout_seconds(TIMEOUT),
             |_: BeforeClusterCreateRequest| async {
                 tokio::time::sleep(Duration::from_secs(30)).await;
@@ -623,10 +618,7 @@ impl ReservedPort {
 
 async fn call_all(client: &Client) -> Result<BeforeClusterCreateResponse, CallError> {
     client
-        .call_all_extensions::<BeforeClusterCreate>(
-            &BeforeClusterCreateRequest::default(),
-            &object(),
-        )
+        .call_all_extensions(&BeforeClusterCreateRequest::default(), &object())
         .await
 }
 

@@ -13,11 +13,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use capi_runtime::client::{CallError, Client, ForObject};
 use capi_runtime::hooks::v1alpha1::{
-    AfterClusterUpgrade, AfterClusterUpgradeRequest, AfterClusterUpgradeResponse,
-    AfterControlPlaneInitialized, AfterControlPlaneInitializedRequest,
-    AfterControlPlaneInitializedResponse, BeforeClusterCreate, BeforeClusterCreateRequest,
-    BeforeClusterCreateResponse, BeforeClusterDelete, BeforeClusterDeleteRequest,
-    BeforeClusterDeleteResponse, BeforeClusterUpgrade, BeforeClusterUpgradeRequest,
+    AfterClusterUpgradeRequest, AfterClusterUpgradeResponse, AfterControlPlaneInitializedRequest,
+    AfterControlPlaneInitializedResponse, BeforeClusterCreateRequest, BeforeClusterCreateResponse,
+    BeforeClusterDeleteRequest, BeforeClusterDeleteResponse, BeforeClusterUpgradeRequest,
     BeforeClusterUpgradeResponse, ResponseStatus,
 };
 use capi_runtime::server::{Context, RunningServer, Server, ServerError};
@@ -75,9 +73,8 @@ async fn start(dir: &std::path::Path, calls: Arc<AtomicU32>) -> Result<RunningSe
         .host(IpAddr::V4(Ipv4Addr::LOCALHOST))
         .port(0)
         .cert_dir(dir)
-        // Registered before the state is given: its context carries `()`.
+        // A context that carries `()`, on a server with a state: any handler may take it.
         .handle(
-            AfterClusterUpgrade,
             "before-state",
             |_: AfterClusterUpgradeRequest, context: Context| async move {
                 let mut response = AfterClusterUpgradeResponse::success();
@@ -85,28 +82,21 @@ async fn start(dir: &std::path::Path, calls: Arc<AtomicU32>) -> Result<RunningSe
                 response
             },
         )
+        // Registered before the state is given: bound to it when the server is built.
+        .handle("count", count)
+        .handle("refuse", refuse)
+        // The request alone, and the response itself.
+        .handle("notice", |_: AfterControlPlaneInitializedRequest| async {
+            AfterControlPlaneInitializedResponse::success()
+        })
+        // A `Result` whose `Ok` is a Failure response: the handler's own verdict, not an error.
+        .handle("frozen", |_: BeforeClusterUpgradeRequest| async {
+            Ok::<_, Refused>(BeforeClusterUpgradeResponse::failure("upgrades are frozen"))
+        })
         .state(Tally {
             greeting: "hello".into(),
             calls,
         })
-        .handle(BeforeClusterCreate, "count", count)
-        .handle(BeforeClusterDelete, "refuse", refuse)
-        // The request alone, and the response itself.
-        .handle(
-            AfterControlPlaneInitialized,
-            "notice",
-            |_: AfterControlPlaneInitializedRequest| async {
-                AfterControlPlaneInitializedResponse::success()
-            },
-        )
-        // A `Result` whose `Ok` is a Failure response: the handler's own verdict, not an error.
-        .handle(
-            BeforeClusterUpgrade,
-            "frozen",
-            |_: BeforeClusterUpgradeRequest| async {
-                Ok::<_, Refused>(BeforeClusterUpgradeResponse::failure("upgrades are frozen"))
-            },
-        )
         .build()?;
     server.start().await
 }
@@ -146,7 +136,7 @@ async fn every_handler_form_is_served_and_the_state_is_shared() {
 
     for expected in 1..=2 {
         let answer = client
-            .call_extension::<BeforeClusterCreate>("count.ext", &create, &object)
+            .call_extension("count.ext", &create, &object)
             .await
             .unwrap();
         assert_eq!(answer.status, ResponseStatus::Success);
@@ -157,34 +147,113 @@ async fn every_handler_form_is_served_and_the_state_is_shared() {
         );
     }
     let refused = client
-        .call_extension::<BeforeClusterDelete>("refuse.ext", &Default::default(), &object)
+        .call_extension(
+            "refuse.ext",
+            &BeforeClusterDeleteRequest::default(),
+            &object,
+        )
         .await
         .unwrap_err();
     assert_eq!(failure_message(refused), "refused at call 3");
     // The other handler counted in the same state.
     let answer = client
-        .call_extension::<BeforeClusterCreate>("count.ext", &create, &object)
+        .call_extension("count.ext", &create, &object)
         .await
         .unwrap();
     assert_eq!(answer.retry_after_seconds, 4);
     assert_eq!(calls.load(Ordering::SeqCst), 4);
 
     let answer = client
-        .call_extension::<AfterControlPlaneInitialized>("notice.ext", &Default::default(), &object)
+        .call_extension(
+            "notice.ext",
+            &AfterControlPlaneInitializedRequest::default(),
+            &object,
+        )
         .await
         .unwrap();
     assert_eq!(answer.status, ResponseStatus::Success);
     let frozen = client
-        .call_extension::<BeforeClusterUpgrade>("frozen.ext", &Default::default(), &object)
+        .call_extension(
+            "frozen.ext",
+            &BeforeClusterUpgradeRequest::default(),
+            &object,
+        )
         .await
         .unwrap_err();
     assert_eq!(failure_message(frozen), "upgrades are frozen");
     let answer = client
-        .call_extension::<AfterClusterUpgrade>("before-state.ext", &Default::default(), &object)
+        .call_extension(
+            "before-state.ext",
+            &AfterClusterUpgradeRequest::default(),
+            &object,
+        )
         .await
         .unwrap();
     assert_eq!(answer.message, "answered by before-state");
     // Neither of those read the tally.
     assert_eq!(calls.load(Ordering::SeqCst), 4);
     running.shutdown().await.unwrap();
+}
+
+/// A state of another type than the one a handler's `Context` names.
+struct Ledger;
+
+#[test]
+fn a_handler_whose_context_names_another_state_is_a_mistake_build_reports() {
+    // Without a state, and with a state of another type: `count` reads a `Tally`.
+    for (built, server_state) in [
+        (Server::builder().handle("count", count).build(), "()"),
+        (
+            Server::builder()
+                .handle("count", count)
+                .state(Ledger)
+                .build(),
+            "it::server_handlers::Ledger",
+        ),
+    ] {
+        let error = built.unwrap_err();
+        assert!(
+            matches!(&error, ServerError::StateMismatch { name, .. } if name == "count"),
+            "{error:?}"
+        );
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "handler \"count\" of hook \"BeforeClusterCreate\" takes a Context<it::server_handlers::Tally>, \
+                 but the server's state is {server_state}: a handler's Context carries the server's state type or ()"
+            )
+        );
+    }
+    // Two such handlers and another mistake: all three are reported, the state's last.
+    let error = Server::builder()
+        .handle("count", count)
+        .handle("Not A Label", |_: AfterClusterUpgradeRequest| async {
+            AfterClusterUpgradeResponse::success()
+        })
+        .state(Ledger)
+        .handle("refuse", refuse)
+        .build()
+        .unwrap_err();
+    let kinds: Vec<String> = error
+        .errors()
+        .iter()
+        .map(|e| match e {
+            ServerError::StateMismatch {
+                name,
+                handler_state,
+                server_state,
+                ..
+            } => format!("{name}: {handler_state} on {server_state}"),
+            ServerError::InvalidHandlerName { name, .. } => format!("invalid name {name}"),
+            other => panic!("unexpected mistake {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "invalid name Not A Label",
+            "count: it::server_handlers::Tally on it::server_handlers::Ledger",
+            "refuse: it::server_handlers::Tally on it::server_handlers::Ledger",
+        ]
+    );
 }

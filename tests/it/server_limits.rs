@@ -11,9 +11,9 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Body;
 use capi_runtime::hooks::v1alpha1::{
-    AfterControlPlaneInitialized, AfterControlPlaneInitializedRequest,
-    AfterControlPlaneInitializedResponse, BeforeClusterCreate, BeforeClusterCreateRequest,
-    BeforeClusterCreateResponse, GeneratePatches, GeneratePatchesRequest, GeneratePatchesResponse,
+    AfterControlPlaneInitializedRequest, AfterControlPlaneInitializedResponse,
+    BeforeClusterCreateRequest, BeforeClusterCreateResponse, GeneratePatchesRequest,
+    GeneratePatchesResponse,
 };
 use capi_runtime::server::{
     Context, DEFAULT_OFFLOAD_DECODE_BYTES, HandlerOptions, Limits, MAX_REQUEST_BODY_BYTES, Metrics,
@@ -94,7 +94,7 @@ async fn the_builder_chains_by_value() {
 async fn a_stalled_body_is_answered_failure_when_its_deadline_passes() {
     let router = Server::builder()
         .limits(Limits::default().body_timeout(Duration::from_millis(200)))
-        .handle(AfterControlPlaneInitialized, "acpi", ok_acpi)
+        .handle("acpi", ok_acpi)
         .build()
         .unwrap()
         .router();
@@ -122,19 +122,15 @@ async fn requests_past_the_in_flight_limit_are_answered_busy() {
                 .max_in_flight(1)
                 .queue_timeout(Duration::from_millis(100)),
         )
-        .handle(
-            BeforeClusterCreate,
-            "bcc",
-            move |_: BeforeClusterCreateRequest| {
-                let (s, r) = (s.clone(), r.clone());
-                async move {
-                    s.store(true, Ordering::SeqCst);
-                    r.notified().await;
-                    Ok::<_, String>(BeforeClusterCreateResponse::success())
-                }
-            },
-        )
-        .handle(AfterControlPlaneInitialized, "acpi", ok_acpi)
+        .handle("bcc", move |_: BeforeClusterCreateRequest| {
+            let (s, r) = (s.clone(), r.clone());
+            async move {
+                s.store(true, Ordering::SeqCst);
+                r.notified().await;
+                Ok::<_, String>(BeforeClusterCreateResponse::success())
+            }
+        })
+        .handle("acpi", ok_acpi)
         .build()
         .unwrap()
         .router();
@@ -167,7 +163,7 @@ async fn bodies_past_the_byte_budget_are_answered_busy() {
                 .queue_timeout(Duration::from_millis(100))
                 .body_timeout(STUCK),
         )
-        .handle(AfterControlPlaneInitialized, "acpi", ok_acpi)
+        .handle("acpi", ok_acpi)
         .build()
         .unwrap()
         .router();
@@ -198,7 +194,6 @@ async fn bodies_past_the_byte_budget_are_answered_busy() {
 async fn handlers_see_their_context_and_the_callers_timeout() {
     let router = Server::builder()
         .handle(
-            BeforeClusterCreate,
             HandlerOptions::new("bcc").timeout_seconds(10),
             |request: BeforeClusterCreateRequest, context: Context| async move {
                 if request.cluster.metadata.name.as_deref() == Some("hang") {
@@ -357,11 +352,7 @@ async fn an_over_cap_upload_receives_its_failure_over_http1_and_http2() {
     let dir = tempfile::tempdir().unwrap();
     let ca = TestCa::new("cap");
     ca.write_serving(dir.path());
-    let running = start_tls(
-        Server::builder().handle(AfterControlPlaneInitialized, "acpi", ok_acpi),
-        dir.path(),
-    )
-    .await;
+    let running = start_tls(Server::builder().handle("acpi", ok_acpi), dir.path()).await;
     let url = format!(
         "https://localhost:{}{ACPI_PATH}",
         running.local_addr().port()
@@ -406,7 +397,6 @@ async fn blocking_handlers_stall_nobody_and_time_out_on_time() {
     let (r, b) = (release.clone(), blocked.clone());
     let builder = Server::builder()
         .handle(
-            BeforeClusterCreate,
             // Declared blocking, as a handler that blocks its thread must be. 5 s, not 1: a
             // handler whose blocking-pool thread starts after the deadline is cancelled before
             // it runs, and this test needs every one of them to start.
@@ -424,7 +414,7 @@ async fn blocking_handlers_stall_nobody_and_time_out_on_time() {
                 }
             },
         )
-        .handle(AfterControlPlaneInitialized, "acpi", ok_acpi);
+        .handle("acpi", ok_acpi);
     let running = start_tls(builder, dir.path()).await;
     let base = format!("https://localhost:{}", running.local_addr().port());
     let client = https_client(&ca.pem());
@@ -485,7 +475,7 @@ async fn one_registry_serves_the_servers_metrics_and_the_callers() {
     let server = Server::builder()
         .metrics(metrics)
         .metrics_registry(Arc::new(registry))
-        .handle(AfterControlPlaneInitialized, "acpi", ok_acpi)
+        .handle("acpi", ok_acpi)
         .build()
         .unwrap();
     let router = server.router();
@@ -544,7 +534,6 @@ fn a_large_body_is_decoded_on_the_servers_own_threads_while_the_blocking_pool_is
         let r = release.clone();
         let router = Server::builder()
             .handle(
-                AfterControlPlaneInitialized,
                 HandlerOptions::new("acpi").timeout_seconds(30).blocking(),
                 move |_: AfterControlPlaneInitializedRequest| {
                     let (r, entered) = (r.clone(), entered_tx.clone());
@@ -558,14 +547,12 @@ fn a_large_body_is_decoded_on_the_servers_own_threads_while_the_blocking_pool_is
                     }
                 },
             )
-            .handle(GeneratePatches, "gp", |_: GeneratePatchesRequest| async {
+            .handle("gp", |_: GeneratePatchesRequest| async {
                 GeneratePatchesResponse::success()
             })
-            .handle(
-                BeforeClusterCreate,
-                "bcc",
-                |_: BeforeClusterCreateRequest| async { BeforeClusterCreateResponse::success() },
-            )
+            .handle("bcc", |_: BeforeClusterCreateRequest| async {
+                BeforeClusterCreateResponse::success()
+            })
             .build()
             .unwrap()
             .router();
@@ -601,7 +588,7 @@ async fn a_body_still_decoding_at_its_deadline_is_answered_with_the_timeout() {
     // decoder looks at the deadline as it goes and stops.
     let router = Server::builder()
         .limits(Limits::default().offload_decode_bytes(usize::MAX))
-        .handle(GeneratePatches, "gp", |_: GeneratePatchesRequest| async {
+        .handle("gp", |_: GeneratePatchesRequest| async {
             GeneratePatchesResponse::success()
         })
         .build()

@@ -9,9 +9,8 @@ use axum::body::Body;
 use capi_runtime::catalog::Catalog;
 use capi_runtime::go::errors::chain;
 use capi_runtime::hooks::v1alpha1::{
-    AfterControlPlaneInitialized, AfterControlPlaneInitializedRequest,
-    AfterControlPlaneInitializedResponse, BeforeClusterCreate, BeforeClusterCreateRequest,
-    BeforeClusterCreateResponse, DiscoveryResponse, FailurePolicy,
+    AfterControlPlaneInitializedRequest, AfterControlPlaneInitializedResponse,
+    BeforeClusterCreateRequest, BeforeClusterCreateResponse, DiscoveryResponse, FailurePolicy,
 };
 use capi_runtime::server::{
     HEALTHZ_PATH, HandlerOptions, MAX_REQUEST_BODY_BYTES, METRICS_PATH, READYZ_PATH, Server,
@@ -43,28 +42,23 @@ const HANG_PATH: &str =
 /// [`server`] with the BeforeClusterCreate handler registered under `bcc`.
 fn server_with(calls: Arc<AtomicUsize>, bcc: HandlerOptions) -> Server {
     Server::builder()
-        .handle(
-            BeforeClusterCreate,
-            bcc,
-            move |request: BeforeClusterCreateRequest| {
-                let calls = calls.clone();
-                async move {
-                    calls.fetch_add(1, Ordering::SeqCst);
-                    match request.cluster.metadata.name.as_deref() {
-                        Some("fail") => Err("cluster \"fail\" is not welcome".to_string()),
-                        Some("panic") => panic!("boom"),
-                        Some("hang") => std::future::pending().await,
-                        _ => {
-                            let mut response = BeforeClusterCreateResponse::success();
-                            response.retry_after_seconds = 7;
-                            Ok(response)
-                        }
+        .handle(bcc, move |request: BeforeClusterCreateRequest| {
+            let calls = calls.clone();
+            async move {
+                calls.fetch_add(1, Ordering::SeqCst);
+                match request.cluster.metadata.name.as_deref() {
+                    Some("fail") => Err("cluster \"fail\" is not welcome".to_string()),
+                    Some("panic") => panic!("boom"),
+                    Some("hang") => std::future::pending().await,
+                    _ => {
+                        let mut response = BeforeClusterCreateResponse::success();
+                        response.retry_after_seconds = 7;
+                        Ok(response)
                     }
                 }
-            },
-        )
+            }
+        })
         .handle(
-            AfterControlPlaneInitialized,
             HandlerOptions::new("acpi").failure_policy(FailurePolicy::Ignore),
             |_: AfterControlPlaneInitializedRequest| async {
                 Ok::<_, String>(AfterControlPlaneInitializedResponse::success())
@@ -239,13 +233,9 @@ async fn an_error_that_cannot_be_written_is_answered_as_a_panic() {
         HandlerOptions::new("bcc").blocking(),
     ] {
         let server = Server::builder()
-            .handle(
-                BeforeClusterCreate,
-                options,
-                |_: BeforeClusterCreateRequest| async {
-                    Err::<BeforeClusterCreateResponse, _>(Unprintable)
-                },
-            )
+            .handle(options, |_: BeforeClusterCreateRequest| async {
+                Err::<BeforeClusterCreateResponse, _>(Unprintable)
+            })
             .build()
             .unwrap();
         let router = server.router();
@@ -318,17 +308,13 @@ async fn handlers_run_on_the_worker_unless_declared_blocking() {
         let seen = Arc::new(std::sync::Mutex::new(None));
         let s = seen.clone();
         let router = Server::builder()
-            .handle(
-                BeforeClusterCreate,
-                options,
-                move |_: BeforeClusterCreateRequest| {
-                    let s = s.clone();
-                    async move {
-                        *s.lock().unwrap() = Some(std::thread::current().id());
-                        BeforeClusterCreateResponse::success()
-                    }
-                },
-            )
+            .handle(options, move |_: BeforeClusterCreateRequest| {
+                let s = s.clone();
+                async move {
+                    *s.lock().unwrap() = Some(std::thread::current().id());
+                    BeforeClusterCreateResponse::success()
+                }
+            })
             .build()
             .unwrap()
             .router();
@@ -353,7 +339,6 @@ async fn a_handler_that_panics_before_its_future_is_answered_failure() {
     ] {
         let router = Server::builder()
             .handle(
-                BeforeClusterCreate,
                 options,
                 |_: BeforeClusterCreateRequest| -> std::future::Ready<BeforeClusterCreateResponse> {
                     panic!("before the future")
@@ -535,33 +520,23 @@ fn noop(_: BeforeClusterCreateRequest) -> std::future::Ready<BeforeClusterCreate
 
 #[test]
 fn registration_errors_name_the_problem() {
-    let builder = || ServerBuilder::new().handle(BeforeClusterCreate, "one", noop);
+    let builder = || ServerBuilder::new().handle("one", noop);
 
-    let error = builder()
-        .handle(BeforeClusterCreate, "One", noop)
-        .build()
-        .unwrap_err();
+    let error = builder().handle("One", noop).build().unwrap_err();
     let text = chain(&error).to_string();
     assert!(text.starts_with("invalid handler name \"One\": "), "{text}");
     assert!(
         text.contains("must consist of lower case alphanumeric characters or '-'"),
         "{text}"
     );
-    let error = builder()
-        .handle(BeforeClusterCreate, "one", noop)
-        .build()
-        .unwrap_err();
+    let error = builder().handle("one", noop).build().unwrap_err();
     assert_eq!(
         chain(&error).to_string(),
         "there is already a handler registered for path \
          \"/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/one\""
     );
     let error = builder()
-        .handle(
-            BeforeClusterCreate,
-            HandlerOptions::new("two").timeout_seconds(31),
-            noop,
-        )
+        .handle(HandlerOptions::new("two").timeout_seconds(31), noop)
         .build()
         .unwrap_err();
     assert_eq!(
@@ -571,7 +546,6 @@ fn registration_errors_name_the_problem() {
     // Cluster API would refuse the whole Discovery answer for a policy it does not know.
     let error = builder()
         .handle(
-            BeforeClusterCreate,
             HandlerOptions::new("two").failure_policy(FailurePolicy::Other("Sometimes".into())),
             noop,
         )
@@ -582,7 +556,7 @@ fn registration_errors_name_the_problem() {
         "invalid failurePolicy \"Sometimes\" for handler \"two\": must equal \"Ignore\" or \"Fail\""
     );
     let error = ServerBuilder::with_catalog(Catalog::new())
-        .handle(BeforeClusterCreate, "one", noop)
+        .handle("one", noop)
         .build()
         .unwrap_err();
     assert_eq!(
@@ -607,9 +581,9 @@ fn registration_errors_name_the_problem() {
 #[test]
 fn build_returns_every_registration_mistake() {
     let builder = ServerBuilder::new()
-        .handle(BeforeClusterCreate, "One", noop)
-        .handle(BeforeClusterCreate, "ok", noop)
-        .handle(BeforeClusterCreate, "ok", noop);
+        .handle("One", noop)
+        .handle("ok", noop)
+        .handle("ok", noop);
     // The mistakes are left out and remembered; the chain goes on.
     assert_eq!(builder.errors().len(), 2);
     let names: Vec<_> = builder.registered().map(|(_, n)| n.to_string()).collect();
@@ -643,7 +617,7 @@ fn build_returns_every_registration_mistake() {
 
     // One mistake is returned as itself.
     let error = ServerBuilder::new()
-        .handle(BeforeClusterCreate, "One", noop)
+        .handle("One", noop)
         .build()
         .unwrap_err();
     assert!(matches!(error, ServerError::InvalidHandlerName { .. }));

@@ -6,9 +6,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use capi_runtime::go::errors::chain;
-use capi_runtime::hooks::v1alpha1::{
-    BeforeClusterDelete, BeforeClusterDeleteRequest, BeforeClusterDeleteResponse,
-};
+use capi_runtime::hooks::v1alpha1::{BeforeClusterDeleteRequest, BeforeClusterDeleteResponse};
 use capi_runtime::server::{RunningServer, Server, ServerError};
 use capi_runtime_test_pki::{
     TestCa, https_client, https_client_with_identity, plain_client, write_atomically,
@@ -33,13 +31,9 @@ async fn start_with(
         .cert_dir(dir)
         .tls_reload_interval(Duration::from_millis(50))
         .health_addr("127.0.0.1:0".parse().unwrap())
-        .handle(
-            BeforeClusterDelete,
-            "bcd",
-            |_: BeforeClusterDeleteRequest| async {
-                Ok::<_, String>(BeforeClusterDeleteResponse::success())
-            },
-        );
+        .handle("bcd", |_: BeforeClusterDeleteRequest| async {
+            Ok::<_, String>(BeforeClusterDeleteResponse::success())
+        });
     if client_ca {
         builder = builder.client_ca_name("ca.crt");
     }

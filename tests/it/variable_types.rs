@@ -233,9 +233,7 @@ pub struct Proxy(pub String);
 #[cfg(feature = "server")]
 #[tokio::test]
 async fn the_server_answers_discover_variables_from_the_declared_types() {
-    use capi_runtime::hooks::v1alpha1::{
-        DiscoverVariables, DiscoverVariablesRequest, ResponseStatus,
-    };
+    use capi_runtime::hooks::v1alpha1::{DiscoverVariablesRequest, ResponseStatus};
     use capi_runtime::server::Server;
 
     // Declared before and after the handler: it answers with both.
@@ -247,11 +245,7 @@ async fn the_server_answers_discover_variables_from_the_declared_types() {
     let response = server
         .unwrap()
         .in_process()
-        .call(
-            DiscoverVariables,
-            "discover-variables",
-            &DiscoverVariablesRequest::default(),
-        )
+        .call("discover-variables", &DiscoverVariablesRequest::default())
         .await
         .unwrap();
     assert_eq!(response.status, ResponseStatus::Success);

@@ -5,9 +5,10 @@
 use crate::support::{extension, tls};
 
 use capi_runtime::client::{CallError, Client, ExchangeError, ForObject};
+use capi_runtime::hooks::v1alpha1::{BeforeClusterCreateRequest, BeforeClusterUpgradeRequest};
 use capi_runtime::hooks::v1alpha1::{
-    BeforeClusterUpgrade, BeforeClusterUpgradeResponse, GeneratePatches, GeneratePatchesRequest,
-    GeneratePatchesResponse, PatchType, ResponseStatus,
+    BeforeClusterUpgradeResponse, GeneratePatchesRequest, GeneratePatchesResponse, PatchType,
+    ResponseStatus,
 };
 use capi_runtime::wire::DecodeErrorKind;
 use extension::{config, handler, ready_client};
@@ -46,14 +47,14 @@ async fn patches(body: &str) -> Result<GeneratePatchesResponse, CallError> {
 async fn patches_bytes(body: Vec<u8>, handler: &str) -> Result<GeneratePatchesResponse, CallError> {
     let (_server, client) = serving(body, "GeneratePatches").await;
     client
-        .call_extension::<GeneratePatches>(handler, &GeneratePatchesRequest::default(), &object())
+        .call_extension(handler, &GeneratePatchesRequest::default(), &object())
         .await
 }
 
 async fn upgrade(body: &str) -> Result<BeforeClusterUpgradeResponse, CallError> {
     let (_server, client) = serving(body.as_bytes().to_vec(), "BeforeClusterUpgrade").await;
     client
-        .call_extension::<BeforeClusterUpgrade>("h.ext", &Default::default(), &object())
+        .call_extension("h.ext", &BeforeClusterUpgradeRequest::default(), &object())
         .await
 }
 
@@ -320,9 +321,9 @@ async fn nested_schemas_past_the_memory_budget_are_a_typed_error() {
     let (_server, client) = serving(nested_schemas(CAP, 123), "DiscoverVariables").await;
     for handler in ["h.ext", "i.ext"] {
         let err = client
-            .call_extension::<capi_runtime::hooks::v1alpha1::DiscoverVariables>(
+            .call_extension(
                 handler,
-                &Default::default(),
+                &capi_runtime::hooks::v1alpha1::DiscoverVariablesRequest::default(),
                 &object(),
             )
             .await
@@ -356,9 +357,9 @@ fn schemas_nested_to_the_depth_limit_decode_on_small_worker_stacks() {
         tokio::spawn(async move {
             let (_server, client) = serving(body.into_bytes(), "DiscoverVariables").await;
             let r = client
-                .call_extension::<capi_runtime::hooks::v1alpha1::DiscoverVariables>(
+                .call_extension(
                     "h.ext",
-                    &Default::default(),
+                    &capi_runtime::hooks::v1alpha1::DiscoverVariablesRequest::default(),
                     &object(),
                 )
                 .await
@@ -391,9 +392,9 @@ async fn an_answer_past_the_memory_budget_is_a_typed_error_even_under_ignore() {
     let (_server, client) = serving(body, "DiscoverVariables").await;
     for handler in ["h.ext", "i.ext"] {
         let err = client
-            .call_extension::<capi_runtime::hooks::v1alpha1::DiscoverVariables>(
+            .call_extension(
                 handler,
-                &Default::default(),
+                &capi_runtime::hooks::v1alpha1::DiscoverVariablesRequest::default(),
                 &object(),
             )
             .await
@@ -463,7 +464,6 @@ async fn answers_held_at_once_share_the_clients_decode_budget() {
     // is refused with a typed decode error (also under policy Ignore, which must not make a
     // Success of it), in either mode, and nothing waits. Once the call is over, every share
     // is back: two large answers fit again. The budget is sized from the measured hold.
-    use capi_runtime::hooks::v1alpha1::{BeforeClusterCreate, BeforeClusterUpgrade};
     use capi_runtime::registry::Registry;
 
     let (large, held) = large_answer();
@@ -505,7 +505,7 @@ async fn answers_held_at_once_share_the_clients_decode_budget() {
 
     // One at a time: a and b are held, c (policy Ignore) is refused, d is never called.
     let err = client
-        .call_all_extensions::<BeforeClusterCreate>(&Default::default(), &object())
+        .call_all_extensions(&BeforeClusterCreateRequest::default(), &object())
         .await
         .unwrap_err();
     let (failed, e) = handler_error(&err);
@@ -516,8 +516,8 @@ async fn answers_held_at_once_share_the_clients_decode_budget() {
 
     // All four at once: whichever answers come first take the room, a later one is refused.
     let err = client
-        .call_all_extensions_with::<BeforeClusterCreate>(
-            &Default::default(),
+        .call_all_extensions_with(
+            &BeforeClusterCreateRequest::default(),
             &object(),
             capi_runtime::client::CallAllOptions::concurrent(4),
         )
@@ -529,7 +529,7 @@ async fn answers_held_at_once_share_the_clients_decode_budget() {
     // Two large answers held together fit, so nothing was kept of the failed calls.
     for _ in 0..2 {
         let r = client
-            .call_all_extensions::<BeforeClusterUpgrade>(&Default::default(), &object())
+            .call_all_extensions(&BeforeClusterUpgradeRequest::default(), &object())
             .await
             .unwrap();
         assert_eq!(r.status, ResponseStatus::Success);
@@ -538,7 +538,7 @@ async fn answers_held_at_once_share_the_clients_decode_budget() {
     }
     // One call returns its answer to the caller, which no longer counts.
     let one = client
-        .call_extension::<BeforeClusterCreate>("c.ext", &Default::default(), &object())
+        .call_extension("c.ext", &BeforeClusterCreateRequest::default(), &object())
         .await
         .unwrap();
     assert_eq!(one.message.len(), 3 << 20);

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use axum::body::Body;
 use capi_runtime::hooks::v1alpha1::{
-    BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse, GeneratePatches,
+    BeforeClusterCreateRequest, BeforeClusterCreateResponse, GeneratePatches,
     GeneratePatchesRequest, GeneratePatchesResponse, GeneratePatchesResponseItem, PatchType,
 };
 use capi_runtime::server::Server;
@@ -28,18 +28,14 @@ struct Seen {
 fn router(seen: Arc<Mutex<Seen>>, patch_type: PatchType) -> axum::Router {
     let bcc = seen.clone();
     Server::builder()
-        .handle(
-            BeforeClusterCreate,
-            "h",
-            move |r: BeforeClusterCreateRequest| {
-                let seen = bcc.clone();
-                async move {
-                    seen.lock().unwrap().bcc.push(r);
-                    Ok::<_, String>(BeforeClusterCreateResponse::success())
-                }
-            },
-        )
-        .handle(GeneratePatches, "h", move |r: GeneratePatchesRequest| {
+        .handle("h", move |r: BeforeClusterCreateRequest| {
+            let seen = bcc.clone();
+            async move {
+                seen.lock().unwrap().bcc.push(r);
+                Ok::<_, String>(BeforeClusterCreateResponse::success())
+            }
+        })
+        .handle("h", move |r: GeneratePatchesRequest| {
             let seen = seen.clone();
             let patch_type = patch_type.clone();
             async move {
@@ -491,20 +487,16 @@ fn gated_router(
     };
     let router = Server::builder()
         .limits(Limits::default().max_decode_bytes(budget))
-        .handle(
-            GeneratePatches,
-            options,
-            move |r: GeneratePatchesRequest| {
-                let (entered, gate) = (entered_tx.clone(), gate.clone());
-                async move {
-                    if r.items.len() > 1 {
-                        entered.send(()).unwrap();
-                        gate.lock().await.recv().await;
-                    }
-                    Ok::<_, String>(GeneratePatchesResponse::success())
+        .handle(options, move |r: GeneratePatchesRequest| {
+            let (entered, gate) = (entered_tx.clone(), gate.clone());
+            async move {
+                if r.items.len() > 1 {
+                    entered.send(()).unwrap();
+                    gate.lock().await.recv().await;
                 }
-            },
-        )
+                Ok::<_, String>(GeneratePatchesResponse::success())
+            }
+        })
         .build()
         .unwrap()
         .router();

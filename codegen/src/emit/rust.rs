@@ -244,6 +244,14 @@ pub fn hook(input: &HookInput) -> TokenStream {
     let (singleton, deprecated) = (def.singleton, def.deprecated);
     let model = raw_str(&serde_json::to_string(def).expect("model serializes"));
     let format = MODEL_FORMAT;
+    let request_of = (!input.shared_request).then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #krate::hook::RequestOf for #request {
+                type Hook = #ident;
+            }
+        }
+    });
     quote! {
         const _: () = {
             #[automatically_derived]
@@ -276,6 +284,7 @@ pub fn hook(input: &HookInput) -> TokenStream {
                     &INFO
                 }
             }
+            #request_of
         };
     }
 }

@@ -107,6 +107,8 @@ pub struct HookAttrs {
     pub summary: Option<syn::LitStr>,
     /// `singleton`
     pub singleton: bool,
+    /// `shared_request`
+    pub shared_request: bool,
     /// `deprecated`
     pub deprecated: bool,
     /// `crate = "..."`
@@ -364,6 +366,10 @@ pub fn hook(cx: &Diagnostics, file: Option<FileId>, attrs: &[syn::Attribute]) ->
                 }
                 DEPRECATED => {
                     out.deprecated = true;
+                    Ok(())
+                }
+                SHARED_REQUEST => {
+                    out.shared_request = true;
                     Ok(())
                 }
                 CRATE => {

@@ -87,5 +87,6 @@ pub fn hook(cx: &Diagnostics, file: Option<FileId>, input: &syn::DeriveInput) ->
         request,
         response,
         krate: attrs.krate,
+        shared_request: attrs.shared_request,
     })
 }

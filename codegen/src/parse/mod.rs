@@ -67,6 +67,9 @@ pub struct HookInput {
     pub response: syn::Path,
     /// `#[hook(crate = "...")]`
     pub krate: Option<syn::Path>,
+    /// `#[hook(shared_request)]`: the request type is not the hook's own, so it gets no
+    /// `RequestOf` impl naming this hook.
+    pub shared_request: bool,
 }
 
 /// Rust field names every hook message carries (Go's embedded `TypeMeta`).

@@ -221,10 +221,22 @@ pub const SUMMARY: &str = "summary";
 pub const SINGLETON: &str = "singleton";
 /// Marked deprecated.
 pub const DEPRECATED: &str = "deprecated";
+/// The request type is not the hook's own: no `RequestOf` impl for it.
+pub const SHARED_REQUEST: &str = "shared_request";
 
 /// Every attribute of `#[hook(...)]`, for suggestions.
 pub const HOOK_ATTRS: &[&str] = &[
-    NAME, GROUP, VERSION, REQUEST, RESPONSE, TAGS, SUMMARY, SINGLETON, DEPRECATED, CRATE,
+    NAME,
+    GROUP,
+    VERSION,
+    REQUEST,
+    RESPONSE,
+    TAGS,
+    SUMMARY,
+    SINGLETON,
+    DEPRECATED,
+    SHARED_REQUEST,
+    CRATE,
 ];
 
 /// Values accepted by `list_type`.

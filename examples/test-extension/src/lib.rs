@@ -14,7 +14,7 @@ pub mod topology;
 
 use std::sync::Arc;
 
-use capi_runtime::hook::Hook;
+use capi_runtime::hook::{Hook, RequestOf};
 use capi_runtime::hooks::v1alpha1::*;
 use capi_runtime::server::{Context, Server, ServerBuilder};
 use capi_runtime::topology_mutation::Walker;
@@ -78,13 +78,19 @@ impl Extension {
 trait Scripted {
     /// Registers hook `H` under its handler name, answered from the script; `attributes`
     /// gives the versions that make up the hook's key stem.
-    fn scripted<H: Hook>(self, hook: H, attributes: fn(&H::Request) -> Vec<String>) -> Self;
+    fn scripted<H>(self, hook: H, attributes: fn(&H::Request) -> Vec<String>) -> Self
+    where
+        H: Hook,
+        H::Request: RequestOf<Hook = H>;
 }
 
 impl Scripted for ServerBuilder<Extension> {
-    fn scripted<H: Hook>(self, hook: H, attributes: fn(&H::Request) -> Vec<String>) -> Self {
+    fn scripted<H>(self, _hook: H, attributes: fn(&H::Request) -> Vec<String>) -> Self
+    where
+        H: Hook,
+        H::Request: RequestOf<Hook = H>,
+    {
         self.handle(
-            hook,
             handler_name::<H>(),
             move |request: H::Request, context: Context<Extension>| async move {
                 let attributes = attributes(&request);
@@ -131,47 +137,33 @@ pub fn server_builder(script: &Arc<Script>) -> ServerBuilder<Extension> {
         .scripted(AfterClusterUpgrade, |r| vec![r.kubernetes_version.clone()])
         .scripted(BeforeClusterDelete, none)
         // These cannot fail: they return the response itself.
-        .handle(
-            GeneratePatches,
-            handler_name::<GeneratePatches>(),
+        .handle(handler_name::<GeneratePatches>(),
             |request: GeneratePatchesRequest, context: Context<Extension>| async move {
                 context.state().walker.generate_patches(&request)
             },
         )
-        .handle(
-            ValidateTopology,
-            handler_name::<ValidateTopology>(),
+        .handle(handler_name::<ValidateTopology>(),
             |request: ValidateTopologyRequest, context: Context<Extension>| async move {
                 context.state().walker.validate_topology(&request)
             },
         )
-        .handle(
-            DiscoverVariables,
-            handler_name::<DiscoverVariables>(),
+        .handle(handler_name::<DiscoverVariables>(),
             |_: DiscoverVariablesRequest| async { topology::discover_variables() },
         )
-        .handle(
-            CanUpdateMachine,
-            handler_name::<CanUpdateMachine>(),
+        .handle(handler_name::<CanUpdateMachine>(),
             |request: CanUpdateMachineRequest| async move { in_place::can_update_machine(&request) },
         )
-        .handle(
-            CanUpdateMachineSet,
-            handler_name::<CanUpdateMachineSet>(),
+        .handle(handler_name::<CanUpdateMachineSet>(),
             |request: CanUpdateMachineSetRequest| async move {
                 in_place::can_update_machine_set(&request)
             },
         )
-        .handle(
-            UpdateMachine,
-            handler_name::<UpdateMachine>(),
+        .handle(handler_name::<UpdateMachine>(),
             |request: UpdateMachineRequest, context: Context<Extension>| async move {
                 context.state().updates.update_machine(&request)
             },
         )
-        .handle(
-            GenerateUpgradePlan,
-            handler_name::<GenerateUpgradePlan>(),
+        .handle(handler_name::<GenerateUpgradePlan>(),
             |request: GenerateUpgradePlanRequest| async move {
                 in_place::generate_upgrade_plan(&request)
             },

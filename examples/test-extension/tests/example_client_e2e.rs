@@ -15,8 +15,8 @@ use capi_runtime::api::runtime::v1beta2::{
 };
 use capi_runtime::client::{CallAllOptions, CallError, Client, ForObject};
 use capi_runtime::hooks::v1alpha1::{
-    BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterDelete,
-    BeforeClusterDeleteRequest, DiscoverVariables, DiscoverVariablesRequest, ResponseStatus,
+    BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterDeleteRequest,
+    DiscoverVariablesRequest, ResponseStatus,
 };
 use capi_runtime::k8s_openapi::ByteString;
 use capi_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
@@ -114,11 +114,7 @@ async fn client_discovers_registers_and_calls_the_example_extension() {
         .unwrap();
     assert!(!client.is_ready());
     let cold = client
-        .call_all_extensions_with::<BeforeClusterCreate>(
-            &create_request(),
-            &cluster(),
-            CallAllOptions::sequential(),
-        )
+        .call_all_extensions_with(&create_request(), &cluster(), CallAllOptions::sequential())
         .await
         .unwrap_err();
     assert!(
@@ -190,7 +186,7 @@ async fn client_discovers_registers_and_calls_the_example_extension() {
     // The blocking hook holds the Cluster back as scripted, in both calling modes.
     for options in [CallAllOptions::sequential(), CallAllOptions::concurrent(4)] {
         let blocked = client
-            .call_all_extensions_with::<BeforeClusterCreate>(&create_request(), &cluster(), options)
+            .call_all_extensions_with(&create_request(), &cluster(), options)
             .await
             .unwrap();
         assert_eq!(blocked.status, ResponseStatus::Success);
@@ -208,7 +204,7 @@ async fn client_discovers_registers_and_calls_the_example_extension() {
     let unblocked = poll_until(
         || async {
             client
-                .call_all_extensions_with::<BeforeClusterCreate>(
+                .call_all_extensions_with(
                     &create_request(),
                     &cluster(),
                     CallAllOptions::sequential(),
@@ -225,7 +221,7 @@ async fn client_discovers_registers_and_calls_the_example_extension() {
 
     // A topology hook, called by handler name: the variables the example declares, intact.
     let variables = client
-        .call_extension::<DiscoverVariables>(
+        .call_extension(
             &format!("discover-variables.{EXTENSION}"),
             &DiscoverVariablesRequest::default(),
             &cluster(),
@@ -283,7 +279,7 @@ async fn client_discovers_registers_and_calls_the_example_extension() {
         ),
     ] {
         let answer = client
-            .call_extension::<BeforeClusterDelete>(&name, &delete_request(), &cluster())
+            .call_extension(&name, &delete_request(), &cluster())
             .await
             .unwrap();
         assert_eq!(answer.status, ResponseStatus::Success, "{name}");
@@ -298,7 +294,7 @@ async fn client_discovers_registers_and_calls_the_example_extension() {
     let failed = poll_until(
         || async {
             client
-                .call_extension::<BeforeClusterCreate>(&fail_handler, &create_request(), &cluster())
+                .call_extension(&fail_handler, &create_request(), &cluster())
                 .await
         },
         Result::is_err,
@@ -310,11 +306,7 @@ async fn client_discovers_registers_and_calls_the_example_extension() {
         (
             &ignore_handler,
             client
-                .call_extension::<BeforeClusterCreate>(
-                    &ignore_handler,
-                    &create_request(),
-                    &cluster(),
-                )
+                .call_extension(&ignore_handler, &create_request(), &cluster())
                 .await
                 .unwrap_err(),
         ),
@@ -338,7 +330,7 @@ async fn client_discovers_registers_and_calls_the_example_extension() {
     // Calling every handler stops at the first failure in name order, whichever its policy.
     for options in [CallAllOptions::sequential(), CallAllOptions::concurrent(4)] {
         let err = client
-            .call_all_extensions_with::<BeforeClusterCreate>(&create_request(), &cluster(), options)
+            .call_all_extensions_with(&create_request(), &cluster(), options)
             .await
             .unwrap_err();
         assert_eq!(err.handler(), Some(fail_handler.as_str()), "{err}");
@@ -349,11 +341,7 @@ async fn client_discovers_registers_and_calls_the_example_extension() {
     }
     client.unregister(&discovered).unwrap();
     let err = client
-        .call_all_extensions_with::<BeforeClusterCreate>(
-            &create_request(),
-            &cluster(),
-            CallAllOptions::sequential(),
-        )
+        .call_all_extensions_with(&create_request(), &cluster(), CallAllOptions::sequential())
         .await
         .unwrap_err();
     assert_eq!(err.handler(), Some(ignore_handler.as_str()), "{err}");
@@ -365,7 +353,7 @@ async fn client_discovers_registers_and_calls_the_example_extension() {
     running.shutdown().await.unwrap();
     watcher.abort();
     let err = client
-        .call_extension::<BeforeClusterCreate>(&fail_handler, &create_request(), &cluster())
+        .call_extension(&fail_handler, &create_request(), &cluster())
         .await
         .unwrap_err();
     assert!(
@@ -373,7 +361,7 @@ async fn client_discovers_registers_and_calls_the_example_extension() {
         "{err}"
     );
     let ignored = client
-        .call_extension::<BeforeClusterCreate>(&ignore_handler, &create_request(), &cluster())
+        .call_extension(&ignore_handler, &create_request(), &cluster())
         .await
         .unwrap();
     assert_eq!(ignored.status, ResponseStatus::Success);

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use capi_runtime::hook::{Hook, HookResponse};
+use capi_runtime::hook::{HookResponse, RequestOf, ResponseOf};
 use capi_runtime::hooks::v1alpha1::*;
 use capi_runtime::server::{InProcess, InProcessError};
 use capi_runtime::topology_mutation::apply_answer;
@@ -39,14 +39,9 @@ impl Extension {
         Extension { dir, script, calls }
     }
 
-    /// Calls the example's handler of `H`.
-    async fn call<H: Hook + Default>(
-        &self,
-        request: &H::Request,
-    ) -> Result<H::Response, InProcessError> {
-        self.calls
-            .call(H::default(), handler_name::<H>(), request)
-            .await
+    /// Calls the example's handler of the hook whose request `request` is.
+    async fn call<R: RequestOf>(&self, request: &R) -> Result<ResponseOf<R>, InProcessError> {
+        self.calls.call(handler_name::<R::Hook>(), request).await
     }
 
     /// The record of answers the extension keeps: the latest answer per key.
@@ -98,7 +93,7 @@ async fn discovery_lists_every_handler_of_the_example() {
     // The request Cluster API sends decodes as the server's Discovery request.
     let answer = ext
         .calls
-        .call(Discovery, "", &fixtures::discovery_request())
+        .call("", &fixtures::discovery_request())
         .await
         .unwrap();
     assert_eq!(answer.handlers.len(), HANDLERS.len());
@@ -108,7 +103,7 @@ async fn discovery_lists_every_handler_of_the_example() {
 async fn before_cluster_create_blocks_when_the_settings_say_so() {
     let ext = Extension::start("");
     let free = ext
-        .call::<BeforeClusterCreate>(&topology().before_cluster_create_request())
+        .call(&topology().before_cluster_create_request())
         .await
         .unwrap();
     assert_eq!(
@@ -116,7 +111,7 @@ async fn before_cluster_create_blocks_when_the_settings_say_so() {
         (ResponseStatus::Success, None)
     );
     let held = ext
-        .call::<BeforeClusterCreate>(&blocking().before_cluster_create_request())
+        .call(&blocking().before_cluster_create_request())
         .await
         .unwrap();
     assert_eq!(
@@ -135,7 +130,7 @@ async fn before_cluster_create_blocks_when_the_settings_say_so() {
 async fn after_control_plane_initialized_is_recorded() {
     let ext = Extension::start("");
     let answer = ext
-        .call::<AfterControlPlaneInitialized>(&topology().after_control_plane_initialized_request())
+        .call(&topology().after_control_plane_initialized_request())
         .await
         .unwrap();
     assert_eq!(answer.status, ResponseStatus::Success);
@@ -152,7 +147,7 @@ async fn before_cluster_upgrade_answers_the_scripted_response_of_its_versions() 
          '{{\"Status\": \"Failure\", \"Message\": \"not today\"}}'\n"
     ));
     let answer = ext
-        .call::<BeforeClusterUpgrade>(&topology().before_cluster_upgrade_request(UPGRADE_VERSION))
+        .call(&topology().before_cluster_upgrade_request(UPGRADE_VERSION))
         .await
         .unwrap();
     assert_eq!(
@@ -161,7 +156,7 @@ async fn before_cluster_upgrade_answers_the_scripted_response_of_its_versions() 
     );
     // Another upgrade has no scripted answer.
     let other = ext
-        .call::<BeforeClusterUpgrade>(&topology().before_cluster_upgrade_request("v1.35.0"))
+        .call(&topology().before_cluster_upgrade_request("v1.35.0"))
         .await
         .unwrap();
     assert_eq!(other.status, ResponseStatus::Success);
@@ -171,9 +166,7 @@ async fn before_cluster_upgrade_answers_the_scripted_response_of_its_versions() 
 async fn before_control_plane_upgrade_blocks_when_the_settings_say_so() {
     let ext = Extension::start("");
     let answer = ext
-        .call::<BeforeControlPlaneUpgrade>(
-            &blocking().before_control_plane_upgrade_request(UPGRADE_VERSION),
-        )
+        .call(&blocking().before_control_plane_upgrade_request(UPGRADE_VERSION))
         .await
         .unwrap();
     assert_eq!(answer.retry_after_seconds, DEFAULT_BLOCKING_RETRY_SECONDS);
@@ -190,9 +183,7 @@ async fn before_control_plane_upgrade_blocks_when_the_settings_say_so() {
 async fn after_control_plane_upgrade_is_recorded_under_its_version() {
     let ext = Extension::start("");
     let answer = ext
-        .call::<AfterControlPlaneUpgrade>(
-            &topology().after_control_plane_upgrade_request(UPGRADE_VERSION),
-        )
+        .call(&topology().after_control_plane_upgrade_request(UPGRADE_VERSION))
         .await
         .unwrap();
     assert_eq!(answer.status, ResponseStatus::Success);
@@ -209,7 +200,7 @@ async fn before_workers_upgrade_answers_the_scripted_retry() {
         "BeforeWorkersUpgrade-{KUBERNETES_VERSION}-{UPGRADE_VERSION}-preloadedResponse:\n  Status: Success\n  RetryAfterSeconds: 7\n"
     ));
     let answer = ext
-        .call::<BeforeWorkersUpgrade>(&topology().before_workers_upgrade_request(UPGRADE_VERSION))
+        .call(&topology().before_workers_upgrade_request(UPGRADE_VERSION))
         .await
         .unwrap();
     assert_eq!(
@@ -222,7 +213,7 @@ async fn before_workers_upgrade_answers_the_scripted_retry() {
 async fn after_workers_upgrade_blocks_when_the_settings_say_so() {
     let ext = Extension::start("");
     let answer = ext
-        .call::<AfterWorkersUpgrade>(&blocking().after_workers_upgrade_request(UPGRADE_VERSION))
+        .call(&blocking().after_workers_upgrade_request(UPGRADE_VERSION))
         .await
         .unwrap();
     assert_eq!(answer.retry_after_seconds, DEFAULT_BLOCKING_RETRY_SECONDS);
@@ -232,7 +223,7 @@ async fn after_workers_upgrade_blocks_when_the_settings_say_so() {
 async fn after_cluster_upgrade_is_recorded_under_its_version() {
     let ext = Extension::start("");
     let answer = ext
-        .call::<AfterClusterUpgrade>(&topology().after_cluster_upgrade_request(UPGRADE_VERSION))
+        .call(&topology().after_cluster_upgrade_request(UPGRADE_VERSION))
         .await
         .unwrap();
     assert_eq!(answer.status, ResponseStatus::Success);
@@ -249,7 +240,7 @@ async fn before_cluster_delete_answers_a_scripted_failure() {
         "BeforeClusterDelete-preloadedResponse: {\"Status\": \"Failure\", \"Message\": \"keep it\"}\n",
     );
     let answer = ext
-        .call::<BeforeClusterDelete>(&topology().before_cluster_delete_request())
+        .call(&topology().before_cluster_delete_request())
         .await
         .unwrap();
     assert_eq!(
@@ -260,7 +251,7 @@ async fn before_cluster_delete_answers_a_scripted_failure() {
     std::fs::write(ext.script.responses_file(), "").unwrap();
     ext.script.reload();
     let answer = ext
-        .call::<BeforeClusterDelete>(&topology().before_cluster_delete_request())
+        .call(&topology().before_cluster_delete_request())
         .await
         .unwrap();
     assert_eq!(answer.status, ResponseStatus::Success);
@@ -304,7 +295,7 @@ fn object_of(request: &GeneratePatchesRequest, kind: &str, field_path: &str) -> 
 async fn generate_patches_sets_images_and_kubeadm_settings_from_the_variables() {
     let ext = Extension::start("");
     let request = topology().generate_patches_request();
-    let response = ext.call::<GeneratePatches>(&request).await.unwrap();
+    let response = ext.call(&request).await.unwrap();
     assert_eq!(
         response.status,
         ResponseStatus::Success,
@@ -363,7 +354,7 @@ async fn generate_patches_sets_images_and_kubeadm_settings_from_the_variables() 
 async fn generate_patches_fails_without_the_required_image_repository() {
     let ext = Extension::start("");
     let request = Topology::quick_start().generate_patches_request();
-    let response = ext.call::<GeneratePatches>(&request).await.unwrap();
+    let response = ext.call(&request).await.unwrap();
     assert_eq!(response.status, ResponseStatus::Failure);
     assert!(
         response.message.contains(topology::IMAGE_REPOSITORY),
@@ -376,14 +367,14 @@ async fn generate_patches_fails_without_the_required_image_repository() {
 async fn validate_topology_accepts_the_patched_templates_and_refuses_others() {
     let ext = Extension::start("");
     let request = topology().generate_patches_request();
-    let response = ext.call::<GeneratePatches>(&request).await.unwrap();
+    let response = ext.call(&request).await.unwrap();
     let after = validate_topology_request_from(&patched(&request, &response));
-    let ok = ext.call::<ValidateTopology>(&after).await.unwrap();
+    let ok = ext.call(&after).await.unwrap();
     assert_eq!(ok.status, ResponseStatus::Success, "{}", ok.message);
 
     // The templates as they are have no image from the repository.
     let refused = ext
-        .call::<ValidateTopology>(&topology().validate_topology_request())
+        .call(&topology().validate_topology_request())
         .await
         .unwrap();
     assert_eq!(refused.status, ResponseStatus::Failure);
@@ -400,7 +391,7 @@ async fn validate_topology_accepts_the_patched_templates_and_refuses_others() {
 async fn discover_variables_declares_the_variables_the_patches_read() {
     let ext = Extension::start("");
     let answer = ext
-        .call::<DiscoverVariables>(&topology().discover_variables_request())
+        .call(&topology().discover_variables_request())
         .await
         .unwrap();
     assert_eq!(answer.status, ResponseStatus::Success);
@@ -425,7 +416,7 @@ fn json_patch(patch: &Patch) -> Value {
 async fn can_update_machine_patches_the_version_in_place() {
     let ext = Extension::start("");
     let answer = ext
-        .call::<CanUpdateMachine>(&topology().can_update_machine_request(UPGRADE_VERSION))
+        .call(&topology().can_update_machine_request(UPGRADE_VERSION))
         .await
         .unwrap();
     assert_eq!(answer.status, ResponseStatus::Success);
@@ -439,7 +430,7 @@ async fn can_update_machine_patches_the_version_in_place() {
 async fn can_update_machine_set_patches_the_template_version_in_place() {
     let ext = Extension::start("");
     let answer = ext
-        .call::<CanUpdateMachineSet>(&topology().can_update_machine_set_request(UPGRADE_VERSION))
+        .call(&topology().can_update_machine_set_request(UPGRADE_VERSION))
         .await
         .unwrap();
     assert_eq!(answer.status, ResponseStatus::Success);
@@ -453,7 +444,7 @@ async fn can_update_machine_set_patches_the_template_version_in_place() {
 async fn update_machine_asks_to_come_back_then_reports_done() {
     let ext = Extension::start("");
     let request = topology().update_machine_request(UPGRADE_VERSION);
-    let first = ext.call::<UpdateMachine>(&request).await.unwrap();
+    let first = ext.call(&request).await.unwrap();
     assert_eq!(
         (first.status, first.retry_after_seconds),
         (
@@ -461,7 +452,7 @@ async fn update_machine_asks_to_come_back_then_reports_done() {
             capi_test_extension::in_place::UPDATE_RETRY_SECONDS
         )
     );
-    let second = ext.call::<UpdateMachine>(&request).await.unwrap();
+    let second = ext.call(&request).await.unwrap();
     assert_eq!(
         (second.retry_after_seconds, second.message.as_str()),
         (0, "Extension completed updating Machine")
@@ -472,7 +463,7 @@ async fn update_machine_asks_to_come_back_then_reports_done() {
 async fn generate_upgrade_plan_steps_through_every_minor_version() {
     let ext = Extension::start("");
     let answer = ext
-        .call::<GenerateUpgradePlan>(&topology().generate_upgrade_plan_request("v1.36.2"))
+        .call(&topology().generate_upgrade_plan_request("v1.36.2"))
         .await
         .unwrap();
     assert_eq!(answer.status, ResponseStatus::Success, "{}", answer.message);
@@ -487,7 +478,7 @@ async fn generate_upgrade_plan_steps_through_every_minor_version() {
         ["v1.34.0", "v1.35.0", "v1.36.2"]
     );
     let backwards = ext
-        .call::<GenerateUpgradePlan>(&topology().generate_upgrade_plan_request("v1.32.0"))
+        .call(&topology().generate_upgrade_plan_request("v1.32.0"))
         .await
         .unwrap();
     assert_eq!(backwards.status, ResponseStatus::Failure);

@@ -29,6 +29,10 @@ const _: () = {
             &INFO
         }
     }
+    #[automatically_derived]
+    impl ::capi_runtime::hook::RequestOf for GreetRequest {
+        type Hook = Greet;
+    }
 };
 const _: () = {
     #[automatically_derived]
@@ -60,6 +64,10 @@ const _: () = {
             );
             &INFO
         }
+    }
+    #[automatically_derived]
+    impl ::capi_runtime::hook::RequestOf for ListRequest {
+        type Hook = List;
     }
 };
 const _: () = {

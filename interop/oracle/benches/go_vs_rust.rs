@@ -41,10 +41,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use capi_runtime::hooks::v1alpha1::{
-    BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse, CanUpdateMachine,
-    CanUpdateMachineRequest, CanUpdateMachineResponse, FailurePolicy, GeneratePatches,
-    GeneratePatchesRequest, GeneratePatchesResponse, GeneratePatchesResponseItem, Patch, PatchType,
-    UpdateMachine, UpdateMachineRequest, UpdateMachineResponse,
+    BeforeClusterCreateRequest, BeforeClusterCreateResponse, CanUpdateMachineRequest,
+    CanUpdateMachineResponse, FailurePolicy, GeneratePatchesRequest, GeneratePatchesResponse,
+    GeneratePatchesResponseItem, Patch, PatchType, UpdateMachineRequest, UpdateMachineResponse,
 };
 use capi_runtime::server::{DEFAULT_OFFLOAD_DECODE_BYTES, HandlerOptions, Limits, Server};
 use capi_runtime_oracle::topology_cluster;
@@ -147,7 +146,6 @@ fn serve_rust(port: u16, cert_dir: &Path, switches: &Options) {
     runtime.block_on(async {
         let server = Server::builder()
             .handle(
-                BeforeClusterCreate,
                 options("before-cluster-create", blocking_pool),
                 |request: BeforeClusterCreateRequest| async move {
                     let mut response = BeforeClusterCreateResponse::success();
@@ -158,7 +156,6 @@ fn serve_rust(port: u16, cert_dir: &Path, switches: &Options) {
                 },
             )
             .handle(
-                GeneratePatches,
                 options("generate-patches", blocking_pool),
                 |request: GeneratePatchesRequest| async move {
                     let mut response = GeneratePatchesResponse::success();
@@ -176,7 +173,6 @@ fn serve_rust(port: u16, cert_dir: &Path, switches: &Options) {
                 },
             )
             .handle(
-                CanUpdateMachine,
                 options("can-update-machine", blocking_pool),
                 |request: CanUpdateMachineRequest| async move {
                     let mut response = CanUpdateMachineResponse::success();
@@ -190,7 +186,6 @@ fn serve_rust(port: u16, cert_dir: &Path, switches: &Options) {
                 },
             )
             .handle(
-                UpdateMachine,
                 options("update-machine", blocking_pool),
                 |request: UpdateMachineRequest| async move {
                     let mut response = UpdateMachineResponse::success();

@@ -35,11 +35,10 @@ use std::time::{Duration, Instant};
 
 use capi_runtime::api::runtime::v1beta2::{ClientConfig, ExtensionConfig, ExtensionConfigSpec};
 use capi_runtime::hooks::v1alpha1::{
-    AfterControlPlaneInitialized, AfterControlPlaneInitializedRequest,
-    AfterControlPlaneInitializedResponse, BeforeClusterCreate, BeforeClusterCreateRequest,
-    BeforeClusterCreateResponse, BeforeClusterDelete, BeforeClusterDeleteRequest,
-    BeforeClusterDeleteResponse, DiscoveryResponse, FailurePolicy, GeneratePatches,
-    GeneratePatchesRequest, GeneratePatchesResponse,
+    AfterControlPlaneInitializedRequest, AfterControlPlaneInitializedResponse,
+    BeforeClusterCreateRequest, BeforeClusterCreateResponse, BeforeClusterDeleteRequest,
+    BeforeClusterDeleteResponse, DiscoveryResponse, FailurePolicy, GeneratePatchesRequest,
+    GeneratePatchesResponse,
 };
 use capi_runtime::server::{HandlerOptions, RunningServer, ServerBuilder};
 use capi_runtime_testenv::{Process, TestEnv};
@@ -237,7 +236,6 @@ impl Forwarder {
 fn second_handlers() -> ServerBuilder {
     ServerBuilder::new()
         .handle(
-            BeforeClusterCreate,
             HandlerOptions::new("gate")
                 .timeout_seconds(3)
                 .failure_policy(FailurePolicy::Ignore),
@@ -245,15 +243,10 @@ fn second_handlers() -> ServerBuilder {
                 Ok::<_, String>(BeforeClusterCreateResponse::default())
             },
         )
+        .handle("announce", |_: AfterControlPlaneInitializedRequest| async {
+            Ok::<_, String>(AfterControlPlaneInitializedResponse::default())
+        })
         .handle(
-            AfterControlPlaneInitialized,
-            "announce",
-            |_: AfterControlPlaneInitializedRequest| async {
-                Ok::<_, String>(AfterControlPlaneInitializedResponse::default())
-            },
-        )
-        .handle(
-            GeneratePatches,
             HandlerOptions::new("patch").timeout_seconds(30),
             |_: GeneratePatchesRequest| async {
                 Ok::<_, String>(GeneratePatchesResponse::default())
@@ -266,7 +259,6 @@ fn second_handlers() -> ServerBuilder {
 fn third_handlers() -> ServerBuilder {
     ServerBuilder::new()
         .handle(
-            BeforeClusterCreate,
             HandlerOptions::new("gate")
                 .timeout_seconds(20)
                 .failure_policy(FailurePolicy::Fail),
@@ -275,7 +267,6 @@ fn third_handlers() -> ServerBuilder {
             },
         )
         .handle(
-            BeforeClusterDelete,
             HandlerOptions::new("last-word").timeout_seconds(7),
             |_: BeforeClusterDeleteRequest| async {
                 Ok::<_, String>(BeforeClusterDeleteResponse::default())

@@ -190,7 +190,7 @@ async fn the_rust_client_discovers_and_calls_cluster_apis_test_extension() {
 
     // Lifecycle hooks, answered from the ConfigMap.
     let created = client
-        .call_extension::<hooks::BeforeClusterCreate>(
+        .call_extension(
             &format!("before-cluster-create.{CONFIG}"),
             &request::<hooks::BeforeClusterCreate>(json!({ "cluster": cluster() })),
             &for_object,
@@ -201,7 +201,7 @@ async fn the_rust_client_discovers_and_calls_cluster_apis_test_extension() {
     assert_eq!(created.retry_after_seconds(), Some(7));
 
     let refused = client
-        .call_extension::<hooks::BeforeClusterUpgrade>(
+        .call_extension(
             &format!("before-cluster-upgrade.{CONFIG}"),
             &request::<hooks::BeforeClusterUpgrade>(json!({
                 "cluster": cluster(),
@@ -218,7 +218,7 @@ async fn the_rust_client_discovers_and_calls_cluster_apis_test_extension() {
     );
 
     let initialized = client
-        .call_extension::<hooks::AfterControlPlaneInitialized>(
+        .call_extension(
             &format!("after-control-plane-initialized.{CONFIG}"),
             &request::<hooks::AfterControlPlaneInitialized>(json!({ "cluster": cluster() })),
             &for_object,
@@ -230,7 +230,7 @@ async fn the_rust_client_discovers_and_calls_cluster_apis_test_extension() {
     // The request's own settings are merged over the ExtensionConfig's: all handlers blocking
     // by default.
     let deleting = client
-        .call_extension::<hooks::BeforeClusterDelete>(
+        .call_extension(
             &format!("before-cluster-delete.{CONFIG}"),
             &request::<hooks::BeforeClusterDelete>(json!({
                 "settings": { "defaultAllHandlersToBlocking": "true" },
@@ -271,7 +271,7 @@ async fn the_rust_client_discovers_and_calls_cluster_apis_test_extension() {
     // DiscoverVariables: upstream's five variables, field for field where they carry more
     // than a type.
     let variables = client
-        .call_extension::<hooks::DiscoverVariables>(
+        .call_extension(
             &format!("discover-variables.{CONFIG}"),
             &request::<hooks::DiscoverVariables>(json!({})),
             &for_object,
@@ -346,7 +346,7 @@ async fn the_rust_client_discovers_and_calls_cluster_apis_test_extension() {
         "variables": [{ "name": "builtin", "value": { "cluster": { "name": CLUSTER, "namespace": NAMESPACE } } }],
     }]);
     let patched = client
-        .call_extension::<hooks::GeneratePatches>(
+        .call_extension(
             &format!("generate-patches.{CONFIG}"),
             &request::<hooks::GeneratePatches>(json!({
                 "variables": [{ "name": "imageRepository", "value": "registry.example.com" }],
@@ -381,7 +381,7 @@ async fn the_rust_client_discovers_and_calls_cluster_apis_test_extension() {
     assert_eq!(balancer["imageTag"], "v0.5", "{object:#}");
 
     let validated = client
-        .call_extension::<hooks::ValidateTopology>(
+        .call_extension(
             &format!("validate-topology.{CONFIG}"),
             &request::<hooks::ValidateTopology>(json!({ "items": items })),
             &for_object,
@@ -394,7 +394,7 @@ async fn the_rust_client_discovers_and_calls_cluster_apis_test_extension() {
     // way that kind publishes images for (a list pinned with the module), then the target;
     // no steps for the workers, which may follow in one go.
     let plan = client
-        .call_extension::<hooks::GenerateUpgradePlan>(
+        .call_extension(
             &format!("generate-upgrade-plan.{CONFIG}"),
             &request::<hooks::GenerateUpgradePlan>(json!({
                 "cluster": cluster(),

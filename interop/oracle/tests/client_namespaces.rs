@@ -100,22 +100,18 @@ async fn a_selector_on_namespace_labels_is_matched_against_the_api_server() {
     let called: Arc<Mutex<Vec<String>>> = Arc::default();
     let record = called.clone();
     let server = ServerBuilder::new()
-        .handle(
-            BeforeClusterCreate,
-            "create",
-            move |request: BeforeClusterCreateRequest| {
-                let record = record.clone();
-                async move {
-                    let meta = &request.cluster.metadata;
-                    record.lock().unwrap().push(format!(
-                        "{}/{}",
-                        meta.namespace.as_deref().unwrap_or_default(),
-                        meta.name.as_deref().unwrap_or_default()
-                    ));
-                    Ok::<_, String>(BeforeClusterCreateResponse::success())
-                }
-            },
-        )
+        .handle("create", move |request: BeforeClusterCreateRequest| {
+            let record = record.clone();
+            async move {
+                let meta = &request.cluster.metadata;
+                record.lock().unwrap().push(format!(
+                    "{}/{}",
+                    meta.namespace.as_deref().unwrap_or_default(),
+                    meta.name.as_deref().unwrap_or_default()
+                ));
+                Ok::<_, String>(BeforeClusterCreateResponse::success())
+            }
+        })
         .host(IpAddr::V4(Ipv4Addr::LOCALHOST))
         .port(0)
         .cert_dir(dir.path())
@@ -150,7 +146,7 @@ async fn a_selector_on_namespace_labels_is_matched_against_the_api_server() {
 
     for object in [&in_prod, &in_plain] {
         client
-            .call_all_extensions::<BeforeClusterCreate>(&request_for(object), object)
+            .call_all_extensions(&request_for(object), object)
             .await
             .unwrap_or_else(|e| panic!("{}", chain(&e)));
     }
@@ -177,7 +173,7 @@ async fn a_selector_on_namespace_labels_is_matched_against_the_api_server() {
         .await
         .unwrap();
     client
-        .call_all_extensions::<BeforeClusterCreate>(&request_for(&in_plain), &in_plain)
+        .call_all_extensions(&request_for(&in_plain), &in_plain)
         .await
         .unwrap();
     assert_eq!(called.lock().unwrap().len(), 2);
@@ -185,7 +181,7 @@ async fn a_selector_on_namespace_labels_is_matched_against_the_api_server() {
     // A namespace that does not exist fails the call, with the API server's answer as cause.
     let nowhere = ForObject::new(env.unique_name("missing"), "c3");
     let err = client
-        .call_all_extensions::<BeforeClusterCreate>(&request_for(&nowhere), &nowhere)
+        .call_all_extensions(&request_for(&nowhere), &nowhere)
         .await
         .unwrap_err();
     let CallError::Namespace {
@@ -214,7 +210,7 @@ async fn a_selector_on_namespace_labels_is_matched_against_the_api_server() {
         .build()
         .unwrap();
     let err = blind
-        .call_all_extensions::<BeforeClusterCreate>(&request_for(&in_prod), &in_prod)
+        .call_all_extensions(&request_for(&in_prod), &in_prod)
         .await
         .unwrap_err();
     assert!(
@@ -246,7 +242,7 @@ async fn a_selector_on_namespace_labels_is_matched_against_the_api_server() {
         .build()
         .unwrap();
     cached
-        .call_all_extensions::<BeforeClusterCreate>(&request_for(&in_prod), &in_prod)
+        .call_all_extensions(&request_for(&in_prod), &in_prod)
         .await
         .unwrap();
     assert_eq!(called.lock().unwrap().len(), 3);

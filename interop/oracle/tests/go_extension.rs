@@ -21,7 +21,7 @@ use capi_runtime::api::runtime::v1beta2::{
 use capi_runtime::catalog::gvh_to_path;
 use capi_runtime::client::{Client, ForObject};
 use capi_runtime::go::errors::{BoxError, Wrapped, chain};
-use capi_runtime::hook::{HookResponse, Message};
+use capi_runtime::hook::{HookResponse, Message, RequestOf};
 use capi_runtime::hooks::v1alpha1 as hooks;
 use capi_runtime_oracle::topology_cluster;
 use k8s_openapi::ByteString;
@@ -257,18 +257,22 @@ fn differences(typed: &Value, raw: &Value, at: &str, out: &mut Vec<String>) {
 
 /// Calls `H` through the client and raw, and compares; the error says what differs, or which
 /// step failed with its cause.
-async fn check<H: Hook>(
+async fn check<H>(
     client: &Client,
     raw: &reqwest::Client,
     url: &str,
     handler: &str,
-) -> Result<H::Response, BoxError> {
+) -> Result<H::Response, BoxError>
+where
+    H: Hook,
+    H::Request: RequestOf<Hook = H>,
+{
     let mut request: H::Request =
         serde_json::from_value(request(H::NAME)).map_err(|e| Wrapped::new("request", e))?;
     let for_object = ForObject::new(NAMESPACE, CLUSTER);
     let name = format!("{handler}.{CONFIG}");
     let typed = client
-        .call_extension::<H>(&name, &request, &for_object)
+        .call_extension(&name, &request, &for_object)
         .await
         .map_err(|e| Wrapped::new("call", e))?;
     request.set_type_meta(H::API_VERSION, H::REQUEST_KIND);

@@ -82,11 +82,7 @@ fn server() -> ServerBuilder {
         .variable::<Registry>()
         .variable::<IngressReplicas>()
         .discover_variables("typed")
-        .handle(
-            DiscoverVariables,
-            HandlerOptions::new("by-hand"),
-            hand_written_answer,
-        )
+        .handle(HandlerOptions::new("by-hand"), hand_written_answer)
 }
 
 /// A value as a version-independent reading of it: what Go's `omitempty` writes or leaves out

@@ -11,9 +11,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use capi_runtime::api::runtime::v1beta2::{ExtensionConfig, ExtensionConfigSpec};
-use capi_runtime::hooks::v1alpha1::{
-    BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse,
-};
+use capi_runtime::hooks::v1alpha1::{BeforeClusterCreateRequest, BeforeClusterCreateResponse};
 use capi_runtime::k8s_openapi::ByteString;
 use capi_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use capi_runtime::server::{RunningServer, Server};
@@ -96,7 +94,7 @@ impl Extensions {
                 .host("127.0.0.1".parse()?)
                 .port(0)
                 .cert_dir(certs.path())
-                .handle(BeforeClusterCreate, "first", allow)
+                .handle("first", allow)
                 .build()
                 .unwrap()
                 .start()

@@ -10,6 +10,7 @@ use capi_runtime::api::runtime::v1beta2::{
     FailurePolicy, GroupVersionHook,
 };
 use capi_runtime::client::{CallError, Client, ClientBuilder, ForObject, Metrics};
+use capi_runtime::hook::RequestOf;
 use capi_runtime::registry::Registry;
 use k8s_openapi::ByteString;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
@@ -111,10 +112,14 @@ pub fn ready_client_with(configs: &[ExtensionConfig], metrics: Metrics) -> Clien
 /// `default`.
 pub async fn call_hook<H: Hook>(client: &Client, name: &str) -> Result<H::Response, CallError>
 where
-    H::Request: Default,
+    H::Request: RequestOf<Hook = H>,
 {
     client
-        .call_extension::<H>(name, &Default::default(), &ForObject::new("default", "c"))
+        .call_extension(
+            name,
+            &H::Request::default(),
+            &ForObject::new("default", "c"),
+        )
         .await
 }
 

@@ -12,9 +12,7 @@ use capi_runtime::api::runtime::INJECT_CA_FROM_SECRET_ANNOTATION;
 use capi_runtime::api::runtime::v1beta2::{ExtensionConfig, ExtensionConfigSpec};
 use capi_runtime::client::Client as RuntimeClient;
 use capi_runtime::go::errors::chain;
-use capi_runtime::hooks::v1alpha1::{
-    BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse,
-};
+use capi_runtime::hooks::v1alpha1::{BeforeClusterCreateRequest, BeforeClusterCreateResponse};
 use capi_runtime::k8s_openapi::ByteString;
 use capi_runtime::k8s_openapi::api::core::v1::Secret;
 use capi_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
@@ -90,7 +88,7 @@ impl Extension {
             .port(0)
             .cert_dir(certs.path());
         for name in handlers {
-            builder = builder.handle(BeforeClusterCreate, *name, allow);
+            builder = builder.handle(*name, allow);
         }
         let server = builder.build().unwrap().start().await.unwrap();
         let url = format!("https://127.0.0.1:{}", server.local_addr().port());

@@ -79,9 +79,7 @@ pub fn local_extension(certificate_pem: &[u8]) -> ExtensionConfig {
 // ANCHOR: call
 use capi_runtime::api::core::v1beta2::Cluster;
 use capi_runtime::client::{CallError, ForObject};
-use capi_runtime::hooks::v1alpha1::{
-    BeforeClusterUpgrade, BeforeClusterUpgradeRequest, BeforeClusterUpgradeResponse,
-};
+use capi_runtime::hooks::v1alpha1::{BeforeClusterUpgradeRequest, BeforeClusterUpgradeResponse};
 
 /// Asks every extension whether `cluster` may be upgraded to `to`. The answer is aggregated:
 /// `Success`, the shortest non-zero `retryAfterSeconds`, the messages joined.
@@ -100,7 +98,7 @@ pub async fn may_upgrade(
         ..Default::default()
     };
     client
-        .call_all_extensions::<BeforeClusterUpgrade>(&request, &ForObject::new(namespace, name))
+        .call_all_extensions(&request, &ForObject::new(namespace, name))
         .await
 }
 // ANCHOR_END: call

@@ -2,9 +2,8 @@
 
 // ANCHOR: blocking
 use capi_runtime::hooks::v1alpha1::{
-    AfterControlPlaneInitialized, AfterControlPlaneInitializedRequest,
-    AfterControlPlaneInitializedResponse, BeforeClusterUpgrade, BeforeClusterUpgradeRequest,
-    BeforeClusterUpgradeResponse, FailurePolicy,
+    AfterControlPlaneInitializedRequest, AfterControlPlaneInitializedResponse,
+    BeforeClusterUpgradeRequest, BeforeClusterUpgradeResponse, FailurePolicy,
 };
 use capi_runtime::server::{HandlerOptions, ServerBuilder};
 
@@ -57,13 +56,8 @@ pub async fn after_control_plane_initialized(
 /// `Ignore`, so an outage of the extension never stops Cluster API.
 pub fn register(builder: ServerBuilder) -> ServerBuilder {
     builder
+        .handle("hold-upgrades", before_cluster_upgrade)
         .handle(
-            BeforeClusterUpgrade,
-            "hold-upgrades",
-            before_cluster_upgrade,
-        )
-        .handle(
-            AfterControlPlaneInitialized,
             HandlerOptions::new("note-control-plane")
                 .timeout_seconds(5)
                 .failure_policy(FailurePolicy::Ignore),

@@ -3,9 +3,7 @@
 // ANCHOR: quickstart
 use std::path::Path;
 
-use capi_runtime::hooks::v1alpha1::{
-    BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse,
-};
+use capi_runtime::hooks::v1alpha1::{BeforeClusterCreateRequest, BeforeClusterCreateResponse};
 use capi_runtime::server::{Context, Server, ServerError};
 
 /// Refuses Clusters whose name is longer than a limit the team agreed on.
@@ -31,7 +29,7 @@ pub fn server(cert_dir: &Path, port: u16) -> Result<Server, ServerError> {
     Server::builder()
         .cert_dir(cert_dir)
         .port(port)
-        .handle(BeforeClusterCreate, "check-name", before_cluster_create)
+        .handle("check-name", before_cluster_create)
         .build()
 }
 // ANCHOR_END: quickstart

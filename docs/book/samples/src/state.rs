@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 use std::sync::Mutex;
 
 use capi_runtime::hooks::v1alpha1::{
-    BeforeClusterCreate, BeforeClusterCreateRequest, BeforeClusterCreateResponse,
-    BeforeClusterDelete, BeforeClusterDeleteRequest, BeforeClusterDeleteResponse,
+    BeforeClusterCreateRequest, BeforeClusterCreateResponse, BeforeClusterDeleteRequest,
+    BeforeClusterDeleteResponse,
 };
 use capi_runtime::server::{Context, ServerBuilder};
 
@@ -73,7 +73,7 @@ pub fn register(builder: ServerBuilder, capacity: usize) -> ServerBuilder<Invent
             capacity,
             clusters: Mutex::default(),
         })
-        .handle(BeforeClusterCreate, "admit", admit)
-        .handle(BeforeClusterDelete, "release", release)
+        .handle("admit", admit)
+        .handle("release", release)
 }
 // ANCHOR_END: state

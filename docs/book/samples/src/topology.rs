@@ -105,10 +105,7 @@ pub async fn validate_topology(
 
 // ANCHOR: variables
 use capi_runtime::api::core::v1beta2::{ClusterClassVariable, JSONSchemaProps, VariableSchema};
-use capi_runtime::hooks::v1alpha1::{
-    DiscoverVariables, DiscoverVariablesRequest, DiscoverVariablesResponse, GeneratePatches,
-    ValidateTopology,
-};
+use capi_runtime::hooks::v1alpha1::{DiscoverVariablesRequest, DiscoverVariablesResponse};
 use capi_runtime::raw::Json;
 use capi_runtime::server::ServerBuilder;
 
@@ -144,8 +141,8 @@ pub async fn discover_variables(
 /// `discoverVariablesExtension`).
 pub fn register(builder: ServerBuilder) -> ServerBuilder {
     builder
-        .handle(GeneratePatches, "generate-patches", generate_patches)
-        .handle(ValidateTopology, "validate-topology", validate_topology)
-        .handle(DiscoverVariables, "discover-variables", discover_variables)
+        .handle("generate-patches", generate_patches)
+        .handle("validate-topology", validate_topology)
+        .handle("discover-variables", discover_variables)
 }
 // ANCHOR_END: variables

@@ -33,7 +33,6 @@ pub struct Mirror {
 // ANCHOR_END: types
 
 // ANCHOR: serve
-use capi_runtime::hooks::v1alpha1::GeneratePatches;
 use capi_runtime::server::ServerBuilder;
 use capi_runtime::topology_mutation::{TemplateContext, VariableError, Walker};
 
@@ -56,7 +55,7 @@ pub fn register(builder: ServerBuilder) -> ServerBuilder {
     builder
         .variable::<Registry>()
         .discover_variables("discover-variables")
-        .handle(GeneratePatches, "generate-patches", move |request| {
+        .handle("generate-patches", move |request| {
             let response = walker.generate_patches(&request);
             async move { response }
         })

@@ -93,7 +93,7 @@ async fn quickstart_checks_names_over_tls() {
         ..Default::default()
     };
     let response = client
-        .call_extension::<BeforeClusterCreate>("check-name.quick", &request, &for_object)
+        .call_extension("check-name.quick", &request, &for_object)
         .await
         .unwrap();
     assert_eq!(response.status, ResponseStatus::Success);
@@ -105,7 +105,7 @@ async fn quickstart_checks_names_over_tls() {
         ..Default::default()
     };
     let error = client
-        .call_extension::<BeforeClusterCreate>("check-name.quick", &request, &for_object)
+        .call_extension("check-name.quick", &request, &for_object)
         .await
         .unwrap_err();
     assert!(matches!(error, CallError::Failure { .. }), "{error:?}");
@@ -133,7 +133,7 @@ async fn a_client_without_a_controller_calls_at_once() {
     };
     let for_object = ForObject::new("default", "short");
     let response = client
-        .call_extension::<BeforeClusterCreate>("check-name.quick", &request, &for_object)
+        .call_extension("check-name.quick", &request, &for_object)
         .await
         .unwrap();
     assert_eq!(response.status, ResponseStatus::Success);
@@ -178,10 +178,7 @@ async fn lifecycle_hooks_block_with_the_retry_of_the_settings() {
         ..Default::default()
     };
     let response = client
-        .call_all_extensions::<AfterControlPlaneInitialized>(
-            &request,
-            &ForObject::new("default", "free"),
-        )
+        .call_all_extensions(&request, &ForObject::new("default", "free"))
         .await
         .unwrap();
     assert_eq!(response.message, "noted: control plane of free is up");
@@ -203,11 +200,7 @@ async fn two_handlers_share_one_inventory() {
     };
     let admit = async |name: &str| {
         client
-            .call_extension::<BeforeClusterCreate>(
-                "admit.inv",
-                &create(name),
-                &ForObject::new("default", name),
-            )
+            .call_extension("admit.inv", &create(name), &ForObject::new("default", name))
             .await
             .unwrap()
     };
@@ -230,11 +223,7 @@ async fn two_handlers_share_one_inventory() {
         ..Default::default()
     };
     let response = client
-        .call_extension::<BeforeClusterDelete>(
-            "release.inv",
-            &delete,
-            &ForObject::new("default", "a"),
-        )
+        .call_extension("release.inv", &delete, &ForObject::new("default", "a"))
         .await
         .unwrap();
     assert_eq!(response.status, ResponseStatus::Success);
@@ -439,7 +428,7 @@ async fn a_local_extension_is_trusted_through_its_self_signed_certificate() {
         ..Default::default()
     };
     let response = client
-        .call_extension::<BeforeClusterCreate>(
+        .call_extension(
             "check-name.local",
             &request,
             &ForObject::new("default", "short"),
@@ -476,7 +465,7 @@ async fn discover_variables_declares_the_image_repository() {
     );
 
     let response = client
-        .call_extension::<DiscoverVariables>(
+        .call_extension(
             "discover-variables.topo",
             &DiscoverVariablesRequest::default(),
             &ForObject::new("default", "my-class"),
@@ -508,7 +497,7 @@ async fn variables_declared_as_types_are_discovered_and_read() {
     .await;
     let for_class = ForObject::new("default", "my-class");
     let response = client
-        .call_extension::<DiscoverVariables>(
+        .call_extension(
             "discover-variables.vars",
             &DiscoverVariablesRequest::default(),
             &for_class,
@@ -551,7 +540,7 @@ async fn variables_declared_as_types_are_discovered_and_read() {
         let for_class = &for_class;
         async move {
             client
-                .call_extension::<GeneratePatches>("generate-patches.vars", &request, for_class)
+                .call_extension("generate-patches.vars", &request, for_class)
                 .await
         }
     };
@@ -707,4 +696,29 @@ async fn the_books_openssl_commands_make_certificates_every_client_trusts() {
     let ca_pem = std::fs::read_to_string(dir.path().join("ca.crt")).unwrap();
     let error = served_to_both_clients(dir.path(), &ca_pem).await;
     assert!(error.is_none(), "{error:?}");
+}
+
+/// The book's own hook is served like Cluster API's: `handle` tells TakeBackup from the
+/// handler's request type, and so does the in-process call.
+#[tokio::test]
+async fn the_own_hook_is_served_by_its_request_type() {
+    use capi_runtime_book_samples::hooks::{TakeBackupRequest, server_builder};
+
+    let server = server_builder().build().unwrap();
+    assert_eq!(
+        server.discovery().handlers[0].request_hook.hook,
+        "TakeBackup"
+    );
+    let request = TakeBackupRequest {
+        namespace: "ns".into(),
+        cluster_name: "c1".into(),
+        ..Default::default()
+    };
+    let answer = server
+        .in_process()
+        .call("take-backup", &request)
+        .await
+        .unwrap();
+    assert_eq!(answer.status, ResponseStatus::Success);
+    assert_eq!(answer.backup_name, "ns-c1");
 }

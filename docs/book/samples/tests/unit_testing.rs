@@ -2,33 +2,20 @@
 //! process with the requests Cluster API sends, as an extension author tests theirs.
 
 // ANCHOR: unit_tests
-use capi_runtime::hooks::v1alpha1::{
-    GeneratePatches, GenerateUpgradePlan, ResponseStatus, ValidateTopology,
-};
+use capi_runtime::hooks::v1alpha1::ResponseStatus;
 use capi_runtime::server::{InProcess, Server};
 use capi_runtime::topology_mutation::{apply_answer, templates};
 use capi_runtime_book_samples::{topology, upgrade_plan};
 use capi_runtime_testenv::fixtures::{Topology, validate_topology_request_from};
+use capi_runtime_testenv::templates::DockerMachineTemplate;
 use serde_json::json;
 
 /// The extension as `main` builds it, minus the listener: its handlers, called in process.
 fn extension() -> InProcess {
     Server::builder()
-        .handle(
-            GeneratePatches,
-            "generate-patches",
-            topology::generate_patches,
-        )
-        .handle(
-            ValidateTopology,
-            "validate-topology",
-            topology::validate_topology,
-        )
-        .handle(
-            GenerateUpgradePlan,
-            "upgrade-plan",
-            upgrade_plan::generate_upgrade_plan,
-        )
+        .handle("generate-patches", topology::generate_patches)
+        .handle("validate-topology", topology::validate_topology)
+        .handle("upgrade-plan", upgrade_plan::generate_upgrade_plan)
         .build()
         .expect("every handler registers")
         .in_process()
@@ -43,7 +30,7 @@ async fn worker_machines_get_the_node_image_of_their_version() {
     let mut request = cluster.generate_patches_request();
 
     let response = extension()
-        .call(GeneratePatches, "generate-patches", &request)
+        .call("generate-patches", &request)
         .await
         .unwrap();
     assert_eq!(
@@ -56,8 +43,9 @@ async fn worker_machines_get_the_node_image_of_their_version() {
     // Apply the answer to the templates, as Cluster API does (the walker answers for every
     // template of a kind it has a function for, with an empty patch where nothing changed).
     apply_answer(&mut request, &response).unwrap();
-    // The workers' machine template, read back as the handler's own type.
-    let machines = templates::<topology::DockerMachineTemplate>(&request).unwrap();
+    // The workers' machine template, read back typed with the testing crate's type of the
+    // Docker provider's machine template (the handler's own type would do as well).
+    let machines = templates::<DockerMachineTemplate>(&request).unwrap();
     let (_, workers) = machines
         .iter()
         .find(|(holder, _)| holder.kind == "MachineDeployment")
@@ -70,7 +58,7 @@ async fn worker_machines_get_the_node_image_of_their_version() {
     // The patched templates pass ValidateTopology.
     let validate = validate_topology_request_from(&request);
     let verdict = extension()
-        .call(ValidateTopology, "validate-topology", &validate)
+        .call("validate-topology", &validate)
         .await
         .unwrap();
     assert_eq!(
@@ -86,10 +74,7 @@ async fn an_upgrade_across_two_minor_versions_has_two_steps() {
     let request = Topology::quick_start()
         .kubernetes_version("v1.32.4")
         .generate_upgrade_plan_request("v1.34.1");
-    let plan = extension()
-        .call(GenerateUpgradePlan, "upgrade-plan", &request)
-        .await
-        .unwrap();
+    let plan = extension().call("upgrade-plan", &request).await.unwrap();
     let steps: Vec<&str> = plan
         .control_plane_upgrades
         .iter()

@@ -5,7 +5,7 @@
 // ANCHOR: lib
 use std::sync::Arc;
 
-use capi_runtime::hooks::v1alpha1::{GeneratePatches, GeneratePatchesRequest};
+use capi_runtime::hooks::v1alpha1::GeneratePatchesRequest;
 use capi_runtime::server::{Server, ServerBuilder};
 use capi_runtime::topology_mutation::{VariableError, Walker};
 use capi_runtime::variable::Variable;
@@ -51,9 +51,7 @@ pub fn walker() -> Walker {
 pub fn server_builder() -> ServerBuilder {
     let walker = Arc::new(walker());
     Server::builder()
-        .handle(
-            GeneratePatches,
-            "generate-patches",
+        .handle("generate-patches",
             move |request: GeneratePatchesRequest| {
                 let walker = walker.clone();
                 async move { walker.generate_patches(&request) }

@@ -76,9 +76,10 @@ pub fn catalog() -> Catalog {
     catalog
 }
 
-/// A server that serves our hook next to Cluster API's.
+/// A server that serves our hook next to Cluster API's: `take_backup` takes a
+/// `TakeBackupRequest`, so it is a handler of TakeBackup.
 pub fn server_builder() -> ServerBuilder {
-    ServerBuilder::with_catalog(catalog())
+    ServerBuilder::with_catalog(catalog()).handle("take-backup", take_backup)
 }
 
 /// The handler: a real one would start the backup and answer with a retry until it is done.
