@@ -63,6 +63,8 @@ mod wire_go_client;
 
 #[cfg(all(feature = "server", feature = "client"))]
 mod extension_faults;
+#[cfg(feature = "server")]
+mod server_cluster_shapes;
 #[cfg(all(feature = "server", feature = "client"))]
 mod server_handlers;
 #[cfg(feature = "server")]
