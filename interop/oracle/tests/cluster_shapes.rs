@@ -58,7 +58,12 @@ fn corpus(version: &str) -> Vec<Encoded> {
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     doc["requests"]
         .as_array()
-        .unwrap()
+        .unwrap_or_else(|| {
+            panic!(
+                "{} has no corpus mode: built from older sources, run `cargo xtask testenv`",
+                path.display()
+            )
+        })
         .iter()
         .map(|r| Encoded {
             hook: r["hook"].as_str().unwrap().to_string(),

@@ -65,19 +65,32 @@ fn seconds(d: &Option<String>, field: &str) -> Result<Option<i32>, ConversionErr
     Ok(Some(i32::try_from(d.as_secs()).unwrap_or(i32::MAX)))
 }
 
-/// The three node deletion timeouts, in seconds.
-type Timeouts = (Option<i32>, Option<i32>, Option<i32>);
+/// Sets the three `node…TimeoutSeconds` of a v1beta2 `deletion` from the v1beta1 durations of
+/// `src` (the control plane's, a MachineDeployment's, a MachinePool's: other types, the same
+/// fields).
+macro_rules! set_timeouts {
+    ($deletion:expr, $src:expr) => {{
+        $deletion.node_drain_timeout_seconds =
+            seconds(&$src.node_drain_timeout, "nodeDrainTimeout")?;
+        $deletion.node_volume_detach_timeout_seconds =
+            seconds(&$src.node_volume_detach_timeout, "nodeVolumeDetachTimeout")?;
+        $deletion.node_deletion_timeout_seconds =
+            seconds(&$src.node_deletion_timeout, "nodeDeletionTimeout")?;
+    }};
+}
 
-fn timeouts(
-    drain: &Option<String>,
-    detach: &Option<String>,
-    deletion: &Option<String>,
-) -> Result<Timeouts, ConversionError> {
-    Ok((
-        seconds(drain, "nodeDrainTimeout")?,
-        seconds(detach, "nodeVolumeDetachTimeout")?,
-        seconds(deletion, "nodeDeletionTimeout")?,
-    ))
+/// Sets a v1beta2 `healthCheck` (the control plane's or a MachineDeployment's: other types,
+/// the same fields) from a [`HealthCheck`].
+macro_rules! set_health_check {
+    ($hc:expr, $h:expr) => {{
+        let h: HealthCheck = $h;
+        $hc.enabled = h.enabled;
+        $hc.checks.unhealthy_node_conditions = h.conditions;
+        $hc.checks.node_startup_timeout_seconds = h.startup;
+        $hc.remediation.trigger_if.unhealthy_less_than_or_equal_to = h.at_most;
+        $hc.remediation.trigger_if.unhealthy_in_range = h.in_range;
+        $hc.remediation.template_ref = h.template;
+    }};
 }
 
 /// A machine health check in v1beta2's parts: enabled, node conditions, startup timeout,
@@ -128,23 +141,9 @@ pub fn control_plane_to_hub(
     src: &ControlPlaneTopology,
     dst: &mut v1beta2::ControlPlaneTopology,
 ) -> Result<(), ConversionError> {
-    let (drain, detach, deletion) = timeouts(
-        &src.node_drain_timeout,
-        &src.node_volume_detach_timeout,
-        &src.node_deletion_timeout,
-    )?;
-    dst.deletion.node_drain_timeout_seconds = drain;
-    dst.deletion.node_volume_detach_timeout_seconds = detach;
-    dst.deletion.node_deletion_timeout_seconds = deletion;
+    set_timeouts!(dst.deletion, src);
     if let Some(mhc) = &src.machine_health_check {
-        let h = health_check(mhc)?;
-        let hc = &mut dst.health_check;
-        hc.enabled = h.enabled;
-        hc.checks.unhealthy_node_conditions = h.conditions;
-        hc.checks.node_startup_timeout_seconds = h.startup;
-        hc.remediation.trigger_if.unhealthy_less_than_or_equal_to = h.at_most;
-        hc.remediation.trigger_if.unhealthy_in_range = h.in_range;
-        hc.remediation.template_ref = h.template;
+        set_health_check!(dst.health_check, health_check(mhc)?);
     }
     Ok(())
 }
@@ -154,14 +153,7 @@ pub fn machine_deployment_to_hub(
     src: &MachineDeploymentTopology,
     dst: &mut v1beta2::MachineDeploymentTopology,
 ) -> Result<(), ConversionError> {
-    let (drain, detach, deletion) = timeouts(
-        &src.node_drain_timeout,
-        &src.node_volume_detach_timeout,
-        &src.node_deletion_timeout,
-    )?;
-    dst.deletion.node_drain_timeout_seconds = drain;
-    dst.deletion.node_volume_detach_timeout_seconds = detach;
-    dst.deletion.node_deletion_timeout_seconds = deletion;
+    set_timeouts!(dst.deletion, src);
     if let Some(strategy) = &src.strategy {
         dst.rollout.strategy.r#type = strategy.r#type.clone();
         if let Some(ru) = &strategy.rolling_update {
@@ -176,14 +168,7 @@ pub fn machine_deployment_to_hub(
         }
     }
     if let Some(mhc) = &src.machine_health_check {
-        let h = health_check(mhc)?;
-        let hc = &mut dst.health_check;
-        hc.enabled = h.enabled;
-        hc.checks.unhealthy_node_conditions = h.conditions;
-        hc.checks.node_startup_timeout_seconds = h.startup;
-        hc.remediation.trigger_if.unhealthy_less_than_or_equal_to = h.at_most;
-        hc.remediation.trigger_if.unhealthy_in_range = h.in_range;
-        hc.remediation.template_ref = h.template;
+        set_health_check!(dst.health_check, health_check(mhc)?);
     }
     Ok(())
 }
@@ -193,14 +178,7 @@ pub fn machine_pool_to_hub(
     src: &MachinePoolTopology,
     dst: &mut v1beta2::MachinePoolTopology,
 ) -> Result<(), ConversionError> {
-    let (drain, detach, deletion) = timeouts(
-        &src.node_drain_timeout,
-        &src.node_volume_detach_timeout,
-        &src.node_deletion_timeout,
-    )?;
-    dst.deletion.node_drain_timeout_seconds = drain;
-    dst.deletion.node_volume_detach_timeout_seconds = detach;
-    dst.deletion.node_deletion_timeout_seconds = deletion;
+    set_timeouts!(dst.deletion, src);
     Ok(())
 }
 
@@ -211,25 +189,21 @@ pub fn status_to_hub(
 ) -> Result<(), ConversionError> {
     if let Some(v) = &src.v1beta2 {
         dst.conditions = v.conditions.clone();
-        dst.control_plane = v
-            .control_plane
-            .as_ref()
-            .map(|c| v1beta2::ClusterControlPlaneStatus {
-                available_replicas: c.available_replicas,
-                desired_replicas: c.desired_replicas,
-                ready_replicas: c.ready_replicas,
-                replicas: c.replicas,
-                up_to_date_replicas: c.up_to_date_replicas,
-                ..Default::default()
-            });
-        dst.workers = v.workers.as_ref().map(|c| v1beta2::WorkersStatus {
-            available_replicas: c.available_replicas,
-            desired_replicas: c.desired_replicas,
-            ready_replicas: c.ready_replicas,
-            replicas: c.replicas,
-            up_to_date_replicas: c.up_to_date_replicas,
-            ..Default::default()
-        });
+        // The five counters, in the control plane's and the workers' types alike.
+        macro_rules! counters {
+            ($from:expr, $to:ident) => {
+                $from.as_ref().map(|c| v1beta2::$to {
+                    available_replicas: c.available_replicas,
+                    desired_replicas: c.desired_replicas,
+                    ready_replicas: c.ready_replicas,
+                    replicas: c.replicas,
+                    up_to_date_replicas: c.up_to_date_replicas,
+                    ..Default::default()
+                })
+            };
+        }
+        dst.control_plane = counters!(v.control_plane, ClusterControlPlaneStatus);
+        dst.workers = counters!(v.workers, WorkersStatus);
     }
     // A map's keys come sorted, as Cluster API sorts them.
     dst.failure_domains = src
