@@ -126,6 +126,47 @@ impl fmt::Display for ConversionError {
     }
 }
 
+/// A value of the source version that the target version has no place for. A conversion that
+/// leaves such values out says which ([`crate::api::core::v1beta1::unconverted`]), so that no
+/// value is dropped without a word.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unconverted {
+    path: String,
+    reason: &'static str,
+}
+
+impl Unconverted {
+    /// The value at `path` (JSON names, `spec.topology.rolloutAfter`), left out for `reason`.
+    pub fn new(path: impl Into<String>, reason: &'static str) -> Self {
+        Unconverted {
+            path: path.into(),
+            reason,
+        }
+    }
+
+    /// Where the value is in the source object, in JSON names.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// Why the target version cannot hold it.
+    pub fn reason(&self) -> &str {
+        self.reason
+    }
+
+    /// The same, inside the field `field` of an enclosing object.
+    pub fn at(mut self, field: &str) -> Self {
+        self.path = format!("{field}.{}", self.path);
+        self
+    }
+}
+
+impl fmt::Display for Unconverted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: not converted: {}", self.path, self.reason)
+    }
+}
+
 impl std::error::Error for ConversionError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self.kind() {

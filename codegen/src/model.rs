@@ -223,6 +223,10 @@ pub struct Conversion {
     /// `fn(&Hub, &mut Self)` completing the fields the generator cannot convert.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_hub: Option<String>,
+    /// Only the conversion to the hub is generated, for this type and every type of its module
+    /// paired with one of the hub's module (an older shape that is read and never written).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub to_hub_only: bool,
 }
 
 /// The wire shape of a type.

@@ -24,12 +24,28 @@
 //
 // With the arguments `read-response <Hook>` it reads instead, as that version's manager does,
 // the hook's response on standard input, and writes what it understood (see readResponse).
+//
+// With the arguments `corpus DIR`, it encodes lifecycle requests instead, for the SDK's test
+// of the two Cluster shapes (tests/v1beta1_cluster.rs). DIR holds Clusters as JSON, named
+// v1beta1-*.json and v1beta2-*.json. Each of the nine lifecycle requests of this version is
+// decoded from a body embedding each Cluster of the version its request type embeds
+// (strictly: a field this version does not have fails), then encoded with this version's
+// types, as its manager sends it. It prints
+//
+//	{"requests": [{"hook": name, "file": Cluster file, "shape": "v1beta1" | "v1beta2",
+//	               "body": the encoded request,
+//	               "cluster": the Cluster as v1beta2, by Cluster API's own conversion}]}
+//
+// where a v1beta1 Cluster is converted by its ConvertTo (convert.go, beside the go.mod of the
+// versions that still have v1beta1), and a v1beta2 Cluster is the request's own.
 package main
 
 import (
 	"encoding/json"
 	"fmt"
+	"bytes"
 	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -199,9 +215,121 @@ func (d *describer) fields(t reflect.Type) []field {
 	return out
 }
 
+// convertV1Beta1 converts a v1beta1 Cluster (JSON) to v1beta2 (JSON) with Cluster API's own
+// conversion; set by convert.go where this version has v1beta1.
+var convertV1Beta1 func([]byte) ([]byte, error)
+
+// lifecycle lists the hooks whose request embeds a Cluster that changed shape.
+var lifecycle = map[string]bool{
+	"BeforeClusterCreate": true, "AfterControlPlaneInitialized": true,
+	"BeforeClusterUpgrade": true, "BeforeControlPlaneUpgrade": true,
+	"AfterControlPlaneUpgrade": true, "BeforeWorkersUpgrade": true,
+	"AfterWorkersUpgrade": true, "AfterClusterUpgrade": true, "BeforeClusterDelete": true,
+}
+
+// Values of the requests' other fields, set where the request has them.
+var others = map[string]any{
+	"settings":              map[string]string{"setting-key": "setting-value"},
+	"fromKubernetesVersion": "v1.30.1",
+	"toKubernetesVersion":   "v1.31.2",
+	"kubernetesVersion":     "v1.31.2",
+	"controlPlaneUpgrades":  []map[string]string{{"version": "v1.31.2"}},
+	"workersUpgrades":       []map[string]string{{"version": "v1.31.0"}, {"version": "v1.31.2"}},
+}
+
+type encoded struct {
+	Hook    string          `json:"hook"`
+	File    string          `json:"file"`
+	Shape   string          `json:"shape"`
+	Body    json.RawMessage `json:"body"`
+	Cluster json.RawMessage `json:"cluster"`
+}
+
+func corpus(dir string) error {
+	var out struct {
+		Requests []encoded `json:"requests"`
+	}
+	for _, m := range messages {
+		if !lifecycle[m.name] {
+			continue
+		}
+		t := reflect.TypeOf(m.request)
+		field, ok := t.FieldByName("Cluster")
+		if !ok {
+			return fmt.Errorf("%s: no Cluster", t)
+		}
+		shape := filepath.Base(field.Type.PkgPath())
+		files, err := filepath.Glob(filepath.Join(dir, shape+"-*.json"))
+		if err != nil || len(files) == 0 {
+			return fmt.Errorf("%s: no %s Clusters in %s", m.name, shape, dir)
+		}
+		sort.Strings(files)
+		for _, file := range files {
+			cluster, err := os.ReadFile(file)
+			if err != nil {
+				return err
+			}
+			body := map[string]any{
+				"apiVersion": hooks.GroupVersion.String(),
+				"kind":       t.Name(),
+				"cluster":    json.RawMessage(cluster),
+			}
+			d := &describer{types: map[string]description{}}
+			for _, f := range d.fields(t) {
+				if v, ok := others[f.Name]; ok {
+					body[f.Name] = v
+				}
+			}
+			text, err := json.Marshal(body)
+			if err != nil {
+				return err
+			}
+			request := reflect.New(t)
+			dec := json.NewDecoder(bytes.NewReader(text))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(request.Interface()); err != nil {
+				return fmt.Errorf("%s with %s: %w", m.name, file, err)
+			}
+			sent, err := json.Marshal(request.Interface())
+			if err != nil {
+				return err
+			}
+			var converted []byte
+			switch shape {
+			case "v1beta1":
+				if convertV1Beta1 == nil {
+					return fmt.Errorf("%s embeds a v1beta1 Cluster, and this build has no conversion", m.name)
+				}
+				own, err := json.Marshal(request.Elem().FieldByName("Cluster").Interface())
+				if err != nil {
+					return err
+				}
+				if converted, err = convertV1Beta1(own); err != nil {
+					return fmt.Errorf("%s with %s: %w", m.name, file, err)
+				}
+			default:
+				if converted, err = json.Marshal(request.Elem().FieldByName("Cluster").Interface()); err != nil {
+					return err
+				}
+			}
+			out.Requests = append(out.Requests, encoded{
+				Hook: m.name, File: filepath.Base(file), Shape: shape, Body: sent, Cluster: converted,
+			})
+		}
+	}
+	return json.NewEncoder(os.Stdout).Encode(out)
+}
+
 func main() {
 	if len(os.Args) == 3 && os.Args[1] == "read-response" {
 		if err := readResponse(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+	if len(os.Args) == 3 && os.Args[1] == "corpus" {
+		if err := corpus(os.Args[2]); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

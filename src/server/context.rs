@@ -5,8 +5,10 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::conversion::Unconverted;
 use crate::go::time::parse_duration;
 use crate::go::url::query::parse_query;
+use crate::hooks::v1alpha1::{Arrival, ClusterApiShape};
 use http::HeaderMap;
 use tokio::time::Instant;
 
@@ -17,6 +19,8 @@ pub(crate) struct Call {
     pub(crate) headers: Arc<HeaderMap>,
     pub(crate) requested_timeout: Option<Duration>,
     pub(crate) deadline: Instant,
+    /// How the request arrived: the shape of its Cluster, what of it did not convert.
+    pub(crate) arrival: Arc<Arrival>,
 }
 
 /// The call a request arrived with (the handler it was routed to, its HTTP headers, the timeout
@@ -49,6 +53,7 @@ impl<S> fmt::Debug for Context<S> {
             .field("headers", &self.call.headers)
             .field("requested_timeout", &self.call.requested_timeout)
             .field("deadline", &self.call.deadline)
+            .field("arrival", &self.call.arrival)
             .field("state", &std::any::type_name::<S>())
             .finish()
     }
@@ -91,6 +96,21 @@ impl<S> Context<S> {
     /// The time left until [`deadline`](Context::deadline) (zero once it has passed).
     pub fn remaining(&self) -> Duration {
         self.call.deadline.saturating_duration_since(Instant::now())
+    }
+
+    /// The API version the request's Cluster arrived in, for the nine lifecycle hooks:
+    /// [`V1Beta1`](ClusterApiShape::V1Beta1) from Cluster API v1.12 and older (the request the
+    /// handler sees holds it converted to v1beta2), [`V1Beta2`](ClusterApiShape::V1Beta2) from
+    /// v1.13 and newer. `None` for the other hooks.
+    pub fn cluster_api_shape(&self) -> Option<ClusterApiShape> {
+        self.call.arrival.shape()
+    }
+
+    /// What of a v1beta1 Cluster the v1beta2 view has no place for (a topology's
+    /// `rolloutAfter`, a reference's namespace, ...), with its path in the request; empty when
+    /// everything converted. The server also logs these, at warning level.
+    pub fn unconverted(&self) -> &[Unconverted] {
+        self.call.arrival.unconverted()
     }
 }
 

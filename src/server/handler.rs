@@ -39,7 +39,7 @@ use super::metrics::EndpointMetrics;
 use super::output::{HandlerFailure, HandlerOutput};
 use super::variables::answer_body;
 use crate::hook::{Hook, HookOf, HookResponse, Message, RequestOf, ResponseOf};
-use crate::hooks::v1alpha1::FailurePolicy;
+use crate::hooks::v1alpha1::{Arrival, FailurePolicy, decode_request_with};
 use crate::wire::DecodeErrorKind;
 
 /// How a handler is advertised in Discovery (its name and the call options Cluster API should
@@ -268,13 +268,14 @@ impl<H: Hook> Endpoint<H> {
                 reason: FailureReason::Read,
                 message: format!("error reading request: {e}"),
             })?;
-        let request = decode_admitted::<H>(bytes, &slot, deadline, timeout).await?;
+        let (request, arrival) = decode_admitted::<H>(bytes, &slot, deadline, timeout).await?;
         release_body_bytes(&slot);
         let call = Call {
             handler_name: self.name.clone(),
             headers: Arc::new(parts.headers),
             requested_timeout: requested,
             deadline,
+            arrival: Arc::new(arrival),
         };
         // A handler may do work, and panic, before it returns its future.
         let future =
@@ -363,7 +364,7 @@ pub(crate) async fn decode_admitted<H: Hook>(
     held: &HeldSlot,
     deadline: Instant,
     timeout: Duration,
-) -> Result<H::Request, Failed> {
+) -> Result<(H::Request, Arrival), Failed> {
     let (threshold, decoders) = super::intake::offload(held);
     if bytes.len() < threshold {
         return decode_now::<H>(&bytes, held, deadline, timeout);
@@ -398,9 +399,11 @@ fn decode_now<H: Hook>(
     held: &HeldSlot,
     deadline: Instant,
     timeout: Duration,
-) -> Result<H::Request, Failed> {
+) -> Result<(H::Request, Arrival), Failed> {
     let limits = super::intake::decode_limits(held, deadline.into_std());
-    let decoded = crate::wire::decode_request_with::<H>(bytes, &limits).map_err(|e| {
+    // A lifecycle request from Cluster API v1.12 embeds a v1beta1 Cluster: it is converted to
+    // the v1beta2 view here, and the arrival says so.
+    let (decoded, arrival) = decode_request_with::<H>(bytes, &limits).map_err(|e| {
         if e.kind() == DecodeErrorKind::Timeout {
             decode_timeout(timeout, &e.to_string())
         } else {
@@ -412,7 +415,19 @@ fn decode_now<H: Hook>(
     })?;
     super::intake::keep_hold(held, decoded.hold);
     check_type_meta::<H>(&decoded.message)?;
-    Ok(decoded.message)
+    if !arrival.unconverted().is_empty() {
+        let unconverted: Vec<String> = arrival
+            .unconverted()
+            .iter()
+            .map(|u| u.to_string())
+            .collect();
+        tracing::warn!(
+            hook = H::NAME,
+            unconverted = ?unconverted,
+            "the request's v1beta1 Cluster has values the v1beta2 view cannot hold"
+        );
+    }
+    Ok((decoded.message, arrival))
 }
 
 /// The answer to a request whose deadline passed before its body was decoded.
@@ -625,6 +640,6 @@ mod tests {
             timeout,
         )
         .await;
-        assert!(decoded.is_ok_and(|request| request.items.is_empty()));
+        assert!(decoded.is_ok_and(|(request, _)| request.items.is_empty()));
     }
 }

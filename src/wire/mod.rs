@@ -208,6 +208,11 @@ pub(crate) fn decode_embedded<T: DeserializeOwned>(
 
 /// Decodes a request body of hook `H` with the default [`Limits`], as Go's server helper does
 /// (`json.Unmarshal`: only white space may follow the value).
+///
+/// This reads the types of `H` as they are: the v1beta1 Cluster a Cluster API v1.12 manager
+/// embeds in a lifecycle request is read as v1beta2, and what only v1beta1 has is lost. The
+/// server decodes with `hooks::v1alpha1::decode_request` instead, which converts it and says
+/// what did not convert.
 pub fn decode_request<H: Hook>(bytes: &[u8]) -> Result<H::Request, DecodeError> {
     decode_request_with::<H>(bytes, &Limits::default()).map(|d| d.message)
 }

@@ -35,7 +35,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("api", &[]),
     // The raw JSON field types decode their text with the wire codec.
     ("raw", &["schema", "wire"]),
-    ("api::core", &["schema", "__private", "object", "raw"]),
+    // The v1beta1 Cluster converts to v1beta2 (`conversion`), reading Go durations (`go`).
+    (
+        "api::core",
+        &["go", "schema", "__private", "conversion", "object", "raw"],
+    ),
     (
         "api::runtime",
         &[
@@ -55,17 +59,20 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &["schema", "hook", "conversion", "wire", "api::runtime"],
     ),
     // The hook versions register themselves into the catalog (`add_to_catalog`) and convert
-    // their `GroupVersionHook` to and from the catalog's `HookId`.
+    // their `GroupVersionHook` to and from the catalog's `HookId`; the lifecycle requests are
+    // decoded in either shape of Cluster with the wire codec (`cluster_shape`).
     (
         "hooks",
         &[
             "schema",
             "hook",
             "__private",
+            "conversion",
             "api::core",
             "api::runtime::validation",
             "catalog",
             "raw",
+            "wire",
         ],
     ),
     ("registry", &["go", "api::runtime", "catalog"]),
@@ -91,6 +98,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "server",
         &[
             "go",
+            "conversion",
             "hook",
             "hooks",
             "catalog",

@@ -13,6 +13,7 @@
 
 mod support;
 
+mod captured_requests;
 mod catalog;
 mod conversion;
 mod crd;
@@ -63,6 +64,8 @@ mod wire_go_client;
 
 #[cfg(all(feature = "server", feature = "client"))]
 mod extension_faults;
+#[cfg(feature = "server")]
+mod server_cluster_shapes;
 #[cfg(all(feature = "server", feature = "client"))]
 mod server_handlers;
 #[cfg(feature = "server")]

@@ -28,7 +28,7 @@ pub fn artifacts(root: &Path) -> Result<Vec<Artifact>, String> {
             .openapi(DOC_VERSION)
             .crds(generator)
             .conversion(format!(
-                "{PREAMBLE}//! Conversions between the ExtensionConfig versions (hub: v1beta2).\n"
+                "{PREAMBLE}//! Conversions between the ExtensionConfig versions and from the v1beta1 Cluster (hub: v1beta2).\n"
             ))
             .constructors(format!(
                 "{PREAMBLE}//! `new` for the ExtensionConfig versions (every custom resource root).\n"

@@ -199,7 +199,7 @@ fn chain(e: &dyn std::error::Error) -> String {
 }
 
 /// `hook-shapes-<version>` for each of [`HOOK_SHAPES`], from a copy of `interop/hook-shapes/`'s
-/// Go file with the version's `go.mod` and `go.sum`.
+/// Go file with the version's `go.mod`, `go.sum` and Go files of its own.
 fn build_hook_shapes(root: &Path, go_version: &str) -> Result<(), String> {
     let shared = root.join("interop/hook-shapes");
     let newest = capi_envtest::versions().cluster_api;
@@ -214,20 +214,36 @@ fn build_hook_shapes(root: &Path, go_version: &str) -> Result<(), String> {
         let label = format!("interop/hook-shapes/{version}");
         let src = crate::target_dir(root)?.join(format!("testenv/src/hook-shapes-{version}"));
         std::fs::create_dir_all(&src).map_err(|e| format!("{}: {e}", src.display()))?;
-        // Only the files copied below: a Go file left by an older checkout (or another
-        // worktree sharing the target directory) would be built into the package.
+        // The version's own Go files (convert.go where v1beta1 still exists) go beside main.go.
+        let mut files = vec![
+            (shared.join("main.go"), "main.go".to_string()),
+            (shared.join(version).join("go.mod"), "go.mod".to_string()),
+            (shared.join(version).join("go.sum"), "go.sum".to_string()),
+        ];
+        let own = shared.join(version);
+        let entries = std::fs::read_dir(&own).map_err(|e| format!("{}: {e}", own.display()))?;
+        for entry in entries {
+            let path = entry.map_err(|e| format!("{}: {e}", own.display()))?.path();
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            if name.ends_with(".go") {
+                files.push((path.clone(), name.to_string()));
+            }
+        }
+        // Only those files: a Go file left by an older checkout (or another worktree sharing
+        // the target directory) would be built into the package.
         for entry in std::fs::read_dir(&src).map_err(|e| format!("{}: {e}", src.display()))? {
             let path = entry.map_err(|e| format!("{}: {e}", src.display()))?.path();
-            if path.extension().is_some_and(|x| x == "go") && !path.ends_with("main.go") {
+            let copied = |p: &Path| files.iter().any(|(_, n)| p.ends_with(n));
+            if path.extension().is_some_and(|x| x == "go") && !copied(&path) {
                 std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
             }
         }
-        for (from, name) in [
-            (shared.join("main.go"), "main.go"),
-            (shared.join(version).join("go.mod"), "go.mod"),
-            (shared.join(version).join("go.sum"), "go.sum"),
-        ] {
-            let bytes = std::fs::read(&from).map_err(|e| format!("{}: {e}", from.display()))?;
+        for (from, name) in &files {
+            let name = name.as_str();
+            let bytes = std::fs::read(from).map_err(|e| format!("{}: {e}", from.display()))?;
             // Rewritten only when it changed: the stamp compares contents, Go its own cache.
             if std::fs::read(src.join(name)).ok().as_deref() != Some(bytes.as_slice()) {
                 std::fs::write(src.join(name), &bytes)

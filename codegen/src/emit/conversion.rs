@@ -13,6 +13,10 @@
 //! `convert_<kind>(object: serde_json::Value, to: &str)` that converts a JSON object of any
 //! version to the apiVersion `to` through the hub (what a ConversionReview handler calls).
 //!
+//! A spoke declared `#[schema(hub = Peer, to_hub_only)]` (an older shape that is read and never
+//! written) gets the conversion to the hub alone, and so do the other types of its module: no
+//! `from_hub` is asked for.
+//!
 //! `apiVersion`/`kind` are never copied: a custom resource root gets its target version's
 //! values (when the source had them), other types leave them empty for the caller to set.
 //!
@@ -140,7 +144,9 @@ impl Gen<'_> {
         match (&spoke.shape, &hub.shape) {
             (Shape::Object { .. }, Shape::Object { .. }) => {
                 self.one_way(s, h, true);
-                self.one_way(h, s, false);
+                if !self.to_hub_only(s) {
+                    self.one_way(h, s, false);
+                }
             }
             (Shape::Enum { .. }, Shape::Enum { .. }) => self.enums(s, h),
             _ => self.cx.error(
@@ -297,7 +303,12 @@ impl Gen<'_> {
             }
         };
         let err = self.error_type();
-        for (a, b) in [(spoke, hub), (hub, spoke)] {
+        let directions: &[(&TypeDef, &TypeDef)] = if self.to_hub_only(s) {
+            &[(spoke, hub)]
+        } else {
+            &[(spoke, hub), (hub, spoke)]
+        };
+        for &(a, b) in directions {
             let (ap, bp) = (tokens(a), tokens(b));
             let (av, bv) = (variants(a), variants(b));
             self.items.push(quote! {
@@ -488,6 +499,16 @@ impl Gen<'_> {
             self.pairs.push(pair);
         }
         Some(tokens(yd))
+    }
+
+    /// Whether the spoke `s` converts to its hub only: its module has a type declared
+    /// `to_hub_only` (one module is one older shape, read and never written).
+    fn to_hub_only(&self, s: usize) -> bool {
+        let module = &self.model.types[s].module;
+        self.model
+            .types
+            .iter()
+            .any(|t| &t.module == module && t.conversion.as_ref().is_some_and(|c| c.to_hub_only))
     }
 
     /// `Some(true)` when `a` is a spoke module whose hub module is `b`, `Some(false)` for the

@@ -57,6 +57,8 @@ pub struct ContainerAttrs {
     pub to_hub: Option<syn::LitStr>,
     /// `from_hub = "path"`
     pub from_hub: Option<syn::LitStr>,
+    /// `to_hub_only`
+    pub to_hub_only: Option<Span>,
 }
 
 /// `#[schema(...)]` on a field.
@@ -161,6 +163,7 @@ pub fn container(
                 }
                 TO_HUB => set_once(cx, file, &mut out.to_hub, lit_str(&meta)?, span, TO_HUB),
                 FROM_HUB => set_once(cx, file, &mut out.from_hub, lit_str(&meta)?, span, FROM_HUB),
+                TO_HUB_ONLY => set_once(cx, file, &mut out.to_hub_only, span, span, TO_HUB_ONLY),
                 MIN_PROPERTIES
                 | MAX_PROPERTIES
                 | X_VALIDATION

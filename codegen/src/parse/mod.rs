@@ -263,6 +263,22 @@ fn parse_schema(
             }
         }
     }
+    if attrs.to_hub_only.is_some()
+        && let Some(from) = &attrs.from_hub
+    {
+        cx.error(
+            file,
+            from.span(),
+            "`from_hub` completes a conversion from the hub, which `to_hub_only` leaves out",
+        );
+    }
+    if let (None, Some(span)) = (&attrs.hub, attrs.to_hub_only) {
+        cx.error(
+            file,
+            span,
+            "`to_hub_only` needs `hub = Type` naming the peer type",
+        );
+    }
     let conversion = match (attrs.hub, &attrs.to_hub, &attrs.from_hub) {
         (Some(hub), _, _) => Some(Conversion {
             hub: Named {
@@ -272,6 +288,7 @@ fn parse_schema(
             },
             to_hub: attrs.to_hub.as_ref().map(|l| l.value()),
             from_hub: attrs.from_hub.as_ref().map(|l| l.value()),
+            to_hub_only: attrs.to_hub_only.is_some(),
         }),
         (None, Some(l), _) | (None, None, Some(l)) => {
             cx.error(

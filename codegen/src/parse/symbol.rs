@@ -40,6 +40,8 @@ pub const HUB: &str = "hub";
 pub const TO_HUB: &str = "to_hub";
 /// Manual completion of the conversion from the hub.
 pub const FROM_HUB: &str = "from_hub";
+/// The conversion goes to the hub only (an older shape read, never written).
+pub const TO_HUB_ONLY: &str = "to_hub_only";
 
 /// Every container attribute of `#[schema(...)]`, for suggestions.
 pub const SCHEMA_CONTAINER: &[&str] = &[
@@ -58,6 +60,7 @@ pub const SCHEMA_CONTAINER: &[&str] = &[
     HUB,
     TO_HUB,
     FROM_HUB,
+    TO_HUB_ONLY,
     MIN_PROPERTIES,
     MAX_PROPERTIES,
     X_VALIDATION,

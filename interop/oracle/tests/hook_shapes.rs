@@ -51,6 +51,11 @@ impl Sdk {
     fn by_id(&self, id: u64) -> &Value {
         &self.types[id as usize]
     }
+
+    /// The type of the component name `name`, if the SDK has one.
+    fn by_component(&self, name: &str) -> Option<&Value> {
+        self.types.iter().find(|t| t["component"] == name)
+    }
 }
 
 /// One Cluster API's description (the program's output).
@@ -87,8 +92,15 @@ struct Walk<'a> {
     sdk: &'a Sdk,
     /// (Go type, SDK component) pairs already compared.
     seen: BTreeSet<(String, String)>,
+    /// SDK types met in a message where Go's has another version that the SDK decodes as
+    /// well and converts: the embedded Cluster of the lifecycle requests (`cluster_shape`).
+    handled: &'static [&'static str],
     out: Vec<String>,
 }
+
+/// The types the SDK reads in an older version too, converting it (`cluster_shape` in the
+/// runtime crate): where Go has the older version, it is compared with the SDK's own.
+const HANDLED: &[&str] = &["sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster"];
 
 impl Walk<'_> {
     fn note(&mut self, path: &str, what: String) {
@@ -130,12 +142,29 @@ impl Walk<'_> {
                     && t["shape"].get("object").is_some() =>
             {
                 let key = g["named"].as_str().unwrap().to_string();
-                let sdk_name = t["component"].as_str().unwrap().to_string();
+                let mut sdk_name = t["component"].as_str().unwrap().to_string();
+                let mut t = t;
                 if component(&key) != sdk_name {
-                    self.note(
-                        path,
-                        format!("Go has {}, the SDK {sdk_name}", component(&key)),
-                    );
+                    // A shape the SDK reads besides its own (a v1beta1 Cluster, converted to
+                    // the v1beta2 view): handled; Go's type is compared with the SDK's of the
+                    // same name.
+                    match self.sdk.by_component(&component(&key)) {
+                        Some(read) if self.handled.contains(&sdk_name.as_str()) => {
+                            self.note(
+                                path,
+                                format!(
+                                    "Go has {}, the SDK {sdk_name}: handled, the SDK reads Go's and converts it",
+                                    component(&key)
+                                ),
+                            );
+                            t = read;
+                            sdk_name = component(&key);
+                        }
+                        _ => self.note(
+                            path,
+                            format!("Go has {}, the SDK {sdk_name}", component(&key)),
+                        ),
+                    }
                 }
                 if self.seen.insert((key.clone(), sdk_name)) {
                     self.fields(path, &key, &t["shape"]["object"]["fields"]);
@@ -155,6 +184,13 @@ impl Walk<'_> {
     fn go_scalar(&self, go: &Value) -> Option<String> {
         match go {
             Value::String(s) => Some(s.clone()),
+            // metav1.Duration writes itself as a Go duration string (`1m30s`).
+            Value::Object(g)
+                if g.get("opaque").and_then(Value::as_str)
+                    == Some("k8s.io/apimachinery/pkg/apis/meta/v1.Duration") =>
+            {
+                Some("string".into())
+            }
             Value::Object(g) => {
                 let key = g.get("named")?.as_str()?;
                 let kind = self.go.types[key]["kind"].as_str()?;
@@ -280,6 +316,7 @@ fn drift(version: &str, sdk: &Sdk) -> Vec<String> {
                 go: &go,
                 sdk,
                 seen: BTreeSet::new(),
+                handled: HANDLED,
                 out: Vec::new(),
             };
             walk.ty(side, &hook[side], &sdk_ty);
@@ -301,6 +338,7 @@ fn drift(version: &str, sdk: &Sdk) -> Vec<String> {
         go: &go,
         sdk,
         seen: BTreeSet::new(),
+        handled: HANDLED,
         out: Vec::new(),
     };
     walk.ty("builtin", &go.builtins, &sdk_ty);

@@ -2,6 +2,7 @@
 
 //! `schemars::JsonSchema` for the API and hook types (feature `schemars`): the CRD schema of each type, from the model.
 
+mod api_core_v1beta1_cluster;
 mod api_core_v1beta2_cluster;
 mod api_core_v1beta2_cluster_class;
 mod api_core_v1beta2_common;
@@ -16,6 +17,7 @@ mod hooks_v1alpha1_common;
 mod hooks_v1alpha1_discovery;
 mod hooks_v1alpha1_in_place_update;
 mod hooks_v1alpha1_lifecycle;
+mod hooks_v1alpha1_lifecycle_v1beta1;
 mod hooks_v1alpha1_topology_mutation;
 mod hooks_v1alpha1_upgrade_plan;
 mod raw;
@@ -90,6 +92,7 @@ fn fill(
 /// impl.
 pub fn all() -> Vec<(&'static str, Subschema)> {
     [
+        api_core_v1beta1_cluster::ALL,
         api_core_v1beta2_cluster::ALL,
         api_core_v1beta2_cluster_class::ALL,
         api_core_v1beta2_common::ALL,
@@ -104,6 +107,7 @@ pub fn all() -> Vec<(&'static str, Subschema)> {
         hooks_v1alpha1_discovery::ALL,
         hooks_v1alpha1_in_place_update::ALL,
         hooks_v1alpha1_lifecycle::ALL,
+        hooks_v1alpha1_lifecycle_v1beta1::ALL,
         hooks_v1alpha1_topology_mutation::ALL,
         hooks_v1alpha1_upgrade_plan::ALL,
         raw::ALL,

@@ -6,14 +6,17 @@
 
 // `pub(crate)` so that generated code (`crate::generated`) can name the types by module.
 pub(crate) mod builtins;
+pub(crate) mod cluster_shape;
 pub(crate) mod common;
 pub(crate) mod discovery;
 pub(crate) mod in_place_update;
 pub(crate) mod lifecycle;
+pub(crate) mod lifecycle_v1beta1;
 pub(crate) mod topology_mutation;
 pub(crate) mod upgrade_plan;
 
 pub use builtins::*;
+pub use cluster_shape::{Arrival, ClusterApiShape, decode_request, decode_request_with};
 pub use common::*;
 pub use discovery::*;
 pub use in_place_update::*;
