@@ -9,18 +9,19 @@
 //! - the same library builds every other supported Cluster API's `core` and
 //!   `crds/cluster-api/` into `target/testenv/capi/<version>/` (the control plane is shared),
 //!   where the test crate looks when a test asks for that version;
-//! - from `interop/capi/` (the workspace's own Go peers): `go-extension`, an extension written
-//!   with Cluster API's own kit, `extension`, Cluster API's own test extension
+//! - from `interop/capi/` (the workspace's own Go peers): `extension`, Cluster API's own test extension
 //!   (`sigs.k8s.io/cluster-api/test/extension`), and `go-rules`, the oracle that runs Go's own
 //!   functions for `capi_runtime::go`'s tests. It pins the same Cluster API version as
 //!   `envtest/go/cluster-api/<default>/go.mod` (checked here).
 //!
-//! - from `interop/hook-shapes/` (one Go file, built once per Cluster API version in
-//!   [`HOOK_SHAPES`], each with the `go.mod` and `go.sum` of its directory there):
-//!   `hook-shapes-<version>`, which describes that version's hook messages as `encoding/json`
-//!   sees them, for the drift test (`capi-runtime-oracle`'s `hook_shapes`). Each is built
-//!   from a copy under `target/testenv/src/`, since a Go module cannot take a file from
-//!   outside its directory.
+//! - once per Cluster API version in [`VERSIONS`] (see [`PER_VERSION`]), each from a copy
+//!   under `target/testenv/src/` since a Go module cannot take a file from outside its
+//!   directory: `hook-shapes-<version>` (`interop/hook-shapes/`, with the `go.mod` and `go.sum`
+//!   of its directory there), which describes that version's hook messages as `encoding/json`
+//!   sees them, for the drift test (`capi-runtime-oracle`'s `hook_shapes`); and
+//!   `go-extension-<version>` (`interop/go-extension/`, with the module files of that version's
+//!   manager), an extension written with that version's own kit, which the interop tests call
+//!   with the Rust client.
 //!
 //! The pins are each module's `go.mod` and `go.sum` (published modules only, fetched through the
 //! Go module proxy). A stamp per module next to the binaries holds its pins, the Go version, the
@@ -45,18 +46,12 @@ struct Module {
 
 const MODULES: &[Module] = &[Module {
     dir: "interop/capi",
-    packages: &[
-        "./cmd/go-extension",
-        "./cmd/go-rules",
-        "sigs.k8s.io/cluster-api/test/extension",
-    ],
+    packages: &["./cmd/go-rules", "sigs.k8s.io/cluster-api/test/extension"],
 }];
 
-/// The Cluster API versions whose hook messages `hook-shapes` describes (each has its
-/// `interop/hook-shapes/<version>/go.mod`): the versions the SDK supports, newest last, as
-/// `capi-envtest` lists them (the one place they are named). The newest is the one the
-/// default core manager and the other peers pin.
-pub const HOOK_SHAPES: &[&str] = capi_envtest::CLUSTER_API_VERSIONS;
+/// The supported Cluster API versions, newest last, as `capi-envtest` lists them (the one place
+/// they are named). The newest is the one the default core manager and the other peers pin.
+const VERSIONS: &[&str] = capi_envtest::CLUSTER_API_VERSIONS;
 
 /// Flags of every build; part of the stamp, so changing them rebuilds. The compiler writes no
 /// DWARF (the linker drops it anyway, `-s -w`): a cold build of `go-rules` took 14 % less CPU
@@ -80,7 +75,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 /// environments (`target/testenv/logs`) gone, so the ones left afterwards are this run's.
 pub fn prepare(root: &Path) -> Result<(), String> {
     build(root)?;
-    crate::pin_lag::report(HOOK_SHAPES);
+    crate::pin_lag::report(VERSIONS);
     drop_go_cache_when_disk_is_low(root)?;
     let logs = crate::target_dir(root)?.join("testenv/logs");
     match std::fs::remove_dir_all(&logs) {
@@ -178,7 +173,7 @@ pub fn build(root: &Path) -> Result<(), String> {
         let names: Vec<&str> = module.packages.iter().map(|p| binary_name(p)).collect();
         build_module(root, module.dir, &dir, module.packages, &names, &go_version)?;
     }
-    build_hook_shapes(root, &go_version)
+    build_per_version(root, &go_version)
 }
 
 /// The supported Cluster API versions but the default, whose managers the test crate finds in
@@ -198,75 +193,110 @@ fn chain(e: &dyn std::error::Error) -> String {
         .join(": ")
 }
 
-/// `hook-shapes-<version>` for each of [`HOOK_SHAPES`], from a copy of `interop/hook-shapes/`'s
-/// Go file with the version's `go.mod`, `go.sum` and Go files of its own.
-fn build_hook_shapes(root: &Path, go_version: &str) -> Result<(), String> {
-    let shared = root.join("interop/hook-shapes");
+/// A Go program built once per supported Cluster API version into `<name>-<version>`, from a
+/// copy under `target/testenv/src/` (a Go module cannot take a file from outside its
+/// directory): the Go files of `source`, those of `source/<version>/` if there are any, and the
+/// `go.mod` and `go.sum` of `module(version)`.
+struct PerVersion {
+    name: &'static str,
+    source: &'static str,
+    module: fn(&str) -> String,
+}
+
+const PER_VERSION: &[PerVersion] = &[
+    // Describes the version's hook messages; its own module (the hook types alone).
+    PerVersion {
+        name: "hook-shapes",
+        source: "interop/hook-shapes",
+        module: |version| format!("interop/hook-shapes/{version}"),
+    },
+    // An extension written with the version's own kit. It takes the module files capi-envtest
+    // builds that version's manager with: the kit is part of the same module, so the build
+    // reuses the manager's compiled dependencies.
+    PerVersion {
+        name: "go-extension",
+        source: "interop/go-extension",
+        module: |version| format!("envtest/go/cluster-api/{version}"),
+    },
+];
+
+/// Every [`PER_VERSION`] program for each of [`VERSIONS`].
+fn build_per_version(root: &Path, go_version: &str) -> Result<(), String> {
     let newest = capi_envtest::versions().cluster_api;
-    if HOOK_SHAPES.last() != Some(&newest.as_str()) {
+    if VERSIONS.last() != Some(&newest.as_str()) {
         return Err(format!(
-            "xtask/src/goenv.rs: HOOK_SHAPES ends with {:?}, the core manager pins {newest}: the \
+            "capi_envtest::CLUSTER_API_VERSIONS ends with {:?}, the core manager pins {newest}: the \
              newest version described must be the one the tests run",
-            HOOK_SHAPES.last()
+            VERSIONS.last()
         ));
     }
-    for version in HOOK_SHAPES {
-        let label = format!("interop/hook-shapes/{version}");
-        let src = crate::target_dir(root)?.join(format!("testenv/src/hook-shapes-{version}"));
-        std::fs::create_dir_all(&src).map_err(|e| format!("{}: {e}", src.display()))?;
-        // The version's own Go files (convert.go where v1beta1 still exists) go beside main.go.
-        let mut files = vec![
-            (shared.join("main.go"), "main.go".to_string()),
-            (shared.join(version).join("go.mod"), "go.mod".to_string()),
-            (shared.join(version).join("go.sum"), "go.sum".to_string()),
-        ];
-        let own = shared.join(version);
-        let entries = std::fs::read_dir(&own).map_err(|e| format!("{}: {e}", own.display()))?;
+    for program in PER_VERSION {
+        for version in VERSIONS {
+            build_one_version(root, program, version, go_version)?;
+        }
+    }
+    Ok(())
+}
+
+fn build_one_version(
+    root: &Path,
+    program: &PerVersion,
+    version: &str,
+    go_version: &str,
+) -> Result<(), String> {
+    let name = format!("{}-{version}", program.name);
+    let module = (program.module)(version);
+    let src = crate::target_dir(root)?.join(format!("testenv/src/{name}"));
+    std::fs::create_dir_all(&src).map_err(|e| format!("{}: {e}", src.display()))?;
+    let mut files = vec![
+        (root.join(&module).join("go.mod"), "go.mod".to_string()),
+        (root.join(&module).join("go.sum"), "go.sum".to_string()),
+    ];
+    // The shared Go files, then the version's own (convert.go where v1beta1 still exists).
+    let shared = root.join(program.source);
+    for dir in [shared.clone(), shared.join(version)] {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for entry in entries {
-            let path = entry.map_err(|e| format!("{}: {e}", own.display()))?.path();
-            let name = path
+            let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
+            let file = path
                 .file_name()
                 .and_then(|n| n.to_str())
                 .unwrap_or_default();
-            if name.ends_with(".go") {
-                files.push((path.clone(), name.to_string()));
+            if file.ends_with(".go") {
+                files.push((path.clone(), file.to_string()));
             }
         }
-        // Only those files: a Go file left by an older checkout (or another worktree sharing
-        // the target directory) would be built into the package.
-        for entry in std::fs::read_dir(&src).map_err(|e| format!("{}: {e}", src.display()))? {
-            let path = entry.map_err(|e| format!("{}: {e}", src.display()))?.path();
-            let copied = |p: &Path| files.iter().any(|(_, n)| p.ends_with(n));
-            if path.extension().is_some_and(|x| x == "go") && !copied(&path) {
-                std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            }
-        }
-        for (from, name) in &files {
-            let name = name.as_str();
-            let bytes = std::fs::read(from).map_err(|e| format!("{}: {e}", from.display()))?;
-            // Rewritten only when it changed: the stamp compares contents, Go its own cache.
-            if std::fs::read(src.join(name)).ok().as_deref() != Some(bytes.as_slice()) {
-                std::fs::write(src.join(name), &bytes)
-                    .map_err(|e| format!("{}: {e}", src.join(name).display()))?;
-            }
-        }
-        let wanted = capi_envtest::required(
-            &std::fs::read_to_string(src.join("go.mod")).unwrap_or_default(),
-            if *version == newest {
-                "sigs.k8s.io/cluster-api/api"
-            } else {
-                "sigs.k8s.io/cluster-api"
-            },
-        );
-        if wanted.as_deref() != Some(*version) {
-            return Err(format!(
-                "{label}/go.mod requires Cluster API {wanted:?}, not the {version} of its directory"
-            ));
-        }
-        let name = format!("hook-shapes-{version}");
-        build_module(root, &label, &src, &["."], &[name.as_str()], go_version)?;
     }
-    Ok(())
+    // Only those files: a Go file left by an older checkout (or another worktree sharing the
+    // target directory) would be built into the package.
+    for entry in std::fs::read_dir(&src).map_err(|e| format!("{}: {e}", src.display()))? {
+        let path = entry.map_err(|e| format!("{}: {e}", src.display()))?.path();
+        let copied = |p: &Path| files.iter().any(|(_, n)| p.ends_with(n));
+        if path.extension().is_some_and(|x| x == "go") && !copied(&path) {
+            std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+    }
+    for (from, file) in &files {
+        let bytes = std::fs::read(from).map_err(|e| format!("{}: {e}", from.display()))?;
+        // Rewritten only when it changed: the stamp compares contents, Go its own cache.
+        if std::fs::read(src.join(file)).ok().as_deref() != Some(bytes.as_slice()) {
+            std::fs::write(src.join(file), &bytes)
+                .map_err(|e| format!("{}: {e}", src.join(file).display()))?;
+        }
+    }
+    // Cluster API's module, or from v1.14 on its api module, at the directory's version.
+    let go_mod = std::fs::read_to_string(src.join("go.mod")).unwrap_or_default();
+    let pinned = ["sigs.k8s.io/cluster-api", "sigs.k8s.io/cluster-api/api"]
+        .map(|m| capi_envtest::required(&go_mod, m));
+    if !pinned.iter().any(|p| p.as_deref() == Some(version)) {
+        return Err(format!(
+            "{module}/go.mod requires Cluster API {pinned:?}, not the {version} {name} is built for"
+        ));
+    }
+    let label = format!("{}/{version}", program.source);
+    build_module(root, &label, &src, &["."], &[name.as_str()], go_version)
 }
 
 /// Builds `packages` of the Go module in `dir` into `target/testenv/bin/` as `names` (one

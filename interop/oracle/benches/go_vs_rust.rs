@@ -1,4 +1,4 @@
-//! The Go extension built with Cluster API's own kit (`interop/capi/cmd/go-extension`, from the
+//! The Go extension built with Cluster API's own kit (`interop/go-extension`, from the
 //! published v1.14.2 module) against this workspace's kit (`capi_runtime::server::Server`),
 //! serving the same hook with the same answer (type metadata aside: Go's server writes no
 //! `apiVersion`/`kind` in responses, the kit does) over TLS on loopback. Not a test: run by hand

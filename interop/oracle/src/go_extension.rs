@@ -1,7 +1,8 @@
-//! The Go extension written with Cluster API's own kit (`interop/capi/cmd/go-extension`, built
-//! by `cargo xtask testenv` into `target/testenv/bin/`), started on a loopback port as a
-//! supervised [`Process`]. The interop tests call it with the Rust client; the Go-vs-Rust
-//! benchmark measures it against the kit.
+//! The Go extension written with Cluster API's own kit (`interop/go-extension`, built by `cargo
+//! xtask testenv` once per supported Cluster API version into
+//! `target/testenv/bin/go-extension-<version>`), started on a loopback port as a supervised
+//! [`Process`]. The interop tests call each version's with the Rust client; the Go-vs-Rust
+//! benchmark measures the default version's against the kit.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -30,12 +31,21 @@ pub struct GoExtension {
 }
 
 impl GoExtension {
-    /// Starts the Go extension with the `tls.crt` and `tls.key` of `cert_dir` on a free
-    /// loopback port, and waits (blocking the thread, polling its log) until it says it is
-    /// serving. Its log goes to a new directory under `target/testenv/logs/go-extension/`.
+    /// Starts the Go extension built with the default (newest) Cluster API; see
+    /// [`GoExtension::start_version`].
     pub fn start(cert_dir: &Path) -> Result<GoExtension> {
-        let binary = program("go-extension")?;
-        let logs = new_log_dir("go-extension")?;
+        GoExtension::start_version(capi_envtest::DEFAULT_CLUSTER_API_VERSION, cert_dir)
+    }
+
+    /// Starts the Go extension built with Cluster API `version` (one of
+    /// `capi_envtest::CLUSTER_API_VERSIONS`) with the `tls.crt` and `tls.key` of `cert_dir` on a
+    /// free loopback port, and waits (blocking the thread, polling its log) until it says it
+    /// is serving. Its log goes to a new directory under
+    /// `target/testenv/logs/go-extension-<version>/`.
+    pub fn start_version(version: &str, cert_dir: &Path) -> Result<GoExtension> {
+        let name = format!("go-extension-{version}");
+        let binary = program(&name)?;
+        let logs = new_log_dir(&name)?;
         let log = logs.join("go-extension.log");
         let mut last = None;
         for _ in 0..PORT_TRIES {
@@ -45,7 +55,7 @@ impl GoExtension {
                 format!("--port={port}"),
                 format!("--cert-dir={}", cert_dir.display()),
             ];
-            let mut process = Process::spawn("go-extension", &binary, &args, &log)?;
+            let mut process = Process::spawn(&name, &binary, &args, &log)?;
             let deadline = Instant::now() + START_DEADLINE;
             loop {
                 if let Some(report) = process.exited_while_starting()? {
@@ -72,7 +82,7 @@ impl GoExtension {
             }
         }
         let report = last.unwrap_or_else(|| ProcessReport {
-            name: "go-extension".to_string(),
+            name,
             state: "not started".to_string(),
             tail: tail(&log, 40),
             log,

@@ -5,8 +5,8 @@
 //! - [`go_rules`]: the Go oracle, `go-rules`, which runs the real Go functions (Go's standard
 //!   library, apimachinery, Cluster API's webhook, `encoding/json` into Cluster API's types,
 //!   `crypto/x509` chain verification) over the cases a test gives it;
-//! - [`GoExtension`]: an extension written with Cluster API's own Go kit, `go-extension`, on a
-//!   loopback port, and [`topology_cluster`], the Cluster both the tests and the benchmark
+//! - [`GoExtension`]: an extension written with Cluster API's own Go kit, `go-extension-<version>`
+//!   (one per supported Cluster API), on a loopback port, and [`topology_cluster`], the Cluster both the tests and the benchmark
 //!   send it;
 //! - [`program`]: any program of that directory (Cluster API's core manager `core` and its
 //!   test extension `extension`, for the tests that run them).
@@ -14,7 +14,7 @@
 //! The tests (`tests/`, feature `external-tests`): `go_rules` (`capi_runtime::go` and the
 //! crate's private Go rules against Go), `go_wire` and `go_pointer_zeros` (the wire codec
 //! against `encoding/json`), `go_tls` (the `caBundle` verifier against `crypto/x509`),
-//! `go_extension` (the client against the Go kit), `capi_core` and `capi_test_extension`
+//! `go_extension` (the client against each version's Go kit), `capi_core` and `capi_test_extension`
 //! (Cluster API's core manager and test extension against the kit and the client). The
 //! benchmark `go_vs_rust` measures the kit against the Go extension. An extension's author
 //! needs none of it: the testing crate is `capi-runtime-testenv`.
@@ -30,7 +30,7 @@ pub use go_extension::{GoExtension, topology_cluster};
 pub use go_rules::{OracleError, go_printable_ranges, go_rules};
 
 /// A program `cargo xtask testenv` built into `target/testenv/bin/` (`go-rules`,
-/// `go-extension`, `core`, `extension`, ...).
+/// `go-extension-<version>`, `core`, `extension`, ...).
 pub fn program(name: &str) -> Result<PathBuf> {
     let path = target_dir().join("testenv/bin").join(name);
     if is_executable(&path) {

@@ -1,6 +1,9 @@
 //! The Rust client against a Go extension written with Cluster API's own kit
-//! (`interop/capi/cmd/go-extension`, built from sigs.k8s.io/cluster-api's published module by
-//! `cargo xtask testenv`), over HTTPS on loopback:
+//! (`interop/go-extension`, built by `cargo xtask testenv` with the published module of every
+//! supported Cluster API version, `go-extension-<version>`), over HTTPS on loopback. Each
+//! version's extension is checked the same way; the client sends every version what a v1.14
+//! manager sends (a v1.12 extension reads the v1beta2 Cluster into its v1beta1 types, as it
+//! would from a v1.14 manager):
 //!
 //! - Discovery: the handlers Cluster API's server reports become `status.handlers`, field for
 //!   field (names suffixed with the ExtensionConfig's name, timeout and failure policy as
@@ -10,7 +13,9 @@
 //!   is exactly what the Go handler wrote: the same request sent raw gives a JSON body whose
 //!   every member the typed response carries with the same value (members Go writes with their
 //!   zero value may be left out by Rust's serialization, nothing else), and the answers follow
-//!   the Go program's documented rules (message, retryAfterSeconds, patches, variables).
+//!   the Go program's documented rules (message, retryAfterSeconds, patches, variables);
+//!   a v1.12 extension answers DiscoverVariables with v1beta1 variables (their metadata
+//!   under `metadata`), which the client reads as a v1.14 manager does.
 
 use capi_runtime_test_pki as pki;
 
@@ -29,20 +34,23 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1 as metav1;
 use serde_json::{Value, json};
 
 const CONFIG: &str = "go-extension";
+/// The Cluster API versions whose Go extension is called: every supported one.
+const VERSIONS: &[&str] = capi_envtest::CLUSTER_API_VERSIONS;
 const NAMESPACE: &str = "interop";
 const CLUSTER: &str = "c1";
 
-/// The Go extension, serving on a loopback port with a certificate from `ca`.
+/// The Go extension of a Cluster API version, serving on a loopback port with a certificate
+/// from `ca`.
 struct GoExtension {
     _process: capi_runtime_oracle::GoExtension,
     _dir: tempfile::TempDir,
     url: String,
 }
 
-async fn start(ca: &pki::TestCa) -> GoExtension {
+async fn start(ca: &pki::TestCa, version: &str) -> GoExtension {
     let dir = tempfile::tempdir().unwrap();
     ca.write_serving(dir.path());
-    let process = capi_runtime_oracle::GoExtension::start(dir.path()).unwrap();
+    let process = capi_runtime_oracle::GoExtension::start_version(version, dir.path()).unwrap();
     GoExtension {
         url: process.url().to_string(),
         _process: process,
@@ -262,7 +270,7 @@ async fn check<H>(
     raw: &reqwest::Client,
     url: &str,
     handler: &str,
-) -> Result<H::Response, BoxError>
+) -> Result<(H::Response, Value), BoxError>
 where
     H: Hook,
     H::Request: RequestOf<Hook = H>,
@@ -314,7 +322,7 @@ where
         }
         _ => {}
     }
-    Ok(typed)
+    Ok((typed, body))
 }
 
 fn new_client() -> Client {
@@ -322,27 +330,9 @@ fn new_client() -> Client {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_rust_client_discovers_the_handlers_of_a_go_extension() {
+async fn the_rust_client_discovers_the_handlers_of_each_versions_go_extension() {
     let ca = pki::TestCa::new("go-extension-ca");
-    let go = start(&ca).await;
     let client = new_client();
-    let config = extension_config(&go.url, &ca.pem());
-    let discovered = client.discover(&config).await.unwrap();
-    let mut listed: Vec<(String, String, String, i32, Option<FailurePolicy>)> = discovered
-        .status
-        .handlers
-        .iter()
-        .map(|h| {
-            (
-                h.name.clone(),
-                h.request_hook.api_version.clone(),
-                h.request_hook.hook.clone(),
-                h.timeout_seconds,
-                h.failure_policy,
-            )
-        })
-        .collect();
-    listed.sort_by(|a, b| a.0.cmp(&b.0));
     let mut expected: Vec<(String, String, String, i32, Option<FailurePolicy>)> = HANDLERS
         .iter()
         .map(|(hook, name)| {
@@ -356,8 +346,31 @@ async fn the_rust_client_discovers_the_handlers_of_a_go_extension() {
         })
         .collect();
     expected.sort_by(|a, b| a.0.cmp(&b.0));
-    assert_eq!(listed, expected);
-    assert_eq!(discovered.spec, config.spec);
+    for version in VERSIONS {
+        let go = start(&ca, version).await;
+        let config = extension_config(&go.url, &ca.pem());
+        let discovered = client.discover(&config).await.unwrap();
+        let mut listed: Vec<(String, String, String, i32, Option<FailurePolicy>)> = discovered
+            .status
+            .handlers
+            .iter()
+            .map(|h| {
+                (
+                    h.name.clone(),
+                    h.request_hook.api_version.clone(),
+                    h.request_hook.hook.clone(),
+                    h.timeout_seconds,
+                    h.failure_policy,
+                )
+            })
+            .collect();
+        listed.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(
+            listed, expected,
+            "the Go extension of Cluster API {version}"
+        );
+        assert_eq!(discovered.spec, config.spec, "{version}");
+    }
 }
 
 /// The ExtensionConfig with `status.handlers` as the Go server's own Discovery answer lists
@@ -398,22 +411,61 @@ async fn registered_from_raw_discovery(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_rust_client_calls_every_hook_of_a_go_extension_and_decodes_its_answers() {
+async fn the_rust_client_calls_every_hook_of_each_versions_go_extension_and_decodes_its_answers() {
     let ca = pki::TestCa::new("go-extension-ca");
-    let go = start(&ca).await;
+    let mut problems = Vec::new();
+    for version in VERSIONS {
+        let go = start(&ca, version).await;
+        for problem in call_every_hook(&ca, &go.url).await {
+            problems.push(format!("Cluster API {version}: {problem}"));
+        }
+        // Which version's types answered: v1.12's variables are v1beta1's, whose metadata Go
+        // writes (empty) under `metadata`; from v1.13 on they are v1beta2's, without it.
+        match discover_variables_raw(&ca, &go.url).await["variables"][0].get("metadata") {
+            Some(_) if *version >= "v1.13" => problems.push(format!(
+                "Cluster API {version}: DiscoverVariables answered a v1beta1 variable"
+            )),
+            None if *version < "v1.13" => problems.push(format!(
+                "Cluster API {version}: DiscoverVariables answered a v1beta2 variable"
+            )),
+            _ => {}
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+/// The Go extension's own DiscoverVariables answer, read raw.
+async fn discover_variables_raw(ca: &pki::TestCa, url: &str) -> Value {
+    pki::https_client(&ca.pem())
+        .post(format!(
+            "{url}/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovervariables/discover-variables"
+        ))
+        .json(&json!({
+            "apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1",
+            "kind": "DiscoverVariablesRequest",
+        }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+/// Calls every hook of the Go extension at `url` through a new client; what went wrong.
+async fn call_every_hook(ca: &pki::TestCa, url: &str) -> Vec<String> {
     let client = new_client();
     let raw = pki::https_client(&ca.pem());
     let registered =
-        registered_from_raw_discovery(&raw, &go.url, &extension_config(&go.url, &ca.pem())).await;
+        registered_from_raw_discovery(&raw, url, &extension_config(url, &ca.pem())).await;
     client.register(&registered).unwrap();
 
     // Every hook.
-    let url = go.url.clone();
     let mut problems = Vec::new();
     macro_rules! each {
         ($($hook:ident => $handler:literal),* $(,)?) => {
             $(
-                if let Err(e) = check::<hooks::$hook>(&client, &raw, &url, $handler).await {
+                if let Err(e) = check::<hooks::$hook>(&client, &raw, url, $handler).await {
                     problems.push(format!("{}: {}", stringify!($hook), chain(&*e)));
                 }
             )*
@@ -436,40 +488,44 @@ async fn the_rust_client_calls_every_hook_of_a_go_extension_and_decodes_its_answ
     );
 
     // The hooks whose answers carry more than a message.
-    match check::<hooks::GeneratePatches>(&client, &raw, &url, "generate-patches").await {
-        Ok(r) => {
+    match check::<hooks::GeneratePatches>(&client, &raw, url, "generate-patches").await {
+        Ok((r, _)) => {
             let uids: Vec<&str> = r.items.iter().map(|i| i.uid.as_str()).collect();
-            assert_eq!(uids, ["infra-cluster", "cp"]);
+            if uids != ["infra-cluster", "cp"] {
+                problems.push(format!("GeneratePatches: items {uids:?}"));
+            }
             for item in &r.items {
                 let patch: Value = serde_json::from_slice(&item.patch.0).unwrap();
-                assert_eq!(
-                    patch,
-                    json!([{"op": "add", "path": "/metadata/annotations",
-                            "value": {"interop.capi-runtime/hook": "GeneratePatches"}}])
-                );
+                let want = json!([{"op": "add", "path": "/metadata/annotations",
+                        "value": {"interop.capi-runtime/hook": "GeneratePatches"}}]);
+                if patch != want {
+                    problems.push(format!("GeneratePatches: patch {patch}, want {want}"));
+                }
             }
         }
         Err(e) => problems.push(format!("GeneratePatches: {}", chain(&*e))),
     }
-    match check::<hooks::DiscoverVariables>(&client, &raw, &url, "discover-variables").await {
-        Ok(r) => {
+    match check::<hooks::DiscoverVariables>(&client, &raw, url, "discover-variables").await {
+        Ok((r, _)) => {
             let v = serde_json::to_value(&r.variables).unwrap();
-            assert_eq!(v[0]["name"], "go-interop");
-            assert_eq!(v[0]["required"], true);
-            assert_eq!(v[0]["schema"]["openAPIV3Schema"]["type"], "string");
-            assert_eq!(v[0]["schema"]["openAPIV3Schema"]["default"], "go");
+            let want = json!([{"name": "go-interop", "required": true,
+                "schema": {"openAPIV3Schema": {"type": "string", "default": "go"}}}]);
+            if v != want {
+                problems.push(format!("DiscoverVariables: variables {v}, want {want}"));
+            }
         }
         Err(e) => problems.push(format!("DiscoverVariables: {}", chain(&*e))),
     }
-    match check::<hooks::CanUpdateMachine>(&client, &raw, &url, "can-update-machine").await {
-        Ok(r) => {
+    match check::<hooks::CanUpdateMachine>(&client, &raw, url, "can-update-machine").await {
+        Ok((r, _)) => {
             let patch: Value = serde_json::from_slice(&r.machine_patch.patch.0).unwrap();
-            assert_eq!(
-                patch,
-                json!({"metadata": {"labels": {"interop.capi-runtime/hook": "CanUpdateMachine"}}})
-            );
+            let want =
+                json!({"metadata": {"labels": {"interop.capi-runtime/hook": "CanUpdateMachine"}}});
+            if patch != want {
+                problems.push(format!("CanUpdateMachine: patch {patch}, want {want}"));
+            }
         }
         Err(e) => problems.push(format!("CanUpdateMachine: {}", chain(&*e))),
     }
-    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+    problems
 }

@@ -23,7 +23,7 @@ use capi_runtime_oracle::program;
 use serde_json::Value;
 
 /// The versions described, oldest first: the supported ones, as `capi-envtest` lists them
-/// (`HOOK_SHAPES` in `xtask/src/goenv.rs` is the same list).
+/// (`cargo xtask testenv` builds its Go peers for the same list).
 const VERSIONS: &[&str] = capi_envtest::CLUSTER_API_VERSIONS;
 
 fn root() -> PathBuf {

@@ -13,10 +13,20 @@
 //
 // Flags: --host and --port to listen on, --cert-dir holding tls.crt and tls.key.
 // It prints "serving" on stdout once the listener is up.
+//
+// The same file is built against every supported Cluster API (by `cargo xtask testenv`, beside
+// the go.mod and go.sum capi-envtest builds that version's manager with, into
+// go-extension-<version>). The hook types keep their import path and names across versions
+// while some of their contents change (a v1.12 lifecycle request embeds a v1beta1 Cluster, its
+// DiscoverVariables answer lists v1beta1 variables), so the handlers only touch what every
+// version spells the same: the name of the request's object, the common response fields, and
+// the variables through their JSON. The catalog's import path, which moved in v1.14, is in
+// catalog.go in each version's directory.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"net"
@@ -26,10 +36,7 @@ import (
 	"syscall"
 	"time"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/utils/ptr"
-	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
-	runtimecatalog "sigs.k8s.io/cluster-api/api/runtime/catalog"
 	runtimehooksv1 "sigs.k8s.io/cluster-api/api/runtime/hooks/v1alpha1"
 	"sigs.k8s.io/cluster-api/exp/runtime/server"
 )
@@ -48,11 +55,11 @@ func main() {
 		os.Exit(2)
 	}
 
-	catalog := runtimecatalog.New()
-	if err := runtimehooksv1.AddToCatalog(catalog); err != nil {
+	hooks := newCatalog()
+	if err := runtimehooksv1.AddToCatalog(hooks); err != nil {
 		fail(err)
 	}
-	srv, err := server.New(server.Options{Catalog: catalog, Host: *host, Port: *port, CertDir: *certDir})
+	srv, err := server.New(server.Options{Catalog: hooks, Host: *host, Port: *port, CertDir: *certDir})
 	if err != nil {
 		fail(err)
 	}
@@ -97,49 +104,52 @@ func retrying(r *runtimehooksv1.CommonRetryResponse, hook, name string) {
 	r.RetryAfterSeconds = retry(hook)
 }
 
-func clusterName(c *clusterv1.Cluster) string { return c.Name }
+// variables is the DiscoverVariables answer, as JSON: v1.12 decodes it into v1beta1
+// ClusterClassVariables (required is a bool there), later versions into v1beta2 ones.
+const variables = `[{"name": "go-interop", "required": true,
+	"schema": {"openAPIV3Schema": {"type": "string", "default": "go"}}}]`
 
 func handlers() []server.ExtensionHandler {
-	h := func(hook runtimecatalog.Hook, name string, fn runtimecatalog.Hook) server.ExtensionHandler {
+	h := func(hook hookFunc, name string, fn hookFunc) server.ExtensionHandler {
 		return server.ExtensionHandler{Hook: hook, Name: name, HandlerFunc: fn,
 			TimeoutSeconds: ptr.To[int32](5), FailurePolicy: ptr.To(runtimehooksv1.FailurePolicyFail)}
 	}
 	return []server.ExtensionHandler{
 		h(runtimehooksv1.BeforeClusterCreate, "before-cluster-create",
 			func(_ context.Context, req *runtimehooksv1.BeforeClusterCreateRequest, resp *runtimehooksv1.BeforeClusterCreateResponse) {
-				retrying(&resp.CommonRetryResponse, "BeforeClusterCreate", clusterName(&req.Cluster))
+				retrying(&resp.CommonRetryResponse, "BeforeClusterCreate", req.Cluster.Name)
 			}),
 		h(runtimehooksv1.AfterControlPlaneInitialized, "after-control-plane-initialized",
 			func(_ context.Context, req *runtimehooksv1.AfterControlPlaneInitializedRequest, resp *runtimehooksv1.AfterControlPlaneInitializedResponse) {
-				success(&resp.CommonResponse, "AfterControlPlaneInitialized", clusterName(&req.Cluster))
+				success(&resp.CommonResponse, "AfterControlPlaneInitialized", req.Cluster.Name)
 			}),
 		h(runtimehooksv1.BeforeClusterUpgrade, "before-cluster-upgrade",
 			func(_ context.Context, req *runtimehooksv1.BeforeClusterUpgradeRequest, resp *runtimehooksv1.BeforeClusterUpgradeResponse) {
-				retrying(&resp.CommonRetryResponse, "BeforeClusterUpgrade", clusterName(&req.Cluster))
+				retrying(&resp.CommonRetryResponse, "BeforeClusterUpgrade", req.Cluster.Name)
 			}),
 		h(runtimehooksv1.BeforeControlPlaneUpgrade, "before-control-plane-upgrade",
 			func(_ context.Context, req *runtimehooksv1.BeforeControlPlaneUpgradeRequest, resp *runtimehooksv1.BeforeControlPlaneUpgradeResponse) {
-				retrying(&resp.CommonRetryResponse, "BeforeControlPlaneUpgrade", clusterName(&req.Cluster))
+				retrying(&resp.CommonRetryResponse, "BeforeControlPlaneUpgrade", req.Cluster.Name)
 			}),
 		h(runtimehooksv1.AfterControlPlaneUpgrade, "after-control-plane-upgrade",
 			func(_ context.Context, req *runtimehooksv1.AfterControlPlaneUpgradeRequest, resp *runtimehooksv1.AfterControlPlaneUpgradeResponse) {
-				retrying(&resp.CommonRetryResponse, "AfterControlPlaneUpgrade", clusterName(&req.Cluster))
+				retrying(&resp.CommonRetryResponse, "AfterControlPlaneUpgrade", req.Cluster.Name)
 			}),
 		h(runtimehooksv1.BeforeWorkersUpgrade, "before-workers-upgrade",
 			func(_ context.Context, req *runtimehooksv1.BeforeWorkersUpgradeRequest, resp *runtimehooksv1.BeforeWorkersUpgradeResponse) {
-				retrying(&resp.CommonRetryResponse, "BeforeWorkersUpgrade", clusterName(&req.Cluster))
+				retrying(&resp.CommonRetryResponse, "BeforeWorkersUpgrade", req.Cluster.Name)
 			}),
 		h(runtimehooksv1.AfterWorkersUpgrade, "after-workers-upgrade",
 			func(_ context.Context, req *runtimehooksv1.AfterWorkersUpgradeRequest, resp *runtimehooksv1.AfterWorkersUpgradeResponse) {
-				retrying(&resp.CommonRetryResponse, "AfterWorkersUpgrade", clusterName(&req.Cluster))
+				retrying(&resp.CommonRetryResponse, "AfterWorkersUpgrade", req.Cluster.Name)
 			}),
 		h(runtimehooksv1.AfterClusterUpgrade, "after-cluster-upgrade",
 			func(_ context.Context, req *runtimehooksv1.AfterClusterUpgradeRequest, resp *runtimehooksv1.AfterClusterUpgradeResponse) {
-				retrying(&resp.CommonRetryResponse, "AfterClusterUpgrade", clusterName(&req.Cluster))
+				retrying(&resp.CommonRetryResponse, "AfterClusterUpgrade", req.Cluster.Name)
 			}),
 		h(runtimehooksv1.BeforeClusterDelete, "before-cluster-delete",
 			func(_ context.Context, req *runtimehooksv1.BeforeClusterDeleteRequest, resp *runtimehooksv1.BeforeClusterDeleteResponse) {
-				retrying(&resp.CommonRetryResponse, "BeforeClusterDelete", clusterName(&req.Cluster))
+				retrying(&resp.CommonRetryResponse, "BeforeClusterDelete", req.Cluster.Name)
 			}),
 		h(runtimehooksv1.GeneratePatches, "generate-patches",
 			func(_ context.Context, req *runtimehooksv1.GeneratePatchesRequest, resp *runtimehooksv1.GeneratePatchesResponse) {
@@ -159,13 +169,10 @@ func handlers() []server.ExtensionHandler {
 		h(runtimehooksv1.DiscoverVariables, "discover-variables",
 			func(_ context.Context, _ *runtimehooksv1.DiscoverVariablesRequest, resp *runtimehooksv1.DiscoverVariablesResponse) {
 				success(&resp.CommonResponse, "DiscoverVariables", "")
-				resp.Variables = []clusterv1.ClusterClassVariable{{
-					Name:     "go-interop",
-					Required: ptr.To(true),
-					Schema: clusterv1.VariableSchema{OpenAPIV3Schema: clusterv1.JSONSchemaProps{
-						Type: "string", Default: &apiextensionsv1.JSON{Raw: []byte(`"go"`)},
-					}},
-				}}
+				if err := json.Unmarshal([]byte(variables), &resp.Variables); err != nil {
+					resp.Status = runtimehooksv1.ResponseStatusFailure
+					resp.Message = err.Error()
+				}
 			}),
 		h(runtimehooksv1.CanUpdateMachine, "can-update-machine",
 			func(_ context.Context, req *runtimehooksv1.CanUpdateMachineRequest, resp *runtimehooksv1.CanUpdateMachineResponse) {
@@ -183,7 +190,7 @@ func handlers() []server.ExtensionHandler {
 			}),
 		h(runtimehooksv1.GenerateUpgradePlan, "generate-upgrade-plan",
 			func(_ context.Context, req *runtimehooksv1.GenerateUpgradePlanRequest, resp *runtimehooksv1.GenerateUpgradePlanResponse) {
-				success(&resp.CommonResponse, "GenerateUpgradePlan", clusterName(&req.Cluster))
+				success(&resp.CommonResponse, "GenerateUpgradePlan", req.Cluster.Name)
 			}),
 	}
 }
