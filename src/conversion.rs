@@ -133,6 +133,7 @@ impl fmt::Display for ConversionError {
 pub struct Unconverted {
     path: String,
     reason: &'static str,
+    routine: bool,
 }
 
 impl Unconverted {
@@ -141,7 +142,27 @@ impl Unconverted {
         Unconverted {
             path: path.into(),
             reason,
+            routine: false,
         }
+    }
+
+    /// The same, for a value that its sender writes every time and that says nothing the
+    /// target version does not already imply (a v1beta1 reference's namespace when it is the
+    /// Cluster's own, where every v1beta2 reference points; the version in its `apiVersion`,
+    /// which v1beta2 leaves to the group's served version). Cluster API's own conversion drops
+    /// it the same way.
+    pub fn routine(path: impl Into<String>, reason: &'static str) -> Self {
+        Unconverted {
+            routine: true,
+            ..Unconverted::new(path, reason)
+        }
+    }
+
+    /// Whether the value is one of those [`Unconverted::routine`] describes: still reported,
+    /// but no sign that anything a handler could act on was left out. The server logs these
+    /// at debug level, the others at warning level.
+    pub fn is_routine(&self) -> bool {
+        self.routine
     }
 
     /// Where the value is in the source object, in JSON names.

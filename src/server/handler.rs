@@ -415,16 +415,26 @@ fn decode_now<H: Hook>(
     })?;
     super::intake::keep_hold(held, decoded.hold);
     check_type_meta::<H>(&decoded.message)?;
-    if !arrival.unconverted().is_empty() {
-        let unconverted: Vec<String> = arrival
-            .unconverted()
-            .iter()
-            .map(|u| u.to_string())
-            .collect();
+    // What a handler could miss at warning level; what a v1.12 manager writes every time and
+    // means nothing more in v1beta2 (a reference's namespace and API version) at debug level.
+    let (routine, notable): (Vec<_>, Vec<_>) = arrival
+        .unconverted()
+        .iter()
+        .map(|u| (u.is_routine(), u.to_string()))
+        .partition(|(routine, _)| *routine);
+    let paths = |list: Vec<(bool, String)>| list.into_iter().map(|(_, u)| u).collect::<Vec<_>>();
+    if !notable.is_empty() {
         tracing::warn!(
             hook = H::NAME,
-            unconverted = ?unconverted,
+            unconverted = ?paths(notable),
             "the request's v1beta1 Cluster has values the v1beta2 view cannot hold"
+        );
+    }
+    if !routine.is_empty() {
+        tracing::debug!(
+            hook = H::NAME,
+            unconverted = ?paths(routine),
+            "the request's v1beta1 Cluster has values the v1beta2 view implies"
         );
     }
     Ok((decoded.message, arrival))

@@ -49,6 +49,12 @@ where
         unconverted.iter().all(|p| routine.contains(p)),
         "{version}/{file}: unconverted {unconverted:?}"
     );
+    // The server logs those at debug level only: none is a sign of anything lost.
+    assert!(
+        arrival.unconverted().iter().all(|u| u.is_routine()),
+        "{version}/{file}: {:?}",
+        arrival.unconverted()
+    );
     (arrival.shape(), request.cluster().clone())
 }
 

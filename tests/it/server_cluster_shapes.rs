@@ -29,6 +29,7 @@ fn router() -> Router {
                     "apiGroup": request.cluster.spec.control_plane_ref.api_group,
                     "startup": topology.control_plane.health_check.checks.node_startup_timeout_seconds,
                     "unconverted": context.unconverted().iter().map(|u| u.path().to_string()).collect::<Vec<_>>(),
+                    "routine": context.unconverted().iter().filter(|u| u.is_routine()).map(|u| u.path().to_string()).collect::<Vec<_>>(),
                 });
                 let mut response = BeforeClusterCreateResponse::success();
                 response.message = seen.to_string();
@@ -87,7 +88,9 @@ async fn a_v1beta1_cluster_reaches_the_handler_converted_and_said_so() {
                 "cluster.spec.controlPlaneRef.namespace",
                 "cluster.spec.controlPlaneRef.apiVersion",
                 "cluster.spec.topology.rolloutAfter"
-            ]
+            ],
+            // The namespace is another than the Cluster's: that is news to the handler.
+            "routine": ["cluster.spec.controlPlaneRef.apiVersion"]
         })
     );
 }
@@ -114,6 +117,7 @@ async fn a_v1beta2_cluster_reaches_the_handler_as_it_is() {
     assert_eq!(seen["apiGroup"], "controlplane.cluster.x-k8s.io");
     assert_eq!(seen["startup"], 600);
     assert_eq!(seen["unconverted"], json!([]));
+    assert_eq!(seen["routine"], json!([]));
 }
 
 #[tokio::test]

@@ -241,12 +241,13 @@ pub fn status_to_hub(
 pub fn unconverted(cluster: &Cluster) -> Vec<Unconverted> {
     let mut out = Vec::new();
     let spec = &cluster.spec;
+    let namespace = cluster.metadata.namespace.as_deref();
     for (field, r) in [
         ("spec.controlPlaneRef", &spec.control_plane_ref),
         ("spec.infrastructureRef", &spec.infrastructure_ref),
     ] {
         if let Some(r) = r {
-            reference(&mut out, field, r, true);
+            reference(&mut out, field, r, namespace, true);
         }
     }
     let Some(t) = &spec.topology else {
@@ -274,7 +275,12 @@ pub fn unconverted(cluster: &Cluster) -> Vec<Unconverted> {
         ],
     );
     if let Some(mhc) = &cp.machine_health_check {
-        health(&mut out, &format!("{at}.machineHealthCheck"), mhc);
+        health(
+            &mut out,
+            &format!("{at}.machineHealthCheck"),
+            mhc,
+            namespace,
+        );
     }
     let Some(w) = &t.workers else {
         return out;
@@ -294,7 +300,12 @@ pub fn unconverted(cluster: &Cluster) -> Vec<Unconverted> {
             ],
         );
         if let Some(mhc) = &md.machine_health_check {
-            health(&mut out, &format!("{at}.machineHealthCheck"), mhc);
+            health(
+                &mut out,
+                &format!("{at}.machineHealthCheck"),
+                mhc,
+                namespace,
+            );
         }
     }
     for (i, mp) in w.machine_pools.iter().enumerate() {
@@ -315,23 +326,37 @@ pub fn unconverted(cluster: &Cluster) -> Vec<Unconverted> {
     out
 }
 
-fn reference(out: &mut Vec<Unconverted>, at: &str, r: &ObjectReference, group_only: bool) {
+/// A reference of the Cluster in `namespace`; with `group_only`, one whose v1beta2 form keeps
+/// the group of its `apiVersion` alone.
+fn reference(
+    out: &mut Vec<Unconverted>,
+    at: &str,
+    r: &ObjectReference,
+    namespace: Option<&str>,
+    group_only: bool,
+) {
+    const REASON: &str = "a v1beta2 reference has group, kind and name only";
+    // A v1.12 manager always writes the Cluster's own namespace here.
+    if !r.namespace.is_empty() {
+        let path = format!("{at}.namespace");
+        out.push(if namespace == Some(r.namespace.as_str()) {
+            Unconverted::routine(path, REASON)
+        } else {
+            Unconverted::new(path, REASON)
+        });
+    }
     let dropped = [
-        ("namespace", &r.namespace),
         ("uid", &r.uid),
         ("resourceVersion", &r.resource_version),
         ("fieldPath", &r.field_path),
     ];
     for (name, value) in dropped {
         if !value.is_empty() {
-            out.push(Unconverted::new(
-                format!("{at}.{name}"),
-                "a v1beta2 reference has group, kind and name only",
-            ));
+            out.push(Unconverted::new(format!("{at}.{name}"), REASON));
         }
     }
     if group_only && !r.api_version.is_empty() {
-        out.push(Unconverted::new(
+        out.push(Unconverted::routine(
             format!("{at}.apiVersion"),
             "v1beta2 keeps the group (apiGroup), not the version",
         ));
@@ -371,7 +396,12 @@ fn fraction(out: &mut Vec<Unconverted>, at: &str, value: Option<&str>) {
     }
 }
 
-fn health(out: &mut Vec<Unconverted>, at: &str, mhc: &MachineHealthCheckTopology) {
+fn health(
+    out: &mut Vec<Unconverted>,
+    at: &str,
+    mhc: &MachineHealthCheckTopology,
+    namespace: Option<&str>,
+) {
     fraction(
         out,
         &format!("{at}.nodeStartupTimeout"),
@@ -385,6 +415,12 @@ fn health(out: &mut Vec<Unconverted>, at: &str, mhc: &MachineHealthCheckTopology
         );
     }
     if let Some(r) = &mhc.remediation_template {
-        reference(out, &format!("{at}.remediationTemplate"), r, false);
+        reference(
+            out,
+            &format!("{at}.remediationTemplate"),
+            r,
+            namespace,
+            false,
+        );
     }
 }
