@@ -19,8 +19,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
 
-/// Tests that only drive external tools over checked-in files (minutes of work, and no
-/// process-wide state of ours): run once in the normal pass, not again test by test. Each entry
+/// Tests that only drive external tools over checked-in files or a seeded corpus (minutes of
+/// work, and no process-wide state of ours): run once in the normal pass, not again test by
+/// test. The wire corpus against Go (`go_wire`'s `hook_messages_…`) was the slowest test of
+/// this pass, 86 s of its 254 s. Each entry
 /// is a test binary and a prefix of test names (a module of the binary, as the runtime crate's
 /// `it` binary gathers its former test files as modules); an empty prefix skips the binary.
 ///
@@ -32,6 +34,10 @@ const SKIP: &[(&str, &str)] = &[
     ("it", "openapi_validators::"),
     ("ui", ""),
     ("golden", ""),
+    (
+        "go_wire",
+        "hook_messages_decode_and_encode_as_go_reads_them",
+    ),
     ("capi_topology", "lifecycle_flow_against_cluster_api_"),
 ];
 
@@ -117,8 +123,10 @@ pub fn run(root: &Path, cargo: &str, only: Option<&str>) -> Result<(), String> {
          ({alone_already} binaries of one test, which the normal run already ran alone, left out)",
         binaries.len() - alone_already
     );
+    let started = std::time::Instant::now();
     let queue = Mutex::new(queue);
     let failures = Mutex::new(Vec::new());
+    let durations = Mutex::new(Vec::new());
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
     std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -127,7 +135,13 @@ pub fn run(root: &Path, cargo: &str, only: Option<&str>) -> Result<(), String> {
                     let Some(case) = queue.lock().unwrap().pop_front() else {
                         return;
                     };
-                    if let Err(output) = run_alone(&tools, &case) {
+                    let one = std::time::Instant::now();
+                    let result = run_alone(&tools, &case);
+                    durations.lock().unwrap().push((
+                        one.elapsed(),
+                        format!("{}/{} {}", case.binary.package, case.binary.name, case.test),
+                    ));
+                    if let Err(output) = result {
                         failures.lock().unwrap().push(format!(
                             "{}/{} {}\n{output}",
                             case.binary.package, case.binary.name, case.test
@@ -138,6 +152,26 @@ pub fn run(root: &Path, cargo: &str, only: Option<&str>) -> Result<(), String> {
         }
     });
     let failures = failures.into_inner().unwrap();
+    let mut durations = durations.into_inner().unwrap();
+    durations.sort_by_key(|d| std::cmp::Reverse(d.0));
+    eprintln!(
+        "xtask test: order independence took {:.0?} ({workers} at a time; every test's time in \
+         target/isolation-times.txt); the slowest: {}",
+        started.elapsed(),
+        durations
+            .iter()
+            .take(5)
+            .map(|(took, test)| format!("{test} {took:.1?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    // Every test's time, slowest first, for deciding what this pass is worth.
+    let times = crate::target_dir(root)?.join("isolation-times.txt");
+    let listing: String = durations
+        .iter()
+        .map(|(took, test)| format!("{:8.2} s  {test}\n", took.as_secs_f64()))
+        .collect();
+    std::fs::write(&times, listing).map_err(|e| format!("{}: {e}", times.display()))?;
     if failures.is_empty() {
         eprintln!("xtask test: order independence: {total} passed, 0 failed");
         return Ok(());
