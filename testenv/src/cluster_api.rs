@@ -358,7 +358,7 @@ impl ClusterApi {
         loop {
             let last = match check().await {
                 Ok(t) => return Ok(t),
-                Err(e) => crate::error::chain_text(&*e),
+                Err(e) => capi_runtime::go::errors::chain(&*e).to_string(),
             };
             let exited = {
                 let mut m = self.manager.lock().unwrap_or_else(|e| e.into_inner());

@@ -114,18 +114,6 @@ pub enum WaitError {
     },
 }
 
-/// An error and its causes, `: `-separated.
-pub(crate) fn chain_text(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
-        cause = c.source();
-    }
-    text
-}
-
 impl From<UserError> for Error {
     fn from(e: UserError) -> Self {
         Error::User(Box::new(e))
