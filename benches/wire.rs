@@ -2,7 +2,9 @@
 //! decode throughput (MB/s) of a realistic 20 MiB GeneratePatches request and response, and
 //! what decoding costs in memory (peak RSS growth of a child process that decodes once) for the
 //! realistic messages and for each hostile shape at the body cap, next to the budget the
-//! decoder charged. Run with `cargo bench --bench wire`.
+//! decoder charged; and what telling a lifecycle request's Cluster shape (v1beta1 from a v1.12
+//! manager, v1beta2 from later ones) adds to its decoding. Run with `cargo bench --bench wire`
+//! (`-- small` or `-- shapes` for those rows alone).
 //!
 //! Rounds alternate between the two decoders so drift on a shared machine hits both; the
 //! medians and their ratio are reported, never asserted.
@@ -12,9 +14,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use capi_runtime::Hook;
 use capi_runtime::hooks::v1alpha1::{
-    BeforeClusterCreate, BeforeClusterCreateRequest, DiscoverVariables, DiscoverVariablesResponse,
-    GeneratePatches, GeneratePatchesRequest, GeneratePatchesResponse,
+    AfterControlPlaneInitialized, BeforeClusterCreate, BeforeClusterCreateRequest,
+    DiscoverVariables, DiscoverVariablesResponse, GeneratePatches, GeneratePatchesRequest,
+    GeneratePatchesResponse, decode_request,
 };
 use capi_runtime::wire;
 
@@ -389,8 +393,97 @@ fn small_rows() {
     );
 }
 
+/// What telling the Cluster's shape costs a lifecycle request: the server's decoding
+/// (`hooks::v1alpha1::decode_request`: a first pass that reads only what tells the shape, then
+/// the decoding of that shape, converted to the v1beta2 view for a v1beta1 Cluster) against the
+/// wire codec's decoding as v1beta2 alone, on requests captured from the real v1.14.2 and
+/// v1.12.5 managers (`testdata/captured/`) and on the larger BeforeClusterCreate above.
+fn shape_rows() {
+    const ROUNDS: usize = 15;
+    const BATCH: usize = 5_000;
+    let captured = |version: &str, file: &str| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/captured")
+            .join(version)
+            .join(file);
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    type Decode = fn(&[u8]);
+    let rows: [(&str, Vec<u8>, Decode, Decode); 3] = [
+        (
+            "AfterControlPlaneInitialized from v1.14.2 (v1beta2)",
+            captured("v1.14.2", "after-control-plane-initialized.json"),
+            as_v1beta2::<AfterControlPlaneInitialized>,
+            shape_told::<AfterControlPlaneInitialized>,
+        ),
+        (
+            "AfterControlPlaneInitialized from v1.12.5 (v1beta1, converted)",
+            captured("v1.12.5", "after-control-plane-initialized.json"),
+            as_v1beta2::<AfterControlPlaneInitialized>,
+            shape_told::<AfterControlPlaneInitialized>,
+        ),
+        (
+            "the BeforeClusterCreate above (v1beta2, full status)",
+            before_cluster_create_request(),
+            as_v1beta2::<BeforeClusterCreate>,
+            shape_told::<BeforeClusterCreate>,
+        ),
+    ];
+    println!(
+        "\n## telling the Cluster's shape, {BATCH} decodings per round, median of {ROUNDS} alternating rounds\n"
+    );
+    println!("| request | bytes | as v1beta2 alone | shape told, then decoded | ratio |");
+    println!("|---|---:|---:|---:|---:|");
+    for (name, body, plain, told) in rows {
+        let batch = |decode: Decode| {
+            for _ in 0..BATCH {
+                decode(&body);
+            }
+        };
+        let (mut a, mut t) = (Vec::new(), Vec::new());
+        for round in 0..ROUNDS {
+            let once = |decode: Decode, into: &mut Vec<f64>| {
+                let start = Instant::now();
+                batch(decode);
+                into.push(start.elapsed().as_secs_f64() * 1e6 / BATCH as f64);
+            };
+            if round % 2 == 0 {
+                once(plain, &mut a);
+                once(told, &mut t);
+            } else {
+                once(told, &mut t);
+                once(plain, &mut a);
+            }
+        }
+        let (a, t) = (median(a), median(t));
+        println!(
+            "| {name} | {} | {a:.1} µs | {t:.1} µs | {:.2} |",
+            body.len(),
+            t / a
+        );
+    }
+}
+
+/// A lifecycle request decoded by the wire codec as v1beta2, as the server did before it told
+/// shapes apart.
+fn as_v1beta2<H: Hook>(body: &[u8]) {
+    drop(black_box(
+        wire::decode_request::<H>(black_box(body)).unwrap(),
+    ));
+}
+
+/// A lifecycle request decoded as the server decodes it: its Cluster's shape told first.
+fn shape_told<H: Hook>(body: &[u8]) {
+    drop(black_box(decode_request::<H>(black_box(body)).unwrap()));
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    // `cargo bench --bench wire -- shapes`: the rows of telling the Cluster's shape alone.
+    if args.iter().any(|a| a == "shapes") {
+        shape_rows();
+        return;
+    }
     if let Some(i) = args.iter().position(|a| a == "--child") {
         child(&args[i + 1], Path::new(&args[i + 2]));
         return;
@@ -437,6 +530,7 @@ fn main() {
 
     careful_rows();
     small_rows();
+    shape_rows();
 
     println!("\n## peak RSS growth while decoding (child process per run, body read first)\n");
     println!("| message | body | wire codec | outcome | serde_json::from_slice |");
