@@ -38,6 +38,7 @@ use super::intake::{Admitted, HeldSlot};
 use super::metrics::EndpointMetrics;
 use super::output::{HandlerFailure, HandlerOutput};
 use super::variables::answer_body;
+use crate::conversion::Unconverted;
 use crate::hook::{Hook, HookOf, HookResponse, Message, RequestOf, ResponseOf};
 use crate::hooks::v1alpha1::{Arrival, FailurePolicy, decode_request_with};
 use crate::wire::DecodeErrorKind;
@@ -417,12 +418,9 @@ fn decode_now<H: Hook>(
     check_type_meta::<H>(&decoded.message)?;
     // What a handler could miss at warning level; what a v1.12 manager writes every time and
     // means nothing more in v1beta2 (a reference's namespace and API version) at debug level.
-    let (routine, notable): (Vec<_>, Vec<_>) = arrival
-        .unconverted()
-        .iter()
-        .map(|u| (u.is_routine(), u.to_string()))
-        .partition(|(routine, _)| *routine);
-    let paths = |list: Vec<(bool, String)>| list.into_iter().map(|(_, u)| u).collect::<Vec<_>>();
+    let (routine, notable): (Vec<&Unconverted>, Vec<&Unconverted>) =
+        arrival.unconverted().iter().partition(|u| u.is_routine());
+    let paths = |list: Vec<&Unconverted>| list.iter().map(|u| u.to_string()).collect::<Vec<_>>();
     if !notable.is_empty() {
         tracing::warn!(
             hook = H::NAME,
